@@ -1,0 +1,546 @@
+//! The hook contract between the rewriter, the runtime class `rankcheck.rt.RC` and the agent.
+//!
+//! This is the only place where hook names, descriptors, site ids and site kinds are written
+//! down. The rewriter emits calls from [`Hook::ALL`]; the agent implements what those calls do;
+//! a test in this crate parses the compiled `RC.class` and checks that every hook exists with
+//! exactly this descriptor, so the three cannot drift.
+//!
+//! Shape of every hook: a `public static` method of `rankcheck/rt/RC` whose last parameter is the
+//! site id (`long`). Without the agent loaded, a hook does exactly what the original operation
+//! does (or nothing, for pure announcements), so an instrumented program runs unchanged under
+//! plain `java`.
+
+/// Internal name of the runtime class every hook lives in.
+pub const RC_CLASS: &str = "rankcheck/rt/RC";
+
+/// Name of the class attribute the rewriter adds to every class it instrumented, so that neither
+/// the offline rewriter nor load-time instrumentation rewrites a class twice. The JVM ignores
+/// attributes it does not know (JVMS §4.7.1).
+pub const INSTRUMENTED_ATTRIBUTE: &str = "rankcheck.Instrumented";
+
+/// Path, inside an instrumented jar (or directory), of the site table (see [`SiteRecord`]).
+pub const SITE_TABLE_RESOURCE: &str = "META-INF/rankcheck/sites.tsv";
+
+/// Bits of a site id that hold the site's index within its class.
+pub const SITE_INDEX_BITS: u32 = 24;
+
+/// Largest number of sites one class can have.
+pub const MAX_SITES_PER_CLASS: u32 = 1 << SITE_INDEX_BITS;
+
+/// The stable id of the `index`-th site (in method order, then bytecode order) of the class
+/// `class_internal_name`.
+///
+/// The upper 40 bits are a hash of the class name and the lower 24 bits the index, so an id
+/// depends on nothing but the class itself: offline and load-time instrumentation, done in any
+/// class order, give the same ids.
+pub fn site_id(class_internal_name: &str, index: u32) -> i64 {
+    assert!(
+        index < MAX_SITES_PER_CLASS,
+        "site index {index} out of range"
+    );
+    let class_bits = fnv1a64(class_internal_name.as_bytes()) & !((1u64 << SITE_INDEX_BITS) - 1);
+    (class_bits | u64::from(index)) as i64
+}
+
+/// The index within its class of the site `id` (the inverse of [`site_id`]'s second argument).
+pub fn site_index(id: i64) -> u32 {
+    (id as u64 & ((1u64 << SITE_INDEX_BITS) - 1)) as u32
+}
+
+/// The hash part of a site id, equal for every site of one class.
+pub fn site_class_key(id: i64) -> u64 {
+    id as u64 & !((1u64 << SITE_INDEX_BITS) - 1)
+}
+
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// How the rewriter places a hook relative to the original instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Placement {
+    /// Called just before the instruction, which stays; the hook's arguments are copies of
+    /// operands already on the stack (plus the site id).
+    Before,
+    /// Called just after the instruction, which stays.
+    After,
+    /// The original invoke instruction is replaced by a call to the hook with the same arguments
+    /// (receiver first, if any) followed by the site id, and the same return type.
+    Replace,
+}
+
+/// One entry point of `rankcheck.rt.RC`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Hook {
+    // --- data accesses (Before) ---
+    /// Before getfield (receiver) or getstatic (null).
+    FieldRead,
+    /// Before putfield (receiver) or putstatic (null).
+    FieldWrite,
+    /// Before an array load: the array and the index.
+    ArrayRead,
+    /// Before an array store: the array and the index.
+    ArrayWrite,
+    /// After an allocation is complete (after `<init>` for objects, after the `*newarray` for
+    /// arrays): names the object by its allocation site, for variable bounding.
+    Allocated,
+    // --- monitors ---
+    /// Before monitorenter, and at the entry of a synchronized method.
+    MonitorEnter,
+    /// After monitorexit, and at every exit of a synchronized method.
+    MonitorExit,
+    // --- replaced calls: Object ---
+    Wait,
+    WaitTimed,
+    WaitTimedNanos,
+    Notify,
+    NotifyAll,
+    // --- replaced calls: Thread ---
+    ThreadStart,
+    Join,
+    JoinTimed,
+    JoinTimedNanos,
+    Sleep,
+    SleepNanos,
+    Yield,
+    OnSpinWait,
+    Interrupt,
+    Interrupted,
+    IsInterrupted,
+    // --- replaced calls: LockSupport ---
+    Park,
+    ParkBlocker,
+    ParkNanos,
+    ParkNanosBlocker,
+    ParkUntil,
+    ParkUntilBlocker,
+    Unpark,
+    // --- replaced calls: process exit ---
+    SystemExit,
+    RuntimeExit,
+    RuntimeHalt,
+    // --- replaced calls: nondeterminism pinned for replay ---
+    IdentityHashCode,
+    CurrentTimeMillis,
+    NanoTime,
+    MathRandom,
+    /// Replaces `invokespecial java/util/Random.<init>()V` by pushing a seed from this hook and
+    /// calling `java/util/Random.<init>(J)V` instead (the only hook that is not a plain
+    /// replacement: see [`Hook::replaced_call`]).
+    RandomSeed,
+}
+
+/// A JVM method, by owner, name and descriptor (internal names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MethodRef {
+    pub owner: &'static str,
+    pub name: &'static str,
+    pub descriptor: &'static str,
+}
+
+impl Hook {
+    /// Every hook, in a fixed order.
+    pub const ALL: &'static [Hook] = &[
+        Hook::FieldRead,
+        Hook::FieldWrite,
+        Hook::ArrayRead,
+        Hook::ArrayWrite,
+        Hook::Allocated,
+        Hook::MonitorEnter,
+        Hook::MonitorExit,
+        Hook::Wait,
+        Hook::WaitTimed,
+        Hook::WaitTimedNanos,
+        Hook::Notify,
+        Hook::NotifyAll,
+        Hook::ThreadStart,
+        Hook::Join,
+        Hook::JoinTimed,
+        Hook::JoinTimedNanos,
+        Hook::Sleep,
+        Hook::SleepNanos,
+        Hook::Yield,
+        Hook::OnSpinWait,
+        Hook::Interrupt,
+        Hook::Interrupted,
+        Hook::IsInterrupted,
+        Hook::Park,
+        Hook::ParkBlocker,
+        Hook::ParkNanos,
+        Hook::ParkNanosBlocker,
+        Hook::ParkUntil,
+        Hook::ParkUntilBlocker,
+        Hook::Unpark,
+        Hook::SystemExit,
+        Hook::RuntimeExit,
+        Hook::RuntimeHalt,
+        Hook::IdentityHashCode,
+        Hook::CurrentTimeMillis,
+        Hook::NanoTime,
+        Hook::MathRandom,
+        Hook::RandomSeed,
+    ];
+
+    /// `(method name in RC, descriptor, placement)`.
+    const fn spec(self) -> (&'static str, &'static str, Placement) {
+        use Placement::*;
+        match self {
+            Hook::FieldRead => ("fieldRead", "(Ljava/lang/Object;J)V", Before),
+            Hook::FieldWrite => ("fieldWrite", "(Ljava/lang/Object;J)V", Before),
+            Hook::ArrayRead => ("arrayRead", "(Ljava/lang/Object;IJ)V", Before),
+            Hook::ArrayWrite => ("arrayWrite", "(Ljava/lang/Object;IJ)V", Before),
+            Hook::Allocated => ("allocated", "(Ljava/lang/Object;J)V", After),
+            Hook::MonitorEnter => ("monitorEnter", "(Ljava/lang/Object;J)V", Before),
+            Hook::MonitorExit => ("monitorExit", "(Ljava/lang/Object;J)V", After),
+            Hook::Wait => ("objectWait", "(Ljava/lang/Object;J)V", Replace),
+            Hook::WaitTimed => ("objectWaitTimed", "(Ljava/lang/Object;JJ)V", Replace),
+            Hook::WaitTimedNanos => ("objectWaitTimedNanos", "(Ljava/lang/Object;JIJ)V", Replace),
+            Hook::Notify => ("objectNotify", "(Ljava/lang/Object;J)V", Replace),
+            Hook::NotifyAll => ("objectNotifyAll", "(Ljava/lang/Object;J)V", Replace),
+            Hook::ThreadStart => ("threadStart", "(Ljava/lang/Thread;J)V", Replace),
+            Hook::Join => ("threadJoin", "(Ljava/lang/Thread;J)V", Replace),
+            Hook::JoinTimed => ("threadJoinTimed", "(Ljava/lang/Thread;JJ)V", Replace),
+            Hook::JoinTimedNanos => ("threadJoinTimedNanos", "(Ljava/lang/Thread;JIJ)V", Replace),
+            Hook::Sleep => ("threadSleep", "(JJ)V", Replace),
+            Hook::SleepNanos => ("threadSleepNanos", "(JIJ)V", Replace),
+            Hook::Yield => ("threadYield", "(J)V", Replace),
+            Hook::OnSpinWait => ("threadOnSpinWait", "(J)V", Replace),
+            Hook::Interrupt => ("threadInterrupt", "(Ljava/lang/Thread;J)V", Replace),
+            Hook::Interrupted => ("threadInterrupted", "(J)Z", Replace),
+            Hook::IsInterrupted => ("threadIsInterrupted", "(Ljava/lang/Thread;J)Z", Replace),
+            Hook::Park => ("park", "(J)V", Replace),
+            Hook::ParkBlocker => ("parkBlocker", "(Ljava/lang/Object;J)V", Replace),
+            Hook::ParkNanos => ("parkNanos", "(JJ)V", Replace),
+            Hook::ParkNanosBlocker => ("parkNanosBlocker", "(Ljava/lang/Object;JJ)V", Replace),
+            Hook::ParkUntil => ("parkUntil", "(JJ)V", Replace),
+            Hook::ParkUntilBlocker => ("parkUntilBlocker", "(Ljava/lang/Object;JJ)V", Replace),
+            Hook::Unpark => ("unpark", "(Ljava/lang/Thread;J)V", Replace),
+            Hook::SystemExit => ("systemExit", "(IJ)V", Replace),
+            Hook::RuntimeExit => ("runtimeExit", "(Ljava/lang/Runtime;IJ)V", Replace),
+            Hook::RuntimeHalt => ("runtimeHalt", "(Ljava/lang/Runtime;IJ)V", Replace),
+            Hook::IdentityHashCode => ("identityHashCode", "(Ljava/lang/Object;J)I", Replace),
+            Hook::CurrentTimeMillis => ("currentTimeMillis", "(J)J", Replace),
+            Hook::NanoTime => ("nanoTime", "(J)J", Replace),
+            Hook::MathRandom => ("mathRandom", "(J)D", Replace),
+            Hook::RandomSeed => ("randomSeed", "(J)J", Replace),
+        }
+    }
+
+    /// The method's name in `rankcheck/rt/RC`.
+    pub const fn name(self) -> &'static str {
+        self.spec().0
+    }
+
+    /// The method's descriptor in `rankcheck/rt/RC`.
+    pub const fn descriptor(self) -> &'static str {
+        self.spec().1
+    }
+
+    /// Where the rewriter puts the call.
+    pub const fn placement(self) -> Placement {
+        self.spec().2
+    }
+
+    /// The hook as a method reference.
+    pub const fn method(self) -> MethodRef {
+        MethodRef {
+            owner: RC_CLASS,
+            name: self.name(),
+            descriptor: self.descriptor(),
+        }
+    }
+
+    /// For [`Placement::Replace`] hooks: the JDK method whose calls this hook replaces. The owner
+    /// is the declaring class; the rewriter also replaces calls that name a subclass as owner
+    /// (`invokevirtual MyThread.join()V`) when the method resolves to this one.
+    pub const fn replaced_call(self) -> Option<MethodRef> {
+        const fn m(
+            owner: &'static str,
+            name: &'static str,
+            descriptor: &'static str,
+        ) -> Option<MethodRef> {
+            Some(MethodRef {
+                owner,
+                name,
+                descriptor,
+            })
+        }
+        const OBJ: &str = "java/lang/Object";
+        const THREAD: &str = "java/lang/Thread";
+        const LS: &str = "java/util/concurrent/locks/LockSupport";
+        match self {
+            Hook::Wait => m(OBJ, "wait", "()V"),
+            Hook::WaitTimed => m(OBJ, "wait", "(J)V"),
+            Hook::WaitTimedNanos => m(OBJ, "wait", "(JI)V"),
+            Hook::Notify => m(OBJ, "notify", "()V"),
+            Hook::NotifyAll => m(OBJ, "notifyAll", "()V"),
+            Hook::ThreadStart => m(THREAD, "start", "()V"),
+            Hook::Join => m(THREAD, "join", "()V"),
+            Hook::JoinTimed => m(THREAD, "join", "(J)V"),
+            Hook::JoinTimedNanos => m(THREAD, "join", "(JI)V"),
+            Hook::Sleep => m(THREAD, "sleep", "(J)V"),
+            Hook::SleepNanos => m(THREAD, "sleep", "(JI)V"),
+            Hook::Yield => m(THREAD, "yield", "()V"),
+            Hook::OnSpinWait => m(THREAD, "onSpinWait", "()V"),
+            Hook::Interrupt => m(THREAD, "interrupt", "()V"),
+            Hook::Interrupted => m(THREAD, "interrupted", "()Z"),
+            Hook::IsInterrupted => m(THREAD, "isInterrupted", "()Z"),
+            Hook::Park => m(LS, "park", "()V"),
+            Hook::ParkBlocker => m(LS, "park", "(Ljava/lang/Object;)V"),
+            Hook::ParkNanos => m(LS, "parkNanos", "(J)V"),
+            Hook::ParkNanosBlocker => m(LS, "parkNanos", "(Ljava/lang/Object;J)V"),
+            Hook::ParkUntil => m(LS, "parkUntil", "(J)V"),
+            Hook::ParkUntilBlocker => m(LS, "parkUntil", "(Ljava/lang/Object;J)V"),
+            Hook::Unpark => m(LS, "unpark", "(Ljava/lang/Thread;)V"),
+            Hook::SystemExit => m("java/lang/System", "exit", "(I)V"),
+            Hook::RuntimeExit => m("java/lang/Runtime", "exit", "(I)V"),
+            Hook::RuntimeHalt => m("java/lang/Runtime", "halt", "(I)V"),
+            Hook::IdentityHashCode => m(
+                "java/lang/System",
+                "identityHashCode",
+                "(Ljava/lang/Object;)I",
+            ),
+            Hook::CurrentTimeMillis => m("java/lang/System", "currentTimeMillis", "()J"),
+            Hook::NanoTime => m("java/lang/System", "nanoTime", "()J"),
+            Hook::MathRandom => m("java/lang/Math", "random", "()D"),
+            Hook::RandomSeed => m("java/util/Random", "<init>", "()V"),
+            _ => None,
+        }
+    }
+
+    /// The hook whose [`Hook::replaced_call`] is `owner.name descriptor`, if any (declaring
+    /// owner only; subclass owners are the rewriter's to resolve).
+    pub fn replacing(owner: &str, name: &str, descriptor: &str) -> Option<Hook> {
+        Hook::ALL.iter().copied().find(|h| {
+            h.replaced_call()
+                .is_some_and(|m| m.owner == owner && m.name == name && m.descriptor == descriptor)
+        })
+    }
+}
+
+/// What kind of place a site is, as written in the site table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SiteKind {
+    FieldRead,
+    FieldWrite,
+    StaticRead,
+    StaticWrite,
+    ArrayRead,
+    ArrayWrite,
+    Alloc,
+    MonitorEnter,
+    MonitorExit,
+    /// Entry of a synchronized method (its implicit monitorenter).
+    SyncMethodEnter,
+    /// An exit of a synchronized method (its implicit monitorexit), normal or exceptional.
+    SyncMethodExit,
+    /// A replaced call; the hook says which.
+    Call(Hook),
+}
+
+impl SiteKind {
+    /// The word used for this kind in the site table.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SiteKind::FieldRead => "field-read",
+            SiteKind::FieldWrite => "field-write",
+            SiteKind::StaticRead => "static-read",
+            SiteKind::StaticWrite => "static-write",
+            SiteKind::ArrayRead => "array-read",
+            SiteKind::ArrayWrite => "array-write",
+            SiteKind::Alloc => "alloc",
+            SiteKind::MonitorEnter => "monitor-enter",
+            SiteKind::MonitorExit => "monitor-exit",
+            SiteKind::SyncMethodEnter => "sync-method-enter",
+            SiteKind::SyncMethodExit => "sync-method-exit",
+            SiteKind::Call(h) => h.name(),
+        }
+    }
+
+    /// Inverse of [`SiteKind::as_str`].
+    pub fn parse(word: &str) -> Option<SiteKind> {
+        const FIXED: &[SiteKind] = &[
+            SiteKind::FieldRead,
+            SiteKind::FieldWrite,
+            SiteKind::StaticRead,
+            SiteKind::StaticWrite,
+            SiteKind::ArrayRead,
+            SiteKind::ArrayWrite,
+            SiteKind::Alloc,
+            SiteKind::MonitorEnter,
+            SiteKind::MonitorExit,
+            SiteKind::SyncMethodEnter,
+            SiteKind::SyncMethodExit,
+        ];
+        FIXED
+            .iter()
+            .copied()
+            .find(|k| k.as_str() == word)
+            .or_else(|| {
+                Hook::ALL
+                    .iter()
+                    .copied()
+                    .find(|h| h.name() == word)
+                    .map(SiteKind::Call)
+            })
+    }
+
+    /// True for data accesses that write.
+    pub fn is_write(self) -> bool {
+        matches!(
+            self,
+            SiteKind::FieldWrite | SiteKind::StaticWrite | SiteKind::ArrayWrite
+        )
+    }
+
+    /// True for data accesses (field, static, array; read or write).
+    pub fn is_data(self) -> bool {
+        matches!(
+            self,
+            SiteKind::FieldRead
+                | SiteKind::FieldWrite
+                | SiteKind::StaticRead
+                | SiteKind::StaticWrite
+                | SiteKind::ArrayRead
+                | SiteKind::ArrayWrite
+        )
+    }
+}
+
+/// One row of the site table: a tab-separated line
+/// `id(hex) class method descriptor bci line kind detail`, where `bci` is the offset of the
+/// instruction in the *original* (uninstrumented) method, `line` is its source line or `-`, and
+/// `detail` is `owner.name:descriptor` for fields, the element descriptor for arrays, the class
+/// for allocations, and `-` otherwise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SiteRecord {
+    pub id: i64,
+    pub class: String,
+    pub method: String,
+    pub descriptor: String,
+    pub bci: u32,
+    pub line: Option<u32>,
+    pub kind: SiteKind,
+    pub detail: String,
+}
+
+impl SiteRecord {
+    /// The record as one line of the site table (no newline).
+    pub fn to_line(&self) -> String {
+        let line = self.line.map_or_else(|| "-".to_string(), |l| l.to_string());
+        format!(
+            "{:016x}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            self.id as u64,
+            self.class,
+            self.method,
+            self.descriptor,
+            self.bci,
+            line,
+            self.kind.as_str(),
+            if self.detail.is_empty() {
+                "-"
+            } else {
+                &self.detail
+            }
+        )
+    }
+
+    /// Parses one line written by [`SiteRecord::to_line`].
+    pub fn parse_line(text: &str) -> Result<SiteRecord, String> {
+        let fields: Vec<&str> = text.split('\t').collect();
+        if fields.len() != 8 {
+            return Err(format!(
+                "site table line has {} fields, not 8",
+                fields.len()
+            ));
+        }
+        let id = u64::from_str_radix(fields[0], 16)
+            .map_err(|e| format!("bad site id {:?}: {e}", fields[0]))? as i64;
+        let bci = fields[4]
+            .parse()
+            .map_err(|e| format!("bad bci {:?}: {e}", fields[4]))?;
+        let line = match fields[5] {
+            "-" => None,
+            l => Some(l.parse().map_err(|e| format!("bad line {l:?}: {e}"))?),
+        };
+        let kind =
+            SiteKind::parse(fields[6]).ok_or_else(|| format!("bad site kind {:?}", fields[6]))?;
+        Ok(SiteRecord {
+            id,
+            class: fields[1].to_string(),
+            method: fields[2].to_string(),
+            descriptor: fields[3].to_string(),
+            bci,
+            line,
+            kind,
+            detail: if fields[7] == "-" {
+                String::new()
+            } else {
+                fields[7].to_string()
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn site_ids_are_per_class_and_invertible() {
+        let a = site_id("com/example/Account", 7);
+        assert_eq!(site_index(a), 7);
+        assert_eq!(
+            site_class_key(a),
+            site_class_key(site_id("com/example/Account", 9))
+        );
+        assert_ne!(
+            site_class_key(a),
+            site_class_key(site_id("com/example/Bank", 7))
+        );
+        assert_eq!(a, site_id("com/example/Account", 7));
+    }
+
+    #[test]
+    fn hook_names_are_unique_and_replacements_resolve() {
+        let mut names: Vec<_> = Hook::ALL.iter().map(|h| h.name()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), Hook::ALL.len());
+        assert_eq!(
+            Hook::replacing("java/lang/Object", "wait", "(J)V"),
+            Some(Hook::WaitTimed)
+        );
+        assert_eq!(Hook::replacing("java/lang/Object", "hashCode", "()I"), None);
+        for h in Hook::ALL {
+            assert_eq!(
+                h.placement() == Placement::Replace,
+                h.replaced_call().is_some(),
+                "{h:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn site_kinds_round_trip() {
+        for k in [SiteKind::ArrayWrite, SiteKind::Call(Hook::ParkNanos)] {
+            assert_eq!(SiteKind::parse(k.as_str()), Some(k));
+        }
+        let rec = SiteRecord {
+            id: site_id("a/B", 3),
+            class: "a/B".into(),
+            method: "run".into(),
+            descriptor: "()V".into(),
+            bci: 12,
+            line: Some(40),
+            kind: SiteKind::FieldWrite,
+            detail: "a/B.count:I".into(),
+        };
+        assert_eq!(SiteRecord::parse_line(&rec.to_line()), Ok(rec));
+    }
+}

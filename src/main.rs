@@ -1,0 +1,65 @@
+//! `rankcheck`: the command line. Parses and validates flags, calls the library crates, and turns
+//! their results into the exit codes of `shared/CLI.md` (0 clean, 1 bug, 2 bad input, 3 failure).
+//!
+//! **Architecture invariant:** no algorithm lives here; each subcommand is one module under
+//! `cmd/` that wires crates together.
+
+mod cmd;
+mod error;
+
+use clap::{Parser, Subcommand};
+use error::Outcome;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "rankcheck",
+    version,
+    about = "Finds concurrency bugs in JVM programs by ranked, controlled scheduling"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Instrument a jar or a directory of classes.
+    Instrument(cmd::instrument::Args),
+    /// Print the paths of the runtime jar and the agent library.
+    Rt(cmd::rt::Args),
+    /// Run the points-to analysis and write variables and access sites.
+    Analyze(cmd::analyze::Args),
+    /// One controlled execution.
+    Run(cmd::run::Args),
+    /// Search for a bug over many controlled executions.
+    Test(cmd::test::Args),
+    /// Re-run a recorded schedule.
+    Replay(cmd::replay::Args),
+    /// Sweep strategies and bounds over a benchmark suite.
+    Sweep(cmd::sweep::Args),
+    /// Benchmarks.
+    Bench(cmd::bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let result = match cli.command {
+        Command::Instrument(a) => cmd::instrument::run(a),
+        Command::Rt(a) => cmd::rt::run(a),
+        Command::Analyze(a) => cmd::analyze::run(a),
+        Command::Run(a) => cmd::run::run(a),
+        Command::Test(a) => cmd::test::run(a),
+        Command::Replay(a) => cmd::replay::run(a),
+        Command::Sweep(a) => cmd::sweep::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+    };
+    error::exit_code(result)
+}
