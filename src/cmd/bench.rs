@@ -1,13 +1,31 @@
-//! `rankcheck bench` (shared/CLI.md). Not built yet: fails with exit code 3 and says so.
+//! `rankcheck bench …`: one module per benchmark, each printing a table of figures measured side
+//! by side in one run.
 
 use crate::error::Outcome;
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    #[command(subcommand)]
+    which: Which,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`rankcheck bench` is not built yet")
+#[derive(clap::Subcommand)]
+enum Which {
+    /// Wall time native against controlled runs at v = 1, 2, 3 and all sites (paper Table 2).
+    Overhead(super::bench_overhead::Args),
+    /// Executions per second, uninstrumented in-JVM repetition against rankcheck.
+    Throughput(super::bench_throughput::Args),
+    /// Rewriter speed in classes per second.
+    Rewrite(super::bench_rewrite::Args),
+    /// Points-to analysis time and peak memory per program.
+    Alias(super::bench_alias::Args),
+}
+
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    match args.which {
+        Which::Overhead(a) => super::bench_overhead::run(a),
+        Which::Throughput(a) => super::bench_throughput::run(a),
+        Which::Rewrite(a) => super::bench_rewrite::run(a),
+        Which::Alias(a) => super::bench_alias::run(a),
+    }
 }

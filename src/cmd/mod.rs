@@ -1,7 +1,11 @@
-//! One module per subcommand; each owns its flags (`Args`) and its `run`.
+//! One module per subcommand (and per benchmark); each owns its flags (`Args`) and its `run`.
 
 pub mod analyze;
 pub mod bench;
+pub mod bench_alias;
+pub mod bench_overhead;
+pub mod bench_rewrite;
+pub mod bench_throughput;
 pub mod instrument;
 pub mod replay;
 pub mod rt;
