@@ -2,13 +2,10 @@
 //! their results into the exit codes of `shared/CLI.md` (0 clean, 1 bug, 2 bad input, 3 failure).
 //!
 //! **Architecture invariant:** no algorithm lives here; each subcommand is one module under
-//! `cmd/` that wires crates together.
-
-mod cmd;
-mod error;
+//! `cmd/` (in the root library, `src/lib.rs`) that wires crates together.
 
 use clap::{Parser, Subcommand};
-use error::Outcome;
+use rankcheck::{cmd, error};
 use std::process::ExitCode;
 
 #[derive(Parser)]
