@@ -8,3 +8,5 @@
 //! **Architecture invariant:** no JNI, no I/O, no processes, no clocks. Everything here is a
 //! deterministic function of the announced operations and a seeded random source, which is what
 //! lets it be tested on simulated programs.
+pub mod bounds;
+pub mod hb;
