@@ -13,6 +13,9 @@
 //! commutative sum over its events of `mix(thread, index, label, clock)`: independent of the
 //! interleaving, incremental, and the same for every prefix that executed the same event set.
 
+use crate::events::Event;
+use crate::ids::ThreadId;
+use crate::op::{Op, OpKind};
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::HashMap;
 
@@ -92,6 +95,7 @@ pub struct HbTracker {
     edges: Vec<(usize, usize)>,
     last_of_thread: Vec<Option<usize>>,
     hash: u64,
+    consumed: usize,
 }
 
 impl HbTracker {
@@ -183,6 +187,40 @@ impl HbTracker {
             .wrapping_add(event_hash(thread, index, label, &clock))
     }
 
+    /// Records every event of `log` not seen yet (the log of the current execution grows by
+    /// appending; call [`HbTracker::reset`] between executions).
+    pub fn sync(&mut self, log: &[Event]) {
+        while self.consumed < log.len() {
+            let e = log[self.consumed];
+            self.consumed += 1;
+            let (label, touch) = event_touches(&e);
+            self.record(e.thread.0, label, touch.as_slice());
+        }
+    }
+
+    /// The hash after one more performed event `e` (see [`HbTracker::hash_after`]).
+    pub fn hash_after_event(&self, e: &Event) -> u64 {
+        let (label, touch) = event_touches(e);
+        self.hash_after(e.thread.0, label, touch.as_slice())
+    }
+
+    /// Records that a `notify` on the monitor of `e`'s object woke `waiter` (see [`WOKEN_LABEL`]).
+    pub fn record_woken(&mut self, waiter: ThreadId, obj: u64) {
+        self.record(waiter.0, WOKEN_LABEL, &[(mix(2, obj), Mode::Write)]);
+    }
+
+    /// Forgets everything: a new execution starts.
+    pub fn reset(&mut self) {
+        *self = HbTracker::default();
+    }
+
+    /// Number of events of `thread` recorded so far.
+    pub fn thread_events(&self, thread: ThreadId) -> u32 {
+        self.thread_clocks
+            .get(thread.index())
+            .map_or(0, |c| c.get(thread.index()))
+    }
+
     /// Every event recorded, in execution order.
     pub fn events(&self) -> &[HbEvent] {
         &self.events
@@ -209,6 +247,55 @@ impl HbTracker {
         g
     }
 }
+
+/// How a performed [`Event`] enters the HB graph: its label and the keys it touches.
+///
+/// Accesses touch their location (read or write). Monitor, wait and notify operations write
+/// their object (synchronization order per monitor). `Start`, `Begin`, `End` and `Join` write the
+/// lifecycle key of the thread concerned (so start → begin and end → join are edges); interrupts
+/// and interrupt queries write the target's interrupt-flag key; park/unpark the target's permit
+/// key; `Exit` a global key. `Sleep`/`Yield` touch nothing. Treating a sync operation as a write
+/// over-approximates dependence, which can only make pruning prune less, never wrongly.
+pub fn event_touches(e: &Event) -> (u64, Option<(Key, Mode)>) {
+    const LOC: u64 = 1;
+    const MONITOR: u64 = 2;
+    const LIFECYCLE: u64 = 3;
+    const INTERRUPT: u64 = 4;
+    const PERMIT: u64 = 5;
+    const EXIT: u64 = 6;
+    let label = mix_all([e.kind as u64, e.target, u64::from(e.var.0), e.site as u64]);
+    let key = |space: u64| mix(space, e.target);
+    let touch = match e.kind {
+        OpKind::Read => Some((key(LOC), Mode::Read)),
+        OpKind::Write => Some((key(LOC), Mode::Write)),
+        OpKind::MonitorEnter
+        | OpKind::MonitorExit
+        | OpKind::Wait
+        | OpKind::WaitReturn
+        | OpKind::Notify
+        | OpKind::NotifyAll => Some((key(MONITOR), Mode::Write)),
+        OpKind::Start | OpKind::Begin | OpKind::End | OpKind::Join => {
+            Some((key(LIFECYCLE), Mode::Write))
+        }
+        OpKind::Interrupt | OpKind::Interrupted | OpKind::IsInterrupted => {
+            Some((key(INTERRUPT), Mode::Write))
+        }
+        OpKind::Park | OpKind::Unpark => Some((key(PERMIT), Mode::Write)),
+        OpKind::Exit => Some((mix(EXIT, 0), Mode::Write)),
+        OpKind::Sleep | OpKind::Yield => None,
+    };
+    (label, touch)
+}
+
+/// The event `thread` would produce by performing `op` now, given how many events it performed
+/// so far (`index`) and how many threads exist (`threads`: the id a `Start` would give its child).
+pub fn pending_event(thread: ThreadId, op: &Op, index: u32, threads: u32) -> Event {
+    Event::new(thread, op, index, Some(ThreadId(threads)))
+}
+
+/// Label of the pseudo-event "a `notify` woke this waiter", recorded in the woken thread so that
+/// the choice of waiter is part of the graph from the moment it is made.
+pub const WOKEN_LABEL: u64 = 0x776f_6b65_6e00_0001;
 
 /// Stable 64-bit mixing (splitmix64 finaliser), so hashes persist across processes and builds.
 pub fn mix(mut h: u64, word: u64) -> u64 {

@@ -1,0 +1,758 @@
+//! The [`Execution`] facade: the execution model plus the strategy, driven by announcements.
+
+use crate::events::{Event, EventLog};
+use crate::ids::{ObjId, ThreadId};
+use crate::op::{Decision, Op, OpOutcome};
+use crate::schedule::{Choice, Schedule};
+use crate::strategy::{Candidate, Ending, ExecutionSummary, Stop, Strategy, Via, View};
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Settings of the model, fixed for a session.
+///
+/// Construct with `Config { max_steps: 10_000, ..Config::default() }` so that fields added later
+/// keep your code compiling.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Steps after which an execution ends with [`Decision::StepBound`] (a livelock, or a run
+    /// too long to explore).
+    pub max_steps: u64,
+    /// When on, a thread in a wait set (or parked) is enabled even if nobody notified it; picking
+    /// it is a spurious wake-up (outcome `Normal`), a strategy choice like any other.
+    pub spurious_wakeups: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            max_steps: 100_000,
+            spurious_wakeups: false,
+        }
+    }
+}
+
+/// Invalid use of the facade (by the agent, the simulator or a strategy). The model is unchanged
+/// when one is returned, except after a `StrategyPickedDisabled` from `pick_waiter`, which ends
+/// the execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExecError {
+    /// The execution already ended (a terminal decision was returned, or `finish` was called).
+    Ended,
+    /// The first call of an execution must be `announce(ThreadId(0), Op::Begin)`.
+    FirstCallNotMainBegin { thread: ThreadId, op: Op },
+    /// `thread` is not the running thread (or has not performed its previous operation, or has
+    /// finished); `running` is the one that is.
+    NotRunning {
+        thread: ThreadId,
+        running: Option<ThreadId>,
+    },
+    /// An operation names a thread that does not exist in this execution.
+    UnknownThread(ThreadId),
+    /// `Begin` announced by a thread that has already begun.
+    BeginAgain(ThreadId),
+    /// `WaitReturn` announced by a thread that is not in `obj`'s wait set.
+    NotWaiting { thread: ThreadId, obj: ObjId },
+    /// A thread that performed `Wait` on `obj` announced something other than `WaitReturn { obj }`.
+    MustReturnFromWait {
+        thread: ThreadId,
+        obj: ObjId,
+        op: Op,
+    },
+    /// `thread_finished(thread)` for a thread that has not performed `End`.
+    NotFinished(ThreadId),
+    /// The strategy picked a thread that was not offered.
+    StrategyPickedDisabled(ThreadId),
+    /// `finish` was called twice for one execution.
+    AlreadyFinished,
+    /// `restart` was called before `finish`.
+    NotFinishedYet,
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ExecError::Ended => write!(f, "the execution has already ended"),
+            ExecError::FirstCallNotMainBegin { thread, op } => write!(
+                f,
+                "the first announcement must be t0 Begin, got {thread} {}",
+                op.kind().as_str()
+            ),
+            ExecError::NotRunning { thread, running } => match running {
+                Some(r) => write!(f, "{thread} announced but {r} is the running thread"),
+                None => write!(f, "{thread} announced but no thread is running"),
+            },
+            ExecError::UnknownThread(t) => write!(f, "unknown thread {t}"),
+            ExecError::BeginAgain(t) => write!(f, "{t} announced Begin twice"),
+            ExecError::NotWaiting { thread, obj } => {
+                write!(
+                    f,
+                    "{thread} announced WaitReturn on object {} without a Wait",
+                    obj.0
+                )
+            }
+            ExecError::MustReturnFromWait { thread, obj, op } => write!(
+                f,
+                "{thread} waits on object {} but announced {}",
+                obj.0,
+                op.kind().as_str()
+            ),
+            ExecError::NotFinished(t) => write!(f, "{t} reported finished without performing End"),
+            ExecError::StrategyPickedDisabled(t) => {
+                write!(f, "the strategy picked {t}, which is not enabled")
+            }
+            ExecError::AlreadyFinished => write!(f, "finish called twice"),
+            ExecError::NotFinishedYet => write!(f, "restart called before finish"),
+        }
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+/// A cheap hasher for integer ids (the default SipHash is needlessly slow on the hot path).
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+
+/// Why `perform` could not complete.
+enum Halt {
+    Stop(Stop),
+    /// `pick_waiter` returned a thread that was not offered.
+    BadPick(ThreadId),
+}
+
+/// A thread between performing `Wait` and performing `WaitReturn`.
+#[derive(Clone, Copy, Debug)]
+struct Waiting {
+    obj: ObjId,
+    monitor: u32,
+    saved_count: u32,
+    timed: bool,
+    notified: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+struct ThreadState {
+    /// The announced, not yet performed operation (`None` while running, or when finished).
+    pending: Option<Op>,
+    finished: bool,
+    interrupted: bool,
+    permit: bool,
+    waiting: Option<Waiting>,
+    yields: u32,
+    /// Events performed so far (the next event's occurrence index).
+    performed: u32,
+}
+
+#[derive(Clone, Debug, Default)]
+struct Monitor {
+    owner: Option<ThreadId>,
+    count: u32,
+    /// Threads in the wait set that have not been notified, longest waiting first.
+    waiters: Vec<ThreadId>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Waiting for the first announcement.
+    Fresh,
+    Live,
+    /// A terminal decision was returned.
+    Over,
+    /// `finish` was called.
+    Reported,
+}
+
+/// One execution of the program under the model, driven by the agent (or the simulator).
+///
+/// The strategy `S` lives across executions: [`finish`](Execution::finish) ends one execution,
+/// [`restart`](Execution::restart) starts the next, reusing every buffer. `S` may be a concrete
+/// strategy, a `Box<dyn Strategy + Send>`, or a `&mut` to either.
+pub struct Execution<S: Strategy> {
+    config: Config,
+    strategy: S,
+    index: u64,
+    phase: Phase,
+    ending: Option<Ending>,
+    running: Option<ThreadId>,
+    steps: u64,
+    threads: Vec<ThreadState>,
+    monitors: Vec<Monitor>,
+    monitor_of: IdMap<ObjId, u32>,
+    candidates: Vec<Candidate>,
+    schedule: Schedule,
+    events: EventLog,
+}
+
+impl<S: Strategy> Execution<S> {
+    /// Starts execution 0: `ThreadId(0)` exists with `Begin` pending, and the strategy's
+    /// `begin_execution(0)` has been called.
+    pub fn new(config: Config, strategy: S) -> Execution<S> {
+        Execution::starting_at(config, strategy, 0)
+    }
+
+    /// Like [`new`](Execution::new), but the first execution has index `index` (for sessions
+    /// split over several processes).
+    pub fn starting_at(config: Config, mut strategy: S, index: u64) -> Execution<S> {
+        strategy.begin_execution(index);
+        let mut e = Execution {
+            config,
+            strategy,
+            index,
+            phase: Phase::Fresh,
+            ending: None,
+            running: None,
+            steps: 0,
+            threads: Vec::new(),
+            monitors: Vec::new(),
+            monitor_of: IdMap::default(),
+            candidates: Vec::new(),
+            schedule: Schedule::new(),
+            events: EventLog::new(),
+        };
+        e.reset_model();
+        e
+    }
+
+    fn reset_model(&mut self) {
+        self.phase = Phase::Fresh;
+        self.ending = None;
+        self.running = None;
+        self.steps = 0;
+        self.threads.clear();
+        self.threads.push(ThreadState {
+            pending: Some(Op::Begin),
+            ..ThreadState::default()
+        });
+        self.monitors.clear();
+        self.monitor_of.clear();
+        self.candidates.clear();
+        self.schedule.clear();
+        self.events.clear();
+    }
+
+    /// `running` (the one thread allowed to run) reached a scheduling point and `next` is its
+    /// next operation. Picks the thread that performs its pending operation now, applies that
+    /// operation to the model, records the choice and the event, and says what happens.
+    ///
+    /// The first call of every execution is `announce(ThreadId(0), Op::Begin)`.
+    pub fn announce(&mut self, running: ThreadId, next: Op) -> Result<Decision, ExecError> {
+        match self.phase {
+            Phase::Over | Phase::Reported => return Err(ExecError::Ended),
+            Phase::Fresh => {
+                if running != ThreadId::MAIN || next != Op::Begin {
+                    return Err(ExecError::FirstCallNotMainBegin {
+                        thread: running,
+                        op: next,
+                    });
+                }
+                self.phase = Phase::Live;
+                return self.decide(None);
+            }
+            Phase::Live => {}
+        }
+        let state = self.thread(running)?;
+        if self.running != Some(running) || state.pending.is_some() || state.finished {
+            return Err(ExecError::NotRunning {
+                thread: running,
+                running: self.running,
+            });
+        }
+        match (state.waiting, next) {
+            (Some(w), Op::WaitReturn { obj }) if w.obj == obj => {}
+            (Some(w), op) => {
+                return Err(ExecError::MustReturnFromWait {
+                    thread: running,
+                    obj: w.obj,
+                    op,
+                })
+            }
+            (None, Op::WaitReturn { obj }) => {
+                return Err(ExecError::NotWaiting {
+                    thread: running,
+                    obj,
+                })
+            }
+            (None, Op::Begin) => return Err(ExecError::BeginAgain(running)),
+            (None, _) => {}
+        }
+        if let Some(t) = next.target() {
+            self.thread(t)?;
+        }
+        self.threads[running.index()].pending = Some(next);
+        self.decide(Some(running))
+    }
+
+    /// After the running thread `t` performed `End`: picks the next thread.
+    pub fn thread_finished(&mut self, t: ThreadId) -> Result<Decision, ExecError> {
+        match self.phase {
+            Phase::Over | Phase::Reported => return Err(ExecError::Ended),
+            Phase::Fresh => {
+                return Err(ExecError::NotRunning {
+                    thread: t,
+                    running: None,
+                })
+            }
+            Phase::Live => {}
+        }
+        if !self.thread(t)?.finished {
+            return Err(ExecError::NotFinished(t));
+        }
+        if self.running != Some(t) {
+            return Err(ExecError::NotRunning {
+                thread: t,
+                running: self.running,
+            });
+        }
+        self.decide(Some(t))
+    }
+
+    /// Ends the current execution: tells the strategy how it went (`bug`: the caller's verdict)
+    /// and returns whether the strategy wants another execution. May be called at any point
+    /// (the agent's watchdog, an uncaught throwable); then the ending is [`Ending::Abandoned`].
+    pub fn finish(&mut self, bug: bool) -> Result<bool, ExecError> {
+        if self.phase == Phase::Reported {
+            return Err(ExecError::AlreadyFinished);
+        }
+        self.phase = Phase::Reported;
+        let summary = ExecutionSummary {
+            index: self.index,
+            steps: self.steps,
+            threads: self.threads.len() as u32,
+            ending: self.ending.unwrap_or(Ending::Abandoned),
+            bug,
+            schedule: &self.schedule,
+            events: &self.events,
+        };
+        Ok(self.strategy.end_execution(&summary))
+    }
+
+    /// Starts the next execution (index + 1) after [`finish`](Execution::finish).
+    pub fn restart(&mut self) -> Result<(), ExecError> {
+        if self.phase != Phase::Reported {
+            return Err(ExecError::NotFinishedYet);
+        }
+        self.index += 1;
+        self.reset_model();
+        self.strategy.begin_execution(self.index);
+        Ok(())
+    }
+
+    /// The choices made so far in this execution.
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// The events performed so far in this execution.
+    pub fn events(&self) -> &EventLog {
+        &self.events
+    }
+
+    /// Steps performed so far in this execution.
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// This execution's index.
+    pub fn index(&self) -> u64 {
+        self.index
+    }
+
+    /// Threads created so far in this execution.
+    pub fn thread_count(&self) -> u32 {
+        self.threads.len() as u32
+    }
+
+    /// The running thread (the last one picked), if any.
+    pub fn running(&self) -> Option<ThreadId> {
+        self.running
+    }
+
+    /// The pending operation of `t`, if it has one.
+    pub fn pending(&self, t: ThreadId) -> Option<Op> {
+        self.threads.get(t.index()).and_then(|s| s.pending)
+    }
+
+    /// How the model saw the execution end, once it has.
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The strategy.
+    pub fn strategy(&self) -> &S {
+        &self.strategy
+    }
+
+    /// The strategy, mutably (e.g. to read what a replay found).
+    pub fn strategy_mut(&mut self) -> &mut S {
+        &mut self.strategy
+    }
+
+    /// Gives the strategy back.
+    pub fn into_strategy(self) -> S {
+        self.strategy
+    }
+
+    fn thread(&self, t: ThreadId) -> Result<&ThreadState, ExecError> {
+        self.threads
+            .get(t.index())
+            .ok_or(ExecError::UnknownThread(t))
+    }
+
+    fn monitor_index(&mut self, obj: ObjId) -> u32 {
+        let monitors = &mut self.monitors;
+        *self.monitor_of.entry(obj).or_insert_with(|| {
+            monitors.push(Monitor::default());
+            (monitors.len() - 1) as u32
+        })
+    }
+
+    fn monitor_owner(&self, obj: ObjId) -> Option<ThreadId> {
+        self.monitor_of
+            .get(&obj)
+            .and_then(|&i| self.monitors[i as usize].owner)
+    }
+
+    /// Whether `t` (with pending `op`) is enabled, and why.
+    fn enabled_via(&self, t: ThreadId, s: &ThreadState, op: &Op) -> Option<Via> {
+        let spurious = self.config.spurious_wakeups;
+        match *op {
+            Op::MonitorEnter { obj, .. } => match self.monitor_owner(obj) {
+                None => Some(Via::Ready),
+                Some(o) if o == t => Some(Via::Ready),
+                Some(_) => None,
+            },
+            Op::WaitReturn { .. } => {
+                let w = s.waiting?;
+                if self.monitors[w.monitor as usize].owner.is_some() {
+                    None
+                } else if w.notified {
+                    Some(Via::Ready)
+                } else if s.interrupted {
+                    Some(Via::Interrupt)
+                } else if w.timed {
+                    Some(Via::Timeout)
+                } else if spurious {
+                    Some(Via::Spurious)
+                } else {
+                    None
+                }
+            }
+            Op::Join { target, timed, .. } => {
+                if self.threads[target.index()].finished {
+                    Some(Via::Ready)
+                } else if s.interrupted {
+                    Some(Via::Interrupt)
+                } else if timed {
+                    Some(Via::Timeout)
+                } else {
+                    None
+                }
+            }
+            Op::Park { timed, .. } => {
+                if s.permit {
+                    Some(Via::Ready)
+                } else if s.interrupted {
+                    Some(Via::Interrupt)
+                } else if timed {
+                    Some(Via::Timeout)
+                } else if spurious {
+                    Some(Via::Spurious)
+                } else {
+                    None
+                }
+            }
+            _ => Some(Via::Ready),
+        }
+    }
+
+    fn end(&mut self, ending: Ending, decision: Decision) -> Result<Decision, ExecError> {
+        self.phase = Phase::Over;
+        self.ending = Some(ending);
+        Ok(decision)
+    }
+
+    /// Picks the next thread and performs its pending operation.
+    fn decide(&mut self, running: Option<ThreadId>) -> Result<Decision, ExecError> {
+        self.candidates.clear();
+        let mut unfinished = false;
+        for (i, s) in self.threads.iter().enumerate() {
+            if s.finished {
+                continue;
+            }
+            unfinished = true;
+            let t = ThreadId(i as u32);
+            if let Some(op) = s.pending {
+                if let Some(via) = self.enabled_via(t, s, &op) {
+                    self.candidates.push(Candidate {
+                        thread: t,
+                        op,
+                        via,
+                        yields: s.yields,
+                    });
+                }
+            }
+        }
+        if self.candidates.is_empty() {
+            if !unfinished {
+                return self.end(Ending::Finished, Decision::Finished);
+            }
+            let blocked = self
+                .threads
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| !s.finished)
+                .filter_map(|(i, s)| s.pending.map(|op| (ThreadId(i as u32), op)))
+                .collect();
+            return self.end(Ending::Deadlock, Decision::Deadlock { blocked });
+        }
+        if self.steps >= self.config.max_steps {
+            return self.end(Ending::StepBound, Decision::StepBound);
+        }
+        let running_enabled = running.is_some_and(|r| {
+            self.candidates
+                .binary_search_by_key(&r, |c| c.thread)
+                .is_ok()
+        });
+        let view = View {
+            enabled: &self.candidates,
+            running,
+            running_enabled,
+            step: self.steps,
+            threads: self.threads.len() as u32,
+            events: &self.events,
+        };
+        let picked = match self.strategy.pick(&view) {
+            Ok(t) => t,
+            Err(stop) => return self.end(Ending::Stopped, Decision::Stopped(stop)),
+        };
+        let Ok(at) = self.candidates.binary_search_by_key(&picked, |c| c.thread) else {
+            return Err(ExecError::StrategyPickedDisabled(picked));
+        };
+        let Candidate { op, via, .. } = self.candidates[at];
+        self.schedule.push(Choice::Thread(picked));
+        self.steps += 1;
+        self.running = Some(picked);
+        let occurrence = {
+            let s = &mut self.threads[picked.index()];
+            s.pending = None;
+            s.performed += 1;
+            s.performed - 1
+        };
+        let outcome = match self.perform(picked, &op, via) {
+            Ok(o) => o,
+            Err(Halt::Stop(stop)) => {
+                self.events.push(Event::new(picked, &op, occurrence, None));
+                return self.end(Ending::Stopped, Decision::Stopped(stop));
+            }
+            Err(Halt::BadPick(w)) => {
+                // The model is half-way through a notify: end the execution.
+                self.phase = Phase::Over;
+                self.ending = Some(Ending::Stopped);
+                return Err(ExecError::StrategyPickedDisabled(w));
+            }
+        };
+        let child = match outcome {
+            OpOutcome::Started(c) => Some(c),
+            _ => None,
+        };
+        self.events.push(Event::new(picked, &op, occurrence, child));
+        if let Op::Exit { status, .. } = op {
+            return self.end(Ending::Exit(status), Decision::Exit { status });
+        }
+        Ok(Decision::Run {
+            thread: picked,
+            outcome,
+        })
+    }
+
+    /// Applies `t`'s operation `op` (enabled because of `via`) to the model.
+    fn perform(&mut self, t: ThreadId, op: &Op, via: Via) -> Result<OpOutcome, Halt> {
+        let ti = t.index();
+        let outcome = match *op {
+            Op::Begin | Op::Access { .. } | Op::Exit { .. } => OpOutcome::Normal,
+            Op::End => {
+                self.threads[ti].finished = true;
+                OpOutcome::Normal
+            }
+            Op::MonitorEnter { obj, .. } => {
+                let m = self.monitor_index(obj) as usize;
+                self.monitors[m].owner = Some(t);
+                self.monitors[m].count += 1;
+                OpOutcome::Normal
+            }
+            Op::MonitorExit { obj, .. } => match self.owned_monitor(t, obj) {
+                None => OpOutcome::IllegalMonitorState,
+                Some(m) => {
+                    let mon = &mut self.monitors[m];
+                    mon.count -= 1;
+                    if mon.count == 0 {
+                        mon.owner = None;
+                    }
+                    OpOutcome::Normal
+                }
+            },
+            Op::Wait { obj, timed, .. } => match self.owned_monitor(t, obj) {
+                None => OpOutcome::IllegalMonitorState,
+                Some(_) if self.threads[ti].interrupted => {
+                    // Java throws at once when the flag is already set; the monitor stays held.
+                    self.threads[ti].interrupted = false;
+                    OpOutcome::Interrupted
+                }
+                Some(m) => {
+                    let mon = &mut self.monitors[m];
+                    let saved_count = mon.count;
+                    mon.owner = None;
+                    mon.count = 0;
+                    mon.waiters.push(t);
+                    self.threads[ti].waiting = Some(Waiting {
+                        obj,
+                        monitor: m as u32,
+                        saved_count,
+                        timed,
+                        notified: false,
+                    });
+                    OpOutcome::Normal
+                }
+            },
+            Op::WaitReturn { .. } => {
+                let Some(w) = self.threads[ti].waiting.take() else {
+                    // Unreachable: WaitReturn is only accepted (and enabled) while waiting.
+                    return Ok(OpOutcome::Normal);
+                };
+                let mon = &mut self.monitors[w.monitor as usize];
+                if !w.notified {
+                    mon.waiters.retain(|&x| x != t);
+                }
+                mon.owner = Some(t);
+                mon.count = w.saved_count;
+                match via {
+                    Via::Ready | Via::Spurious => OpOutcome::Normal,
+                    Via::Timeout => OpOutcome::TimedOut,
+                    Via::Interrupt => {
+                        self.threads[ti].interrupted = false;
+                        OpOutcome::Interrupted
+                    }
+                }
+            }
+            Op::Notify { obj, all, .. } => match self.owned_monitor(t, obj) {
+                None => OpOutcome::IllegalMonitorState,
+                Some(m) => {
+                    let woken = if all || self.monitors[m].waiters.len() < 2 {
+                        std::mem::take(&mut self.monitors[m].waiters)
+                    } else {
+                        let waiters = &self.monitors[m].waiters;
+                        let w = self
+                            .strategy
+                            .pick_waiter(obj, waiters)
+                            .map_err(Halt::Stop)?;
+                        let Some(pos) = waiters.iter().position(|&x| x == w) else {
+                            return Err(Halt::BadPick(w));
+                        };
+                        self.schedule.push(Choice::Waiter(w));
+                        vec![self.monitors[m].waiters.remove(pos)]
+                    };
+                    for &w in &woken {
+                        if let Some(ws) = self.threads[w.index()].waiting.as_mut() {
+                            ws.notified = true;
+                        }
+                    }
+                    OpOutcome::Woke(woken)
+                }
+            },
+            Op::Start { .. } => {
+                let child = ThreadId(self.threads.len() as u32);
+                self.threads.push(ThreadState {
+                    pending: Some(Op::Begin),
+                    ..ThreadState::default()
+                });
+                OpOutcome::Started(child)
+            }
+            Op::Join { .. } => match via {
+                Via::Interrupt => {
+                    self.threads[ti].interrupted = false;
+                    OpOutcome::Interrupted
+                }
+                Via::Timeout => OpOutcome::TimedOut,
+                Via::Ready | Via::Spurious => OpOutcome::Normal,
+            },
+            Op::Sleep { .. } => {
+                let s = &mut self.threads[ti];
+                s.yields = s.yields.saturating_add(1);
+                if s.interrupted {
+                    s.interrupted = false;
+                    OpOutcome::Interrupted
+                } else {
+                    OpOutcome::Normal
+                }
+            }
+            Op::Yield { .. } => {
+                let s = &mut self.threads[ti];
+                s.yields = s.yields.saturating_add(1);
+                OpOutcome::Normal
+            }
+            Op::Interrupt { target, .. } => {
+                let s = &mut self.threads[target.index()];
+                if !s.finished {
+                    s.interrupted = true;
+                }
+                OpOutcome::Normal
+            }
+            Op::Interrupted { clear, .. } => {
+                let s = &mut self.threads[ti];
+                let was = s.interrupted;
+                if clear {
+                    s.interrupted = false;
+                }
+                OpOutcome::Bool(was)
+            }
+            Op::IsInterrupted { target, .. } => {
+                OpOutcome::Bool(self.threads[target.index()].interrupted)
+            }
+            Op::Park { .. } => match via {
+                Via::Ready => {
+                    self.threads[ti].permit = false;
+                    OpOutcome::Normal
+                }
+                // Java's park returns on interrupt without clearing the flag.
+                Via::Interrupt => OpOutcome::Interrupted,
+                Via::Timeout => OpOutcome::TimedOut,
+                Via::Spurious => OpOutcome::Normal,
+            },
+            Op::Unpark { target, .. } => {
+                let s = &mut self.threads[target.index()];
+                if !s.finished {
+                    s.permit = true;
+                }
+                OpOutcome::Normal
+            }
+        };
+        Ok(outcome)
+    }
+
+    /// The arena index of `obj`'s monitor if `t` owns it.
+    fn owned_monitor(&self, t: ThreadId, obj: ObjId) -> Option<usize> {
+        let &m = self.monitor_of.get(&obj)?;
+        (self.monitors[m as usize].owner == Some(t)).then_some(m as usize)
+    }
+}

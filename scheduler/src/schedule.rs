@@ -1,0 +1,314 @@
+//! Schedules: the record of every choice an execution made, and their text format.
+//!
+//! # Text format, version 1
+//!
+//! ```text
+//! rankcheck-schedule 1
+//! # anything after '#' on a line is a comment; blank lines are ignored
+//! t0*3
+//! t1
+//! w2
+//! t0*12
+//! ```
+//!
+//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 1`; another
+//!   version number is rejected with a clear error, so the format can evolve.
+//! - Every other token is one choice or a run of equal choices, in execution order:
+//!   `t<N>` — thread `N` performed its pending operation at a scheduling point;
+//!   `w<N>` — a `notify` woke waiter `N` (recorded only when it had two waiters or more);
+//!   `…*<K>` — the same choice `K ≥ 1` times in a row.
+//! - [`Schedule::to_text`] writes one token per line; [`Schedule::parse`] also accepts several
+//!   whitespace-separated tokens per line. Errors name the 1-based line.
+//!
+//! A schedule holds *every* thread pick, forced ones included, so that a replay notices the first
+//! point where the program no longer offers what the schedule says.
+
+use crate::ids::ThreadId;
+use std::fmt;
+
+/// The header line of version 1.
+pub const HEADER: &str = "rankcheck-schedule 1";
+
+/// One choice of an execution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// This thread performed its pending operation at a scheduling point.
+    Thread(ThreadId),
+    /// A `notify` woke this waiter.
+    Waiter(ThreadId),
+}
+
+impl Choice {
+    /// The thread picked.
+    pub fn thread(self) -> ThreadId {
+        match self {
+            Choice::Thread(t) | Choice::Waiter(t) => t,
+        }
+    }
+}
+
+impl fmt::Display for Choice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Choice::Thread(t) => write!(f, "t{}", t.0),
+            Choice::Waiter(t) => write!(f, "w{}", t.0),
+        }
+    }
+}
+
+/// The choices of one execution, stored as runs of equal choices (a thread usually performs
+/// several steps in a row, so this stays small).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schedule {
+    runs: Vec<(Choice, u32)>,
+    len: u64,
+}
+
+/// A schedule file that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// 1-based line number.
+    pub line: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "schedule line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+impl Schedule {
+    /// An empty schedule.
+    pub fn new() -> Schedule {
+        Schedule::default()
+    }
+
+    /// Appends a choice.
+    pub fn push(&mut self, choice: Choice) {
+        self.push_run(choice, 1);
+    }
+
+    fn push_run(&mut self, choice: Choice, count: u32) {
+        self.len += u64::from(count);
+        if let Some((last, n)) = self.runs.last_mut() {
+            if *last == choice {
+                if let Some(sum) = n.checked_add(count) {
+                    *n = sum;
+                    return;
+                }
+            }
+        }
+        self.runs.push((choice, count));
+    }
+
+    /// Number of choices.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether there are no choices.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Removes every choice (keeping the allocation).
+    pub fn clear(&mut self) {
+        self.runs.clear();
+        self.len = 0;
+    }
+
+    /// The runs of equal choices, in order.
+    pub fn runs(&self) -> &[(Choice, u32)] {
+        &self.runs
+    }
+
+    /// Every choice, in order.
+    pub fn iter(&self) -> impl Iterator<Item = Choice> + '_ {
+        self.runs
+            .iter()
+            .flat_map(|&(c, n)| std::iter::repeat_n(c, n as usize))
+    }
+
+    /// The first `n` choices.
+    pub fn prefix(&self, n: u64) -> Schedule {
+        let mut out = Schedule::new();
+        let mut left = n;
+        for &(c, k) in &self.runs {
+            if left == 0 {
+                break;
+            }
+            let take = u64::from(k).min(left);
+            out.push_run(c, take as u32);
+            left -= take;
+        }
+        out
+    }
+
+    /// The text form (see the module doc).
+    pub fn to_text(&self) -> String {
+        let mut out = String::with_capacity(HEADER.len() + 1 + self.runs.len() * 8);
+        out.push_str(HEADER);
+        out.push('\n');
+        for &(c, n) in &self.runs {
+            if n == 1 {
+                out.push_str(&format!("{c}\n"));
+            } else {
+                out.push_str(&format!("{c}*{n}\n"));
+            }
+        }
+        out
+    }
+
+    /// Reads the text form (see the module doc).
+    pub fn parse(text: &str) -> Result<Schedule, ParseError> {
+        let mut schedule = Schedule::new();
+        let mut seen_header = false;
+        for (i, raw) in text.lines().enumerate() {
+            let line_no = i + 1;
+            let err = |message: String| ParseError {
+                line: line_no,
+                message,
+            };
+            let line = raw.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            if !seen_header {
+                let mut words = line.split_whitespace();
+                if words.next() != Some("rankcheck-schedule") {
+                    return Err(err(format!(
+                        "expected the header `{HEADER}`, found `{line}`"
+                    )));
+                }
+                match (words.next(), words.next()) {
+                    (Some("1"), None) => {}
+                    (Some(v), None) => {
+                        return Err(err(format!(
+                            "schedule format version {v} is not supported (this rankcheck reads version 1)"
+                        )))
+                    }
+                    _ => return Err(err(format!("malformed header `{line}`"))),
+                }
+                seen_header = true;
+                continue;
+            }
+            for token in line.split_whitespace() {
+                let (choice, count) = parse_token(token).map_err(err)?;
+                schedule.push_run(choice, count);
+            }
+        }
+        if !seen_header {
+            return Err(ParseError {
+                line: 1,
+                message: format!("empty schedule (expected the header `{HEADER}`)"),
+            });
+        }
+        Ok(schedule)
+    }
+}
+
+fn parse_token(token: &str) -> Result<(Choice, u32), String> {
+    let (body, count) = match token.split_once('*') {
+        Some((b, n)) => {
+            let n: u32 = n
+                .parse()
+                .map_err(|_| format!("bad repeat count in `{token}`"))?;
+            if n == 0 {
+                return Err(format!("repeat count 0 in `{token}`"));
+            }
+            (b, n)
+        }
+        None => (token, 1),
+    };
+    let make: fn(ThreadId) -> Choice = match body.as_bytes().first() {
+        Some(b't') => Choice::Thread,
+        Some(b'w') => Choice::Waiter,
+        _ => {
+            return Err(format!(
+                "bad choice `{token}` (expected t<N> or w<N>, optionally *<count>)"
+            ))
+        }
+    };
+    let id: u32 = body[1..]
+        .parse()
+        .map_err(|_| format!("bad thread number in `{token}`"))?;
+    Ok((make(ThreadId(id)), count))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::{RandomSource, SeededRandom};
+
+    #[test]
+    fn text_layout_is_as_documented() {
+        let mut s = Schedule::new();
+        for c in [0, 0, 0, 1].map(|t| Choice::Thread(ThreadId(t))) {
+            s.push(c);
+        }
+        s.push(Choice::Waiter(ThreadId(2)));
+        assert_eq!(s.to_text(), "rankcheck-schedule 1\nt0*3\nt1\nw2\n");
+        assert_eq!(s.len(), 5);
+    }
+
+    /// Property: parse(to_text(s)) == s for random schedules (and iter() agrees).
+    #[test]
+    fn round_trip_random_schedules() {
+        let mut rng = SeededRandom::new(42);
+        for _ in 0..500 {
+            let mut s = Schedule::new();
+            let mut expanded = Vec::new();
+            for _ in 0..rng.below(60) {
+                let t = ThreadId(rng.below(5) as u32);
+                let c = if rng.below(6) == 0 {
+                    Choice::Waiter(t)
+                } else {
+                    Choice::Thread(t)
+                };
+                for _ in 0..=rng.below(4) {
+                    s.push(c);
+                    expanded.push(c);
+                }
+            }
+            let back = Schedule::parse(&s.to_text()).unwrap();
+            assert_eq!(back, s);
+            assert_eq!(back.iter().collect::<Vec<_>>(), expanded);
+            assert_eq!(back.len(), expanded.len() as u64);
+        }
+    }
+
+    #[test]
+    fn parse_accepts_comments_and_several_tokens_per_line() {
+        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 1\nt0 t0 t1*2 # run\nw1\n")
+            .unwrap();
+        assert_eq!(s.to_text(), "rankcheck-schedule 1\nt0*2\nt1*2\nw1\n");
+    }
+
+    #[test]
+    fn parse_errors_name_the_line() {
+        let cases = [
+            ("", 1, "empty schedule"),
+            ("hello\n", 1, "expected the header"),
+            ("rankcheck-schedule 2\n", 1, "version 2 is not supported"),
+            ("rankcheck-schedule 1\nt0\nx3\n", 3, "bad choice `x3`"),
+            ("rankcheck-schedule 1\nt0*0\n", 2, "repeat count 0"),
+            ("rankcheck-schedule 1\n\ntq\n", 3, "bad thread number"),
+            ("rankcheck-schedule 1\nt1*z\n", 2, "bad repeat count"),
+        ];
+        for (text, line, needle) in cases {
+            let e = Schedule::parse(text).unwrap_err();
+            assert_eq!(e.line, line, "{text:?}: {e}");
+            assert!(e.message.contains(needle), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
+    fn prefix_cuts_inside_runs() {
+        let s = Schedule::parse("rankcheck-schedule 1\nt0*3\nt1*2\n").unwrap();
+        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 1\nt0*3\nt1\n");
+        assert_eq!(s.prefix(0).len(), 0);
+    }
+}

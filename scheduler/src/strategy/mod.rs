@@ -1,0 +1,13 @@
+//! Search strategies, one file each, and the [`Strategy`] trait they implement (in `api`).
+
+mod api;
+pub mod dfs;
+pub mod pct;
+pub mod random;
+pub mod replay;
+
+pub use api::{Candidate, Divergence, Ending, ExecutionSummary, Pick, Stop, Strategy, Via, View};
+pub use dfs::Dfs;
+pub use pct::{Pct, PctConfig};
+pub use random::RandomWalk;
+pub use replay::{Replay, ReplayResult};

@@ -1,0 +1,151 @@
+//! PCT, probabilistic concurrency testing — Burckhardt, Kothari, Musuvathi, Nagarakatte,
+//! *A Randomized Scheduler with Probabilistic Guarantees of Finding Bugs*, ASPLOS 2010, §3
+//! (ALGORITHMS.md, "PCT").
+//!
+//! Per execution:
+//! 1. Every thread gets a random initial priority when it first appears. Priorities are distinct
+//!    random keys above every change-point priority, which gives the same distribution as the
+//!    paper's random permutation of `{d, …, d+n−1}` without having to know `n` in advance.
+//! 2. `d − 1` change points `k₁ … k_{d−1}` are drawn uniformly from `[1, k]`; change point `i`
+//!    carries priority `i` (below every initial priority).
+//! 3. At each scheduling point the highest-priority enabled thread runs. When the step about to
+//!    be performed (1-based: `view.step + 1`) is `kᵢ`, the thread that would run has its priority
+//!    lowered to `i` first, and the highest-priority enabled thread is picked again.
+//!
+//! Estimates: `n` is not needed (see 1.). `k` is [`PctConfig::steps`] if given; otherwise it is
+//! learned: the largest step count of the earlier executions of this session (100 before the
+//! first one ends). Guarantee: a bug of depth `d` is hit with probability ≥ `1/(n·k^(d−1))` per
+//! execution when `k` bounds the steps.
+//!
+//! Two additions the paper does not need but a JVM program does: a thread whose yield count
+//! (`Yield` and `Sleep` performed) has grown by 100 since its priority was last lowered gets the
+//! lowest priority so far, so spin loops end under strict priority (RankChecker's rule); and a
+//! `notify` wakes a uniformly random waiter.
+
+use super::api::{ExecutionSummary, Pick, Strategy, View};
+use crate::ids::{ObjId, ThreadId};
+use crate::rng::{RandomSource, SeededRandom};
+
+/// Yields after which a spinning thread's priority is lowered.
+pub const YIELDS_BEFORE_LOWERING: u32 = 100;
+
+/// Step estimate used before any execution has ended, when none is configured.
+pub const DEFAULT_STEPS: u64 = 100;
+
+/// PCT's parameters.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PctConfig {
+    /// Session seed: execution `i` draws from `SeededRandom::for_execution(seed, i)`.
+    pub seed: u64,
+    /// Bug depth `d ≥ 1` (`d − 1` change points).
+    pub depth: u32,
+    /// `k`, the step estimate; `None` to learn it from earlier executions.
+    pub steps: Option<u64>,
+}
+
+/// The PCT strategy.
+#[derive(Clone, Debug)]
+pub struct Pct {
+    config: PctConfig,
+    learned_steps: Option<u64>,
+    rng: SeededRandom,
+    /// Priority of each thread seen so far in this execution (higher runs first).
+    priority: Vec<i64>,
+    /// Yield count at which each thread's priority was last lowered by the yield rule.
+    lowered_at: Vec<u32>,
+    /// `(step, priority)` of each change point.
+    change_points: Vec<(u64, i64)>,
+    /// The lowest priority handed out by the yield rule (starts below every change point).
+    lowest: i64,
+}
+
+/// Initial priorities are at least this, far above change-point priorities `1..d`.
+const INITIAL_FLOOR: i64 = 1 << 40;
+
+impl Pct {
+    /// A PCT session.
+    pub fn new(config: PctConfig) -> Pct {
+        let rng = SeededRandom::for_execution(config.seed, 0);
+        Pct {
+            config,
+            learned_steps: None,
+            rng,
+            priority: Vec::new(),
+            lowered_at: Vec::new(),
+            change_points: Vec::new(),
+            lowest: 0,
+        }
+    }
+
+    /// The step estimate `k` used for the current execution.
+    pub fn steps_estimate(&self) -> u64 {
+        self.config
+            .steps
+            .or(self.learned_steps)
+            .unwrap_or(DEFAULT_STEPS)
+            .max(1)
+    }
+
+    /// The change points of the current execution, as `(step, priority)`.
+    pub fn change_points(&self) -> &[(u64, i64)] {
+        &self.change_points
+    }
+
+    fn highest(&self, view: &View<'_>) -> ThreadId {
+        let mut best = view.enabled[0].thread;
+        for c in &view.enabled[1..] {
+            if self.priority[c.thread.index()] > self.priority[best.index()] {
+                best = c.thread;
+            }
+        }
+        best
+    }
+}
+
+impl Strategy for Pct {
+    fn begin_execution(&mut self, index: u64) {
+        self.rng = SeededRandom::for_execution(self.config.seed, index);
+        self.priority.clear();
+        self.lowered_at.clear();
+        self.change_points.clear();
+        self.lowest = 0;
+        let k = self.steps_estimate();
+        for i in 1..self.config.depth.max(1) {
+            let step = 1 + self.rng.below(k);
+            self.change_points.push((step, i64::from(i)));
+        }
+    }
+
+    fn pick(&mut self, view: &View<'_>) -> Pick {
+        while self.priority.len() < view.threads as usize {
+            // 40 random bits: ties have negligible probability and break towards lower ids.
+            let key = INITIAL_FLOOR + (self.rng.next_u64() >> 24) as i64;
+            self.priority.push(key);
+            self.lowered_at.push(0);
+        }
+        for c in view.enabled {
+            let t = c.thread.index();
+            if c.yields >= self.lowered_at[t].saturating_add(YIELDS_BEFORE_LOWERING) {
+                self.lowered_at[t] = c.yields;
+                self.lowest -= 1;
+                self.priority[t] = self.lowest;
+            }
+        }
+        let mut t = self.highest(view);
+        let step = view.step + 1;
+        if let Some(&(_, p)) = self.change_points.iter().find(|&&(s, _)| s == step) {
+            self.priority[t.index()] = p;
+            t = self.highest(view);
+        }
+        Ok(t)
+    }
+
+    fn pick_waiter(&mut self, _obj: ObjId, waiters: &[ThreadId]) -> Pick {
+        Ok(waiters[self.rng.index(waiters.len())])
+    }
+
+    fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
+        self.learned_steps = Some(self.learned_steps.unwrap_or(0).max(summary.steps));
+        true
+    }
+}
