@@ -1,0 +1,50 @@
+package allocationvector;
+
+/**
+ * A vector of storage blocks, each free (owner 0) or allocated to a numbered client. The
+ * operations are single steps with no lock: finding a free block and marking it allocated are
+ * two separate calls, so two clients can find the same block.
+ */
+final class BlockVector {
+    static final int FREE = 0;
+
+    private final int[] owner;
+
+    BlockVector(int blocks) {
+        owner = new int[blocks];
+    }
+
+    /** First free block, or -1 when all are taken. */
+    int findFreeBlock() {
+        for (int b = 0; b < owner.length; b++) {
+            if (owner[b] == FREE) {
+                return b;
+            }
+        }
+        return -1;
+    }
+
+    boolean isBlockFree(int block) {
+        return owner[block] == FREE;
+    }
+
+    void markBlockAllocated(int block, int client) {
+        owner[block] = client;
+    }
+
+    /** Frees every block of {@code client}; returns how many. */
+    int freeAllBlocks(int client) {
+        int freed = 0;
+        for (int b = 0; b < owner.length; b++) {
+            if (owner[b] == client) {
+                owner[b] = FREE;
+                freed++;
+            }
+        }
+        return freed;
+    }
+
+    int size() {
+        return owner.length;
+    }
+}

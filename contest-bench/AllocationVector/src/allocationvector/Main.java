@@ -1,0 +1,57 @@
+package allocationvector;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+
+/**
+ * AllocationVector: two clients allocate blocks of a shared vector in two stages (find a free
+ * block, then check and mark it) and finally free all of theirs.
+ *
+ * <p>Failing interleaving (two preemptions, both at the vector's array, two threads), as in the
+ * RankChecker paper's Figure 12: client A finds block 0 free and is preempted before checking
+ * it; client B finds block 0, checks it, marks it allocated and is preempted before freeing its
+ * blocks; A resumes, checks block 0 and finds it allocated: "AllocationVector: BUG". With one
+ * preemption B would free the block again before A looked.
+ *
+ * <p>Usage: {@code Main OUTPUT little|average|lot} (blocks 4/64/4000, blocks per client 1/8/100).
+ */
+public final class Main {
+    public static void main(String[] args) throws IOException, InterruptedException {
+        String output = args.length > 0 ? args[0] : "output.txt";
+        String level = args.length > 1 ? args[1] : "little";
+        int blocks;
+        int perClient;
+        switch (level) {
+            case "little" -> { blocks = 4; perClient = 1; }
+            case "average" -> { blocks = 64; perClient = 8; }
+            case "lot" -> { blocks = 4000; perClient = 100; }
+            default -> throw new IllegalArgumentException("concurrency level must be little, average or lot");
+        }
+        BlockVector vector = new BlockVector(blocks);
+        Client[] clients = {new Client(vector, 1, perClient), new Client(vector, 2, perClient)};
+        for (Client c : clients) {
+            c.start();
+        }
+        String failure = null;
+        for (Client c : clients) {
+            c.join();
+            failure = failure != null ? failure : c.failure();
+        }
+        boolean allFree = true;
+        for (int b = 0; b < vector.size(); b++) {
+            allFree &= vector.isBlockFree(b);
+        }
+        if (failure == null && !allFree) {
+            failure = "AllocationVector: BUG blocks still allocated after every client freed its own";
+        }
+        boolean ok = failure == null;
+        String verdict = ok ? "AllocationVector: OK every block free again" : failure;
+        try (PrintWriter out = new PrintWriter(output)) {
+            out.println(verdict);
+        }
+        System.out.println(verdict);
+        if (!ok) {
+            throw new AssertionError(verdict);
+        }
+    }
+}
