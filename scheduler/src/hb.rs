@@ -297,6 +297,12 @@ pub fn pending_event(thread: ThreadId, op: &Op, index: u32, threads: u32) -> Eve
 /// the choice of waiter is part of the graph from the moment it is made.
 pub const WOKEN_LABEL: u64 = 0x776f_6b65_6e00_0001;
 
+impl std::fmt::Debug for HbTracker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HbTracker({} events, hash {:016x})", self.events.len(), self.hash)
+    }
+}
+
 /// Stable 64-bit mixing (splitmix64 finaliser), so hashes persist across processes and builds.
 pub fn mix(mut h: u64, word: u64) -> u64 {
     h ^= word.wrapping_add(0x9e37_79b9_7f4a_7c15);

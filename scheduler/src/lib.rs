@@ -19,6 +19,8 @@ mod op;
 mod rng;
 pub mod schedule;
 pub mod strategy;
+pub mod bounds;
+pub mod hb;
 
 pub use events::{Event, EventLog};
 pub use execution::{Config, ExecError, Execution};

@@ -2,6 +2,7 @@
 
 mod api;
 pub mod dfs;
+pub mod icb;
 pub mod pct;
 pub mod random;
 pub mod replay;

@@ -1,0 +1,491 @@
+//! ICB — iterative context bounding (Musuvathi & Qadeer, *Iterative Context Bounding for
+//! Systematic Testing of Multithreaded Programs*, PLDI 2007, §3 and Algorithm 1; restated in
+//! `ALGORITHMS.md`, "ICB").
+//!
+//! Every execution with at most `c` preemptions runs before any with `c + 1`. The search is
+//! stateless: an execution replays the prefix of choices of a *work item* and then follows the
+//! no-preemption default (keep running the current thread; when it blocks or ends, the lowest
+//! enabled id). At every scheduling point past the prefix, switching to another enabled thread is
+//! queued as a work item at bound + 1 (a preemption) or at the same bound (a free switch: the
+//! running thread blocked or ended; or another waiter for a `notify`). Each schedule is the
+//! default completion of exactly one work item, so each runs exactly once.
+//!
+//! **HB pruning** (optional, RankChecker §5 / CHESS): a state is the happens-before graph of the
+//! prefix (its canonical hash, see [`crate::hb`]) plus the running thread. A state first reached
+//! with `p` preemptions has its whole subtree within the bound explored, so an alternative that
+//! leads to a state already reached (or claimed by a queued item) with `≤ p` preemptions is not
+//! queued, and an execution that walks into such a state stops branching. This keeps every
+//! reachable final state while cutting executions that only reorder independent steps.
+//!
+//! The frontier (the work items, the bound, the pruning tables) has a versioned text form
+//! ([`Icb::to_text`] / [`Icb::from_text`]) so it can live in the agent between executions and
+//! survive a JVM restart.
+
+use crate::hb::{self, HbTracker};
+use crate::ids::{ObjId, ThreadId};
+use crate::schedule::Choice;
+use crate::strategy::{Divergence, ExecutionSummary, Pick, Stop, Strategy, View};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+
+/// Header of the frontier's text form.
+pub const FRONTIER_HEADER: &str = "rankcheck-icb-frontier 1";
+
+/// A prefix of choices to replay, and the preemptions it contains.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Item {
+    preemptions: u32,
+    choices: Vec<Choice>,
+}
+
+/// Iterative context bounding up to `max_bound` preemptions.
+#[derive(Debug)]
+pub struct Icb {
+    max_bound: u32,
+    prune: bool,
+    bound: u32,
+    /// Items at `bound`, a stack (depth first).
+    current: Vec<Item>,
+    /// Items at `bound + 1`.
+    next: Vec<Item>,
+    active: Item,
+    exhausted: bool,
+    executions: u64,
+    divergences: u64,
+    /// State (prefix HB hash, running thread) → fewest preemptions it was reached with.
+    visited: HashMap<(u64, u32), u32>,
+    /// States a queued item will reach first, with its preemptions.
+    claimed: HashMap<(u64, u32), u32>,
+    graphs: HashSet<u64>,
+    // Per execution.
+    history: Vec<Choice>,
+    preemptions: u32,
+    running: Option<ThreadId>,
+    stop_branching: bool,
+    hb: HbTracker,
+}
+
+impl Icb {
+    /// A search of every schedule with at most `max_bound` preemptions; `prune` turns on
+    /// happens-before pruning.
+    pub fn new(max_bound: u32, prune: bool) -> Icb {
+        Icb {
+            max_bound,
+            prune,
+            bound: 0,
+            current: Vec::new(),
+            next: Vec::new(),
+            active: Item {
+                preemptions: 0,
+                choices: Vec::new(),
+            },
+            exhausted: false,
+            executions: 0,
+            divergences: 0,
+            visited: HashMap::new(),
+            claimed: HashMap::new(),
+            graphs: HashSet::new(),
+            history: Vec::new(),
+            preemptions: 0,
+            running: None,
+            stop_branching: false,
+            hb: HbTracker::new(),
+        }
+    }
+
+    /// Whether every schedule within the bound has run.
+    pub fn exhausted(&self) -> bool {
+        self.exhausted
+    }
+
+    /// The bound being explored now (after exhaustion: the largest one explored).
+    pub fn bound(&self) -> u32 {
+        self.bound
+    }
+
+    /// The largest bound this search will reach.
+    pub fn max_bound(&self) -> u32 {
+        self.max_bound
+    }
+
+    /// Executions finished so far.
+    pub fn executions(&self) -> u64 {
+        self.executions
+    }
+
+    /// Distinct happens-before graphs among the finished executions.
+    pub fn distinct_graphs(&self) -> usize {
+        self.graphs.len()
+    }
+
+    /// Executions whose program did not offer what their prefix said (nondeterminism the
+    /// scheduler does not control); their subtrees may be incomplete.
+    pub fn divergences(&self) -> u64 {
+        self.divergences
+    }
+
+    /// Work items still queued (both bounds).
+    pub fn pending(&self) -> usize {
+        self.current.len() + self.next.len() + usize::from(!self.exhausted)
+    }
+
+    /// The coverage statement this search supports now.
+    pub fn coverage(&self) -> String {
+        let what = if self.prune {
+            "every happens-before-distinct schedule"
+        } else {
+            "every schedule"
+        };
+        if self.exhausted {
+            let mut s = format!(
+                "{what} with <= {} preemptions over these scheduling points ran ({} executions, {} distinct happens-before graphs)",
+                self.max_bound,
+                self.executions,
+                self.graphs.len()
+            );
+            if self.divergences > 0 {
+                let _ = write!(
+                    s,
+                    "; {} executions diverged from their prefix (uncontrolled nondeterminism), so the claim is weakened",
+                    self.divergences
+                );
+            }
+            s
+        } else if self.bound > 0 {
+            format!(
+                "{what} with <= {} preemptions ran; bound {} not exhausted ({} executions, {} distinct happens-before graphs)",
+                self.bound - 1,
+                self.bound,
+                self.executions,
+                self.graphs.len()
+            )
+        } else {
+            format!(
+                "bound 0 not exhausted: no preemption-bound claim ({} executions, {} distinct happens-before graphs)",
+                self.executions,
+                self.graphs.len()
+            )
+        }
+    }
+
+    fn replaying(&self) -> Option<Choice> {
+        self.active.choices.get(self.history.len()).copied()
+    }
+
+    /// Registers the state reached now at the frontier; `true` if its subtree is someone else's
+    /// to explore (reached or claimed before with no more preemptions), so this execution stops
+    /// branching. A state's explorer is recorded in `visited`; executions that stop branching
+    /// record nothing.
+    fn visit(&mut self, state: (u64, u32)) -> bool {
+        if !self.prune || self.replaying().is_some() {
+            return false;
+        }
+        if self.stop_branching {
+            return true;
+        }
+        let p = self.preemptions;
+        let frontier_start = self.history.len() == self.active.choices.len();
+        if frontier_start && self.claimed.get(&state) == Some(&p) {
+            // The state this work item was queued for: it is ours to explore.
+            self.claimed.remove(&state);
+        } else if self.visited.get(&state).is_some_and(|&q| q <= p)
+            || self.claimed.get(&state).is_some_and(|&q| q <= p)
+        {
+            return true;
+        }
+        let e = self.visited.entry(state).or_insert(p);
+        *e = (*e).min(p);
+        false
+    }
+
+    /// Queues the alternative `choice` (cost `cost`) leading to `state`, unless pruned.
+    fn queue(&mut self, choice: Choice, cost: u32, state: (u64, u32)) {
+        if cost > self.max_bound {
+            return;
+        }
+        if self.prune {
+            let covered = |m: &HashMap<(u64, u32), u32>| m.get(&state).is_some_and(|&q| q <= cost);
+            if covered(&self.visited) || covered(&self.claimed) {
+                return;
+            }
+            self.claimed.insert(state, cost);
+        }
+        let mut choices = self.history.clone();
+        choices.push(choice);
+        let item = Item {
+            preemptions: cost,
+            choices,
+        };
+        if cost > self.bound {
+            self.next.push(item);
+        } else {
+            self.current.push(item);
+        }
+    }
+
+    fn diverged(&mut self, expected: Choice, offered: Vec<Choice>) -> Pick {
+        self.divergences += 1;
+        Err(Stop::Diverged(Divergence {
+            choice_index: self.history.len() as u64,
+            expected: Some(expected),
+            offered,
+        }))
+    }
+
+    fn advance(&mut self) -> bool {
+        loop {
+            if let Some(item) = self.current.pop() {
+                self.active = item;
+                return true;
+            }
+            if self.next.is_empty() || self.bound >= self.max_bound {
+                self.exhausted = true;
+                return false;
+            }
+            self.bound += 1;
+            self.current = std::mem::take(&mut self.next);
+            self.current.reverse();
+        }
+    }
+
+    /// The frontier as text (see the module doc); `from_text` restores it.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "{FRONTIER_HEADER}");
+        let _ = writeln!(
+            s,
+            "max {} bound {} prune {} exhausted {} executions {} divergences {}",
+            self.max_bound,
+            self.bound,
+            u8::from(self.prune),
+            u8::from(self.exhausted),
+            self.executions,
+            self.divergences
+        );
+        let item = |s: &mut String, tag: &str, it: &Item| {
+            let _ = write!(s, "{tag} {}", it.preemptions);
+            for c in &it.choices {
+                let _ = write!(s, " {c}");
+            }
+            s.push('\n');
+        };
+        item(&mut s, "active", &self.active);
+        for it in &self.current {
+            item(&mut s, "current", it);
+        }
+        for it in &self.next {
+            item(&mut s, "next", it);
+        }
+        let mut table = |tag: &str, m: &HashMap<(u64, u32), u32>| {
+            let mut rows: Vec<_> = m.iter().collect();
+            rows.sort();
+            for ((h, t), p) in rows {
+                let _ = writeln!(s, "{tag} {h:016x} {t} {p}");
+            }
+        };
+        table("visited", &self.visited);
+        table("claimed", &self.claimed);
+        let mut graphs: Vec<_> = self.graphs.iter().collect();
+        graphs.sort();
+        for g in graphs {
+            let _ = writeln!(s, "graph {g:016x}");
+        }
+        s
+    }
+
+    /// Restores a frontier written by [`Icb::to_text`].
+    pub fn from_text(text: &str) -> Result<Icb, FrontierError> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i + 1, l.trim()))
+            .filter(|(_, l)| !l.is_empty());
+        let err = |line: usize, message: String| FrontierError { line, message };
+        match lines.next() {
+            Some((_, l)) if l == FRONTIER_HEADER => {}
+            Some((n, l)) => return Err(err(n, format!("expected `{FRONTIER_HEADER}`, found `{l}`"))),
+            None => return Err(err(1, "empty frontier".into())),
+        }
+        let (n, head) = lines.next().ok_or_else(|| err(2, "missing settings line".into()))?;
+        let fields: Vec<&str> = head.split_whitespace().collect();
+        let num = |key: &str| -> Result<u64, FrontierError> {
+            let pos = fields
+                .iter()
+                .position(|f| *f == key)
+                .ok_or_else(|| err(n, format!("missing `{key}`")))?;
+            fields
+                .get(pos + 1)
+                .and_then(|v| v.parse().ok())
+                .ok_or_else(|| err(n, format!("`{key}` needs a number")))
+        };
+        let to_u32 = |v: u64, key: &str| u32::try_from(v).map_err(|_| err(n, format!("`{key}` too large")));
+        let mut icb = Icb::new(to_u32(num("max")?, "max")?, num("prune")? != 0);
+        icb.bound = to_u32(num("bound")?, "bound")?;
+        icb.exhausted = num("exhausted")? != 0;
+        icb.executions = num("executions")?;
+        icb.divergences = num("divergences")?;
+        for (n, line) in lines {
+            let mut words = line.split_whitespace();
+            let tag = words.next().unwrap_or("");
+            let rest: Vec<&str> = words.collect();
+            match tag {
+                "active" | "current" | "next" => {
+                    let preemptions = rest
+                        .first()
+                        .and_then(|p| p.parse().ok())
+                        .ok_or_else(|| err(n, "a work item starts with its preemption count".into()))?;
+                    let choices = rest[1..]
+                        .iter()
+                        .map(|w| parse_choice(w).ok_or_else(|| err(n, format!("bad choice `{w}`"))))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let item = Item {
+                        preemptions,
+                        choices,
+                    };
+                    match tag {
+                        "active" => icb.active = item,
+                        "current" => icb.current.push(item),
+                        _ => icb.next.push(item),
+                    }
+                }
+                "visited" | "claimed" => {
+                    let parsed = (|| {
+                        let h = u64::from_str_radix(rest.first()?, 16).ok()?;
+                        let t = rest.get(1)?.parse().ok()?;
+                        let p = rest.get(2)?.parse().ok()?;
+                        Some(((h, t), p))
+                    })()
+                    .ok_or_else(|| err(n, format!("`{tag}` needs: hash thread preemptions")))?;
+                    if tag == "visited" {
+                        icb.visited.insert(parsed.0, parsed.1);
+                    } else {
+                        icb.claimed.insert(parsed.0, parsed.1);
+                    }
+                }
+                "graph" => {
+                    let h = rest
+                        .first()
+                        .and_then(|h| u64::from_str_radix(h, 16).ok())
+                        .ok_or_else(|| err(n, "`graph` needs a hex hash".into()))?;
+                    icb.graphs.insert(h);
+                }
+                other => return Err(err(n, format!("unknown line `{other}`"))),
+            }
+        }
+        Ok(icb)
+    }
+}
+
+fn parse_choice(w: &str) -> Option<Choice> {
+    let (kind, num) = w.split_at(1);
+    let t = ThreadId(num.parse().ok()?);
+    match kind {
+        "t" => Some(Choice::Thread(t)),
+        "w" => Some(Choice::Waiter(t)),
+        _ => None,
+    }
+}
+
+/// A frontier text that cannot be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrontierError {
+    /// 1-based line.
+    pub line: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for FrontierError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ICB frontier line {}: {}", self.line, self.message)
+    }
+}
+
+impl std::error::Error for FrontierError {}
+
+impl Strategy for Icb {
+    fn begin_execution(&mut self, _index: u64) {
+        self.history.clear();
+        self.preemptions = 0;
+        self.running = None;
+        self.stop_branching = false;
+        self.hb.reset();
+    }
+
+    fn pick(&mut self, view: &View<'_>) -> Pick {
+        self.hb.sync(view.events);
+        let running = view.running.map_or(u32::MAX, |t| t.0);
+        let state = (self.hb.hash(), running);
+        if self.visit(state) {
+            self.stop_branching = true;
+        }
+        let chosen = if let Some(expected) = self.replaying() {
+            match expected {
+                Choice::Thread(t) if view.candidate(t).is_some() => t,
+                _ => {
+                    let offered = view.enabled.iter().map(|c| Choice::Thread(c.thread)).collect();
+                    return self.diverged(expected, offered);
+                }
+            }
+        } else {
+            let default = if view.running_enabled {
+                view.running.expect("running_enabled implies running")
+            } else {
+                view.enabled[0].thread
+            };
+            if !self.stop_branching {
+                for c in view.enabled.iter().rev() {
+                    if c.thread == default {
+                        continue;
+                    }
+                    let cost = self.preemptions + u32::from(view.is_preemption(c.thread));
+                    let e = hb::pending_event(c.thread, &c.op, 0, view.threads);
+                    let after = (self.hb.hash_after_event(&e), c.thread.0);
+                    self.queue(Choice::Thread(c.thread), cost, after);
+                }
+            }
+            default
+        };
+        if view.is_preemption(chosen) {
+            self.preemptions += 1;
+        }
+        self.history.push(Choice::Thread(chosen));
+        self.running = Some(chosen);
+        Ok(chosen)
+    }
+
+    fn pick_waiter(&mut self, obj: ObjId, waiters: &[ThreadId]) -> Pick {
+        let chosen = if let Some(expected) = self.replaying() {
+            match expected {
+                Choice::Waiter(w) if waiters.contains(&w) => w,
+                _ => {
+                    let offered = waiters.iter().map(|&w| Choice::Waiter(w)).collect();
+                    return self.diverged(expected, offered);
+                }
+            }
+        } else {
+            if !self.stop_branching {
+                let running = self.running.map_or(u32::MAX, |t| t.0);
+                for &w in waiters[1..].iter().rev() {
+                    let label = hb::WOKEN_LABEL;
+                    let key = (hb::mix(2, obj.0), hb::Mode::Write);
+                    let after = (self.hb.hash_after(w.0, label, &[key]), running);
+                    self.queue(Choice::Waiter(w), self.preemptions, after);
+                }
+            }
+            waiters[0]
+        };
+        self.hb.record_woken(chosen, obj.0);
+        self.history.push(Choice::Waiter(chosen));
+        Ok(chosen)
+    }
+
+    fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
+        self.hb.sync(summary.events);
+        self.graphs.insert(self.hb.hash());
+        self.executions += 1;
+        if self.exhausted {
+            return false;
+        }
+        self.advance()
+    }
+}
