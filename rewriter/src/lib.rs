@@ -4,3 +4,116 @@
 //! hooks of `java_harness::hooks` at exactly the instrumented places, and write the site table.
 //!
 //! **Architecture invariant:** knows nothing about strategies or the agent; it places calls.
+//!
+//! Layers, bottom up:
+//! - [`classfile`] / [`constant_pool`]: the class file indexed in place; untouched parts are
+//!   written back as the original bytes, so a class with no changes round-trips byte for byte.
+//! - [`code`] (with [`stackmap`] and [`type_annotations`]): the Code attribute, owned here —
+//!   instructions with offsets, the insertion editor, and re-encoding with every offset remapped.
+//! - [`passes`]: data, sync, calls and allocations, assembled in [`passes::instrument_method`].
+//! - [`jar`]: jars and directories.
+//!
+//! The entry point for one class is [`instrument_class`]; the agent's load-time hook can call it
+//! on the bytes it is given.
+
+pub mod bytes;
+pub mod classfile;
+pub mod code;
+pub mod constant_pool;
+pub mod hierarchy;
+pub mod jar;
+pub mod passes;
+pub mod stackmap;
+pub mod type_annotations;
+
+use java_harness::hooks::SiteRecord;
+use std::collections::HashSet;
+use std::fmt;
+use std::sync::Arc;
+
+pub use hierarchy::Hierarchy;
+
+/// Why a class could not be rewritten.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RewriteError {
+    Truncated,
+    BadMagic(u32),
+    UnsupportedVersion(u16),
+    Malformed(String),
+    /// A limit of the class-file format would be exceeded (code size, constant pool).
+    TooLarge(String),
+}
+
+impl fmt::Display for RewriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RewriteError::Truncated => f.write_str("truncated class file"),
+            RewriteError::BadMagic(m) => write!(f, "not a class file (magic {m:#010x})"),
+            RewriteError::UnsupportedVersion(v) => {
+                write!(f, "unsupported class-file version {v}")
+            }
+            RewriteError::Malformed(m) => write!(f, "malformed class file: {m}"),
+            RewriteError::TooLarge(m) => write!(f, "too large: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for RewriteError {}
+
+/// A data access site chosen for instrumentation: (class, method, descriptor, original bci).
+pub type SiteKey = (String, String, String, u32);
+
+/// What to instrument.
+#[derive(Clone)]
+pub struct Config {
+    /// Field, static and array accesses.
+    pub data: bool,
+    /// `Allocated` after every completed allocation (for variable bounding).
+    pub allocations: bool,
+    /// When set, only these data sites are instrumented (sync and calls always are).
+    pub data_sites: Option<Arc<HashSet<SiteKey>>>,
+    /// Superclass chains of the input (and, on demand, the JDK).
+    pub hierarchy: Arc<Hierarchy>,
+}
+
+impl Config {
+    /// Every hook: data, sync, calls and allocations.
+    pub fn all() -> Self {
+        Config {
+            data: true,
+            allocations: true,
+            data_sites: None,
+            hierarchy: Arc::new(Hierarchy::new()),
+        }
+    }
+
+    /// Only synchronization and thread operations.
+    pub fn sync_only() -> Self {
+        Config {
+            data: false,
+            allocations: false,
+            ..Config::all()
+        }
+    }
+}
+
+/// One instrumented class.
+#[derive(Debug, Clone)]
+pub struct Instrumented {
+    /// The new class file (the original bytes when nothing changed).
+    pub bytes: Vec<u8>,
+    /// Internal name of the class.
+    pub class: String,
+    pub sites: Vec<SiteRecord>,
+    /// Methods that were rewritten.
+    pub methods: usize,
+    /// False when the output is the input (already instrumented, module-info, nothing to do).
+    pub changed: bool,
+    /// Methods left alone, and why.
+    pub warnings: Vec<String>,
+}
+
+/// Instruments one class file.
+pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, RewriteError> {
+    passes::instrument_class(bytes, config)
+}

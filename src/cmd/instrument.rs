@@ -1,13 +1,145 @@
-//! `rankcheck instrument` (shared/CLI.md). Not built yet: fails with exit code 3 and says so.
+//! `rankcheck instrument` (shared/CLI.md): a jar or a directory of classes in, the same shape
+//! out, with hooks at every selected site and the site table as a resource.
 
-use crate::error::Outcome;
+use crate::error::{bad_input, Outcome};
+use rewriter::jar::{instrument_dir, instrument_jar, JarError, JarOptions, Summary};
+use rewriter::Config;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// A jar, or a directory of classes.
+    input: PathBuf,
+    /// Where to write the instrumented jar or directory.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// Every field, static and array access site (the default).
+    #[arg(long, conflicts_with_all = ["sync_only", "analysis"])]
+    all: bool,
+    /// Only synchronization and thread operations.
+    #[arg(long, conflicts_with = "analysis")]
+    sync_only: bool,
+    /// The analysis file of `rankcheck analyze`; with --vars, only the sites that may touch
+    /// those variables.
+    #[arg(long, requires = "vars")]
+    analysis: Option<PathBuf>,
+    /// Variable ids from the analysis file (comma-separated).
+    #[arg(long, value_delimiter = ',', requires = "analysis")]
+    vars: Vec<String>,
+    /// Only classes whose name starts with this prefix (`com/foo/` or `com.foo.`); repeatable.
+    #[arg(long)]
+    include: Vec<String>,
+    /// Never classes whose name starts with this prefix; repeatable.
+    #[arg(long)]
+    exclude: Vec<String>,
+    /// Put the runtime classes into OUTPUT.
+    #[arg(long)]
+    self_contained: bool,
+    /// Copy entries that are not valid classes through unchanged, with a warning.
+    #[arg(long)]
+    skip_bad: bool,
+    /// Do not call the Allocated hook after allocations.
+    #[arg(long)]
+    no_alloc: bool,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`rankcheck instrument` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let mut config = if args.sync_only {
+        Config::sync_only()
+    } else {
+        Config::all()
+    };
+    if args.no_alloc {
+        config.allocations = false;
+    }
+    if let Some(analysis) = &args.analysis {
+        // TODO(alias): call `alias::selected_sites(analysis, &args.vars)` and put the result in
+        // `config.data_sites` once the alias crate provides that loader.
+        return Err(bad_input(format!(
+            "{}: --analysis is not supported yet (the analysis-file loader is not built); use --all or --sync-only",
+            analysis.display()
+        )));
+    }
+    if !args.input.exists() {
+        return Err(bad_input(format!(
+            "{}: no such file or directory",
+            args.input.display()
+        )));
+    }
+    let options = JarOptions {
+        config,
+        include: args.include.clone(),
+        exclude: args.exclude.clone(),
+        runtime_jar: args.self_contained.then_some(java_harness::RUNTIME_JAR),
+        skip_bad: args.skip_bad,
+    };
+    let started = Instant::now();
+    let bar = ProgressBar::new();
+    let report = |done: usize, total: usize| bar.update(done, total);
+    let result = if args.input.is_dir() {
+        instrument_dir(&args.input, &args.output, &options, &report)
+    } else {
+        let bytes = std::fs::read(&args.input)
+            .map_err(|e| bad_input(format!("{}: {e}", args.input.display())))?;
+        instrument_jar(&bytes, &options, &report).and_then(|(out, summary)| {
+            write_file(&args.output, &out)?;
+            Ok(summary)
+        })
+    };
+    bar.finish();
+    let summary = result.map_err(|e| match e {
+        JarError::Io(_) => anyhow::anyhow!("{}: {e}", args.input.display()),
+        _ => bad_input(format!("{}: {e}", args.input.display())),
+    })?;
+    print_summary(&summary, started.elapsed().as_secs_f64());
+    Ok(Outcome::Clean)
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), JarError> {
+    std::fs::write(path, bytes).map_err(|e| JarError::Io(format!("{}: {e}", path.display())))
+}
+
+fn print_summary(summary: &Summary, seconds: f64) {
+    for w in &summary.warnings {
+        eprintln!("rankcheck: warning: {w}");
+    }
+    println!(
+        "{} classes, {} methods, {} sites, {:.2} s",
+        summary.classes, summary.methods, summary.sites, seconds
+    );
+}
+
+/// An indicatif bar on stderr, only when stderr is a terminal and the input is large.
+struct ProgressBar(std::cell::OnceCell<Option<indicatif::ProgressBar>>);
+
+impl ProgressBar {
+    fn new() -> Self {
+        ProgressBar(std::cell::OnceCell::new())
+    }
+
+    fn update(&self, done: usize, total: usize) {
+        let bar = self.0.get_or_init(|| {
+            (total >= 2000 && std::io::stderr().is_terminal()).then(|| {
+                let b = indicatif::ProgressBar::new(total as u64);
+                b.set_style(
+                    indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} entries {eta}")
+                        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                );
+                b
+            })
+        });
+        if let Some(b) = bar {
+            if done % 64 == 0 || done == total {
+                b.set_position(done as u64);
+            }
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(Some(b)) = self.0.get() {
+            b.finish_and_clear();
+        }
+    }
 }

@@ -1,0 +1,93 @@
+//! Calls: every `Placement::Replace` hook. The invoke is replaced by `invokestatic RC.<hook>`
+//! with the same arguments plus the site id, whatever the invoke kind, when its owner resolves
+//! (through the class hierarchy) to the JDK method the hook stands for. `invokespecial` (super
+//! calls, private methods) is left alone, except `new Random()`: `Random.<init>()V` becomes
+//! `Random.<init>(J)V` with a seed from `RC.randomSeed`.
+
+use super::MethodCtx;
+use crate::bytes::{decode_mutf8, put_u2};
+use crate::code::op;
+use crate::RewriteError;
+use java_harness::hooks::{Hook, Placement, SiteKind};
+
+/// True when some hook replaces a method called `name` with `descriptor`.
+pub fn is_replaced_name(name: &str, descriptor: &str) -> bool {
+    Hook::ALL.iter().any(|h| {
+        h.replaced_call()
+            .is_some_and(|m| m.name == name && m.descriptor == descriptor)
+    })
+}
+
+/// True when the hook replaces a static method (its descriptor has no receiver).
+fn replaces_static(hook: Hook) -> bool {
+    let m = hook.replaced_call().expect("replace hook");
+    let (params, ret) = m.descriptor[1..].split_once(')').expect("descriptor");
+    hook.descriptor() == format!("({params}J){ret}")
+}
+
+/// Handles instruction `i` if it is a replaced call; true when it was.
+pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
+    let opc = ctx.code.insns[i].op;
+    if !(op::INVOKEVIRTUAL..=op::INVOKEINTERFACE).contains(&opc) {
+        return Ok(false);
+    }
+    let m = ctx.cp.member(ctx.code.cp_operand(i))?;
+    let bci = ctx.code.insns[i].offset;
+    if opc == op::INVOKESPECIAL {
+        if m.owner == b"java/util/Random" && m.name == b"<init>" && m.descriptor == b"()V" {
+            let mut before = ctx.site_and_hook(
+                SiteKind::Call(Hook::RandomSeed),
+                bci,
+                String::new(),
+                Hook::RandomSeed,
+            )?;
+            let init = ctx.cp.add_methodref("java/util/Random", "<init>", "(J)V")?;
+            let mut replace = vec![op::INVOKESPECIAL];
+            put_u2(&mut replace, init);
+            ctx.edits.before[i].append(&mut before);
+            ctx.edits.replace[i] = Some(replace);
+            ctx.edits.need_stack(2);
+            return Ok(true);
+        }
+        return Ok(false);
+    }
+    let name = decode_mutf8(m.name);
+    let descriptor = decode_mutf8(m.descriptor);
+    let owner = decode_mutf8(m.owner);
+    let is_static = opc == op::INVOKESTATIC;
+    let hook = Hook::ALL.iter().copied().find(|&h| {
+        h.placement() == Placement::Replace
+            && h != Hook::RandomSeed
+            && h.replaced_call().is_some_and(|r| {
+                r.name == name
+                    && r.descriptor == descriptor
+                    && replaces_static(h) == is_static
+                    && (r.owner == owner
+                        || ctx
+                            .config
+                            .hierarchy
+                            .resolves_to(&owner, r.owner, &name, &descriptor))
+            })
+    });
+    let Some(hook) = hook else { return Ok(false) };
+    let mut before = ctx.site(SiteKind::Call(hook), bci, String::new())?;
+    ctx.edits.before[i].append(&mut before);
+    ctx.edits.replace[i] = Some(ctx.call_hook(hook)?);
+    ctx.edits.need_stack(2);
+    Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn static_and_instance_hooks_are_told_apart() {
+        assert!(replaces_static(Hook::Sleep));
+        assert!(replaces_static(Hook::Unpark));
+        assert!(replaces_static(Hook::IdentityHashCode));
+        assert!(!replaces_static(Hook::Join));
+        assert!(!replaces_static(Hook::RuntimeExit));
+        assert!(!replaces_static(Hook::WaitTimedNanos));
+    }
+}

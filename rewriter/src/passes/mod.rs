@@ -1,0 +1,285 @@
+//! The instrumentation passes and the one function that assembles them.
+//!
+//! Each pass looks at one instruction at a time (and, for the sync pass, at the method as a
+//! whole) and records its changes in the method's [`Edits`]; the Code layer then lays out and
+//! re-encodes the method once. Sites are numbered in method order, then bytecode order.
+
+pub mod alloc;
+pub mod calls;
+pub mod data;
+pub mod sync;
+
+use crate::bytes::{decode_mutf8, put_u2, put_u4};
+use crate::classfile::{ClassFile, ACC_ABSTRACT, ACC_MODULE, ACC_NATIVE, ACC_STATIC};
+use crate::code::{op, CodeAttr, Edits};
+use crate::constant_pool::ConstantPool;
+use crate::{Config, Instrumented, RewriteError};
+use java_harness::hooks::{site_id, Hook, SiteKind, SiteRecord, INSTRUMENTED_ATTRIBUTE, RC_CLASS};
+
+/// Everything a pass sees while it works on one method.
+pub struct MethodCtx<'m, 'a> {
+    pub config: &'m Config,
+    pub class_name: &'m str,
+    pub this_class: u16,
+    pub major: u16,
+    pub method_name: String,
+    pub descriptor: String,
+    pub access: u16,
+    pub code: &'m CodeAttr<'a>,
+    pub cp: &'m mut ConstantPool<'a>,
+    pub edits: Edits,
+    lines: Vec<(u32, u32)>,
+    sites: &'m mut Vec<SiteRecord>,
+    /// For constructors: the instruction index of the `super(…)`/`this(…)` call; `putfield`
+    /// before it writes to an uninitialized `this`.
+    pub super_call: Option<usize>,
+    /// First local free for scratch use (the method's own max_locals).
+    pub scratch_local: u16,
+}
+
+impl MethodCtx<'_, '_> {
+    pub fn is_static(&self) -> bool {
+        self.access & ACC_STATIC != 0
+    }
+
+    fn line_at(&self, bci: u32) -> Option<u32> {
+        let i = self.lines.partition_point(|&(pc, _)| pc <= bci);
+        (i > 0).then(|| self.lines[i - 1].1)
+    }
+
+    /// Records a site and returns `ldc2_w <site id>`.
+    pub fn site(
+        &mut self,
+        kind: SiteKind,
+        bci: u32,
+        detail: String,
+    ) -> Result<Vec<u8>, RewriteError> {
+        let index = self.sites.len() as u32;
+        if index >= java_harness::hooks::MAX_SITES_PER_CLASS {
+            return Err(RewriteError::TooLarge("too many sites in one class".into()));
+        }
+        let id = site_id(self.class_name, index);
+        self.sites.push(SiteRecord {
+            id,
+            class: self.class_name.to_string(),
+            method: self.method_name.clone(),
+            descriptor: self.descriptor.clone(),
+            bci,
+            line: self.line_at(bci),
+            kind,
+            detail,
+        });
+        let c = self.cp.add_long(id)?;
+        let mut v = vec![op::LDC2_W];
+        put_u2(&mut v, c);
+        Ok(v)
+    }
+
+    /// `invokestatic RC.<hook>`.
+    pub fn call_hook(&mut self, hook: Hook) -> Result<Vec<u8>, RewriteError> {
+        let m = self
+            .cp
+            .add_methodref(RC_CLASS, hook.name(), hook.descriptor())?;
+        let mut v = vec![op::INVOKESTATIC];
+        put_u2(&mut v, m);
+        Ok(v)
+    }
+
+    /// `ldc2_w site; invokestatic RC.<hook>` for a new site.
+    pub fn site_and_hook(
+        &mut self,
+        kind: SiteKind,
+        bci: u32,
+        detail: String,
+        hook: Hook,
+    ) -> Result<Vec<u8>, RewriteError> {
+        let mut v = self.site(kind, bci, detail)?;
+        v.extend(self.call_hook(hook)?);
+        Ok(v)
+    }
+
+    /// True when the data site at `bci` is selected (no filter selects all).
+    pub fn data_selected(&self, bci: u32) -> bool {
+        match &self.config.data_sites {
+            None => true,
+            Some(set) => set.contains(&(
+                self.class_name.to_string(),
+                self.method_name.clone(),
+                self.descriptor.clone(),
+                bci,
+            )),
+        }
+    }
+}
+
+/// For a constructor: the index of the instruction that calls `super(…)` or `this(…)` — the
+/// first `invokespecial <init>` not matched by an earlier `new`.
+fn find_super_call(code: &CodeAttr, cp: &ConstantPool) -> Option<usize> {
+    let mut pending = 0usize;
+    for (i, insn) in code.insns.iter().enumerate() {
+        match insn.op {
+            op::NEW => pending += 1,
+            op::INVOKESPECIAL
+                if cp
+                    .member(code.cp_operand(i))
+                    .is_ok_and(|m| m.name == b"<init>") =>
+            {
+                if pending == 0 {
+                    return Some(i);
+                }
+                pending -= 1;
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Instruments one method; `None` when nothing changed.
+fn instrument_method(ctx: &mut MethodCtx) -> Result<Option<Vec<u8>>, RewriteError> {
+    let code = ctx.code;
+    // The passes, in order. Calls first: a replaced invoke is not looked at again. Sync next
+    // (monitorenter/monitorexit, and the synchronized-method desugaring, which also hooks
+    // every return). Data accesses and allocations last. No two passes insert before the same
+    // instruction, so the order only fixes the order of site numbers within an instruction.
+    sync::on_method_entry(ctx)?;
+    let mut alloc = alloc::AllocState::default();
+    for i in 0..code.insns.len() {
+        if calls::on_insn(ctx, i)? {
+            if ctx.config.allocations {
+                alloc::on_insn(ctx, &mut alloc, i)?;
+            }
+            continue;
+        }
+        sync::on_insn(ctx, i)?;
+        if ctx.config.data {
+            data::on_insn(ctx, i)?;
+        }
+        if ctx.config.allocations {
+            alloc::on_insn(ctx, &mut alloc, i)?;
+        }
+    }
+    sync::on_method_exit(ctx)?;
+    if ctx.edits.is_empty() {
+        return Ok(None);
+    }
+    let needs_frames = ctx.major >= 50;
+    crate::code::apply(code, &ctx.edits, ctx.cp, needs_frames).map(Some)
+}
+
+fn encode_method(class: &ClassFile, index: usize, access: u16, new_code: Vec<u8>) -> Vec<u8> {
+    let m = &class.methods[index];
+    let mut out = Vec::with_capacity(new_code.len() + 64);
+    put_u2(&mut out, access);
+    put_u2(&mut out, m.name_index);
+    put_u2(&mut out, m.descriptor_index);
+    put_u2(&mut out, m.attributes.len() as u16);
+    for (ai, a) in m.attributes.iter().enumerate() {
+        put_u2(&mut out, a.name_index);
+        if Some(ai) == m.code {
+            put_u4(&mut out, new_code.len() as u32);
+            out.extend_from_slice(&new_code);
+        } else {
+            put_u4(&mut out, a.info.len() as u32);
+            out.extend_from_slice(&class.bytes[a.info.clone()]);
+        }
+    }
+    out
+}
+
+/// True for classes the offline rewriter never touches: the JDK's own packages.
+pub fn is_jdk_class(name: &str) -> bool {
+    ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
+        .iter()
+        .any(|p| name.starts_with(p))
+}
+
+pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, RewriteError> {
+    let mut class = ClassFile::parse(bytes)?;
+    let class_name = decode_mutf8(class.name);
+    let unchanged = |class_name: String| Instrumented {
+        bytes: bytes.to_vec(),
+        class: class_name,
+        sites: Vec::new(),
+        methods: 0,
+        changed: false,
+        warnings: Vec::new(),
+    };
+    if class.access & ACC_MODULE != 0
+        || class.has_attribute(INSTRUMENTED_ATTRIBUTE)
+        || class_name == RC_CLASS
+    {
+        return Ok(unchanged(class_name));
+    }
+    let mut sites = Vec::new();
+    let mut warnings = Vec::new();
+    let mut new_methods: Vec<Option<Vec<u8>>> = vec![None; class.methods.len()];
+    let mut count = 0;
+    let methods = class.methods.clone();
+    for (mi, m) in methods.iter().enumerate() {
+        let Some(code_index) = m.code else { continue };
+        if m.access & (ACC_ABSTRACT | ACC_NATIVE) != 0 {
+            continue;
+        }
+        let code = CodeAttr::parse(class.bytes, m.attributes[code_index].info.clone())?;
+        let method_name = class.cp.utf8_string(m.name_index)?;
+        let descriptor = class.cp.utf8_string(m.descriptor_index)?;
+        let lines = code.line_numbers(&class.cp);
+        let super_call = if method_name == "<init>" {
+            find_super_call(&code, &class.cp)
+        } else {
+            None
+        };
+        let sites_before = sites.len();
+        let mut ctx = MethodCtx {
+            config,
+            class_name: &class_name,
+            this_class: class.this_class,
+            major: class.major,
+            method_name,
+            descriptor,
+            access: m.access,
+            scratch_local: code.max_locals,
+            edits: Edits::new(code.insns.len()),
+            code: &code,
+            cp: &mut class.cp,
+            lines,
+            sites: &mut sites,
+            super_call,
+        };
+        match instrument_method(&mut ctx) {
+            Ok(Some(new_code)) => {
+                let access = sync::new_access(&ctx);
+                new_methods[mi] = Some(encode_method(&class, mi, access, new_code));
+                count += 1;
+            }
+            Ok(None) => {}
+            Err(RewriteError::TooLarge(why)) => {
+                warnings.push(format!(
+                    "{class_name}.{}{} left uninstrumented: {why}",
+                    ctx.method_name, ctx.descriptor
+                ));
+                sites.truncate(sites_before);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if count == 0 {
+        let mut out = unchanged(class_name);
+        out.warnings = warnings;
+        return Ok(out);
+    }
+    let mark = class.cp.add_utf8(INSTRUMENTED_ATTRIBUTE)?;
+    let mut attr = Vec::with_capacity(6);
+    put_u2(&mut attr, mark);
+    put_u4(&mut attr, 0);
+    let out = class.write(&new_methods, &[attr]);
+    Ok(Instrumented {
+        bytes: out,
+        class: class_name,
+        sites,
+        methods: count,
+        changed: true,
+        warnings,
+    })
+}
