@@ -1,0 +1,56 @@
+package manager;
+
+/**
+ * Hands out numbered blocks and takes them back. Free blocks are kept on a stack
+ * ({@code freeBlocks[0 .. freeCount)}); each block is marked allocated or free. Allocation holds
+ * the manager's lock and waits while no block is free; release pushes the block back without it.
+ */
+final class BlockManager {
+    private final int[] freeBlocks;
+    private final boolean[] allocated;
+    private int freeCount;
+
+    BlockManager(int blocks) {
+        freeBlocks = new int[blocks];
+        allocated = new boolean[blocks];
+        for (int b = 0; b < blocks; b++) {
+            freeBlocks[b] = b;
+        }
+        freeCount = blocks;
+    }
+
+    synchronized int allocate() throws InterruptedException {
+        while (freeCount == 0) {
+            wait();
+        }
+        freeCount--;
+        int block = freeBlocks[freeCount];
+        if (allocated[block]) {
+            throw new AssertionError("Manager: BUG block " + block + " handed out twice");
+        }
+        allocated[block] = true;
+        return block;
+    }
+
+    /**
+     * The bug: the push onto the free stack is a plain read and write of {@code freeCount}; two
+     * releases (or a release and an allocation) can use the same slot, and a block is lost.
+     */
+    void release(int block) {
+        allocated[block] = false;
+        int top = freeCount;
+        freeBlocks[top] = block;
+        freeCount = top + 1;
+        synchronized (this) {
+            notifyAll();
+        }
+    }
+
+    synchronized int freeCount() {
+        return freeCount;
+    }
+
+    int blocks() {
+        return freeBlocks.length;
+    }
+}
