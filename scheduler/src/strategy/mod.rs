@@ -4,8 +4,12 @@ mod api;
 pub mod dfs;
 pub mod icb;
 pub mod pct;
+pub mod pctvb;
+pub mod pos;
 pub mod random;
+pub mod rankchecker;
 pub mod replay;
+pub mod scs;
 
 pub use api::{Candidate, Divergence, Ending, ExecutionSummary, Pick, Stop, Strategy, Via, View};
 pub use dfs::Dfs;

@@ -1,0 +1,798 @@
+//! RankChecker — variable and thread bounding (Bindal, Bansal, Lal, *Variable and Thread Bounding
+//! for Systematic Testing of Multithreaded Programs*: §4 "Thread Bounding" with Lemma 4.1, §5
+//! "Implementation" with Algorithm 1 and the yield rule; restated in `ALGORITHMS.md`, "Thread
+//! bounding" and "RankChecker search").
+//!
+//! **Thread bounding.** With context bound `c` a preempted thread is two *fragments*, so there
+//! are at most `n + c`. Each execution draws a uniformly random permutation `p₁ … p_{n+c}` of
+//! `1 … n+c`; threads `1 … n` (creation order) get priorities `p₁ … p_n`; strict priority
+//! scheduling; at the `i`-th change point the running thread's priority becomes `p_{n+i}`. After
+//! `m ≥ t!·ln(C(n+c, t)·t!/ε)` executions every relative order of every `t` fragments has been
+//! used with probability `≥ 1 − ε`.
+//!
+//! **Randomized search** ([`RankChecker`]): a variable set of size `v` at random (shared
+//! variables first), `c` change points uniformly among the accesses to it (as PCTVB step 2), and
+//! the thread-bounding priorities.
+//!
+//! **Exhaustive search** ([`RankCheckerExhaustive`], Algorithm 1 as reconstructed in
+//! `ALGORITHMS.md`): for `v = 1, 2, …` and each variable set `V` of size `v` (shared first), for
+//! `c = 0 … C`, for each of the `m` permutations of Lemma 4.1 over `n + c` fragments, every
+//! placement of at most `c` change points among the tracked accesses runs under strict priority.
+//! Placements are explored as a stateless tree (each tracked access: fire the next change point
+//! here, or not), and a placement whose state — the canonical hash of the happens-before graph
+//! plus the priorities — was already reached for this `V` is pruned with its whole subtree.
+//! Pruning never crosses variable sets.
+//!
+//! **`c` modes.** RankChecker counts only preemptions that violate the current priority order
+//! (the change points); a higher-priority thread becoming enabled and taking over is free.
+//! CHESS mode counts every preemption: once `c` are used, the running thread is never preempted.
+//!
+//! **Yield rule.** A thread that yields or sleeps 100 times (or re-reads the same location 100
+//! times in a row, a spin loop without a yield) gets the lowest priority, so spin loops end under
+//! strict priority.
+//!
+//! Accesses outside the tracked variable set are not preemption points: there the running thread
+//! keeps running, as if only the tracked variables were instrumented.
+
+use super::pctvb::{draw_change_points, shuffle, VarProfile};
+use crate::bounds;
+use crate::hb::{self, HbTracker};
+use crate::ids::{ObjId, ThreadId, VarId};
+use crate::op::Op;
+use crate::rng::{RandomSource, SeededRandom};
+use crate::strategy::{ExecutionSummary, Pick, Strategy, View};
+use std::collections::{HashMap, HashSet};
+
+/// Yields (or sleeps, or spinning re-reads) after which a thread's priority is lowered.
+pub const YIELD_LIMIT: u32 = 100;
+
+/// Which preemptions count towards the context bound `c`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum CMode {
+    /// Only preemptions that violate the current priority order (RankChecker §5).
+    #[default]
+    RankChecker,
+    /// Every preemption (CHESS).
+    Chess,
+}
+
+impl std::str::FromStr for CMode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<CMode, String> {
+        match s {
+            "rankchecker" => Ok(CMode::RankChecker),
+            "chess" => Ok(CMode::Chess),
+            other => Err(format!("unknown c-mode `{other}` (expected rankchecker or chess)")),
+        }
+    }
+}
+
+/// Whether the running thread's pending `op` is a point where a switch may happen: every
+/// synchronization operation, and accesses to the tracked variables.
+pub(crate) fn is_tracked_point(op: &Op, tracked: &[VarId]) -> bool {
+    match op {
+        Op::Access { var, .. } => tracked.contains(var),
+        _ => true,
+    }
+}
+
+/// Strict-priority scheduling state of one execution: per-thread priorities (higher runs
+/// first), the yield rule, and the CHESS-mode preemption budget.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Priorities {
+    initial: Vec<f64>,
+    values: Vec<Option<f64>>,
+    /// Range an unforeseen thread (beyond the initial `n`) gets a random priority from.
+    low: f64,
+    high: f64,
+    /// Next "below everything" priority for the yield rule.
+    floor: f64,
+    yields_at_lowering: Vec<u32>,
+    /// Per thread: the location of its last performed read and how often in a row.
+    spin: Vec<(Option<u64>, u32)>,
+    budget: Option<u32>,
+    used: u32,
+}
+
+impl Priorities {
+    /// A new execution: thread `i < initial.len()` starts with `initial[i]`.
+    pub(crate) fn reset(&mut self, initial: Vec<f64>, low: f64, high: f64) {
+        *self = Priorities {
+            initial,
+            low,
+            high,
+            floor: 0.0,
+            budget: self.budget,
+            ..Priorities::default()
+        };
+    }
+
+    /// CHESS mode: at most `budget` preemptions in total.
+    pub(crate) fn set_budget(&mut self, budget: Option<u32>) {
+        self.budget = budget;
+    }
+
+    pub(crate) fn set(&mut self, t: ThreadId, value: f64) {
+        let i = t.index();
+        if self.values.len() <= i {
+            self.values.resize(i + 1, None);
+        }
+        self.values[i] = Some(value);
+    }
+
+    pub(crate) fn value(&mut self, t: ThreadId, rng: &mut impl RandomSource) -> f64 {
+        let i = t.index();
+        if self.values.len() <= i {
+            self.values.resize(i + 1, None);
+        }
+        if let Some(v) = self.values[i] {
+            return v;
+        }
+        let v = self
+            .initial
+            .get(i)
+            .copied()
+            .unwrap_or_else(|| self.low + rng.unit() * (self.high - self.low));
+        self.values[i] = Some(v);
+        v
+    }
+
+    /// A hash of every priority assigned so far (part of the exhaustive search's state).
+    pub(crate) fn fingerprint(&self) -> u64 {
+        hb::mix_all(
+            self.values
+                .iter()
+                .map(|v| v.map_or(u64::MAX, f64::to_bits))
+                .chain([self.floor.to_bits(), u64::from(self.used)]),
+        )
+    }
+
+    /// The highest-priority enabled thread, after the yield rule; at a point that is not a
+    /// tracked point of the running thread (`is_point` false), or when the CHESS budget is spent,
+    /// the running thread keeps running.
+    pub(crate) fn pick(
+        &mut self,
+        view: &View<'_>,
+        rng: &mut impl RandomSource,
+        is_point: impl Fn(&Op) -> bool,
+    ) -> ThreadId {
+        for c in view.enabled {
+            let i = c.thread.index();
+            if self.yields_at_lowering.len() <= i {
+                self.yields_at_lowering.resize(i + 1, 0);
+                self.spin.resize(i + 1, (None, 0));
+            }
+            let spinning = self.spin[i].1 >= YIELD_LIMIT;
+            if c.yields >= self.yields_at_lowering[i] + YIELD_LIMIT || spinning {
+                self.yields_at_lowering[i] = c.yields;
+                self.spin[i].1 = 0;
+                self.floor -= 1.0;
+                let floor = self.floor;
+                self.set(c.thread, floor);
+            }
+        }
+        let running = view.running_candidate().map(|c| (c.thread, c.op));
+        let chosen = match running {
+            Some((t, op)) if !is_point(&op) => t,
+            Some((t, _)) if self.budget.is_some_and(|b| self.used >= b) => t,
+            _ => {
+                let mut best = view.enabled[0].thread;
+                let mut best_value = f64::NEG_INFINITY;
+                for c in view.enabled {
+                    let v = self.value(c.thread, rng);
+                    if v > best_value {
+                        best = c.thread;
+                        best_value = v;
+                    }
+                }
+                best
+            }
+        };
+        if view.is_preemption(chosen) {
+            self.used += 1;
+        }
+        if let Some(c) = view.candidate(chosen) {
+            let i = chosen.index();
+            self.spin[i] = match c.op {
+                Op::Access {
+                    loc, write: false, ..
+                } => {
+                    let (last, n) = self.spin[i];
+                    (Some(loc.0), if last == Some(loc.0) { n + 1 } else { 1 })
+                }
+                _ => (None, 0),
+            };
+        }
+        chosen
+    }
+}
+
+/// The thread-bounding permutation of one execution: `p₁ … p_{n+c}`, a uniformly random
+/// permutation of `1 … n+c`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FragmentPermutation {
+    values: Vec<u32>,
+    threads: u32,
+}
+
+impl FragmentPermutation {
+    /// Draws the permutation for `threads` threads and `changes` change points.
+    pub fn draw(threads: u32, changes: u32, rng: &mut impl RandomSource) -> FragmentPermutation {
+        let mut values: Vec<u32> = (1..=threads + changes).collect();
+        shuffle(&mut values, rng);
+        FragmentPermutation { values, threads }
+    }
+
+    /// Priority of thread `i` (creation order), if `i < n`.
+    pub fn thread_priority(&self, i: u32) -> Option<u32> {
+        (i < self.threads).then(|| self.values[i as usize])
+    }
+
+    /// Priority given at the `k`-th change point (1-based), if `k ≤ c`.
+    pub fn change_priority(&self, k: u32) -> Option<u32> {
+        let i = self.threads as usize + k as usize;
+        (k >= 1).then(|| self.values.get(i - 1).copied()).flatten()
+    }
+
+    /// All `n + c` values.
+    pub fn values(&self) -> &[u32] {
+        &self.values
+    }
+
+    fn initial(&self) -> Vec<f64> {
+        self.values[..self.threads as usize]
+            .iter()
+            .map(|&v| f64::from(v))
+            .collect()
+    }
+}
+
+/// Settings of both RankChecker searches.
+#[derive(Clone, Debug)]
+pub struct RankCheckerConfig {
+    /// Context bound `c` (randomized: change points per execution; exhaustive: the largest).
+    pub c: u32,
+    /// Variable bound `v` (exhaustive: the largest).
+    pub v: u32,
+    /// Thread bound `t` (for Lemma 4.1's `m` and the guarantee).
+    pub t: u32,
+    /// Threads `n` expected (raised to what preparatory runs see).
+    pub threads: u32,
+    pub c_mode: CMode,
+    /// ε of Lemma 4.1.
+    pub epsilon: f64,
+    /// Preparatory runs when no profile is supplied.
+    pub preparatory_runs: u32,
+    pub seed: u64,
+}
+
+impl Default for RankCheckerConfig {
+    fn default() -> Self {
+        RankCheckerConfig {
+            c: 2,
+            v: 1,
+            t: 2,
+            threads: 2,
+            c_mode: CMode::RankChecker,
+            epsilon: 0.01,
+            preparatory_runs: 3,
+            seed: 0,
+        }
+    }
+}
+
+/// Randomized RankChecker (§5 "randomized testing algorithm" with §4 priorities).
+#[derive(Debug)]
+pub struct RankChecker {
+    config: RankCheckerConfig,
+    profile: VarProfile,
+    learning_left: u32,
+    rng: SeededRandom,
+    perm: FragmentPermutation,
+    tracked: Vec<VarId>,
+    change_points: HashMap<(VarId, u64), u32>,
+    access_counts: HashMap<VarId, u64>,
+    priorities: Priorities,
+    consumed: usize,
+    /// Executions run with thread-bounding priorities (not preparatory).
+    ranked_executions: u64,
+    fragments: u32,
+}
+
+impl RankChecker {
+    /// Randomized RankChecker learning its candidate variables from preparatory runs.
+    pub fn new(config: RankCheckerConfig) -> RankChecker {
+        RankChecker::with_profile(config, VarProfile::default())
+    }
+
+    /// Randomized RankChecker with caller-supplied candidates and `Kᵢ`.
+    pub fn with_profile(config: RankCheckerConfig, profile: VarProfile) -> RankChecker {
+        let learning_left = if profile.is_known() {
+            0
+        } else {
+            config.preparatory_runs.max(1)
+        };
+        let mut priorities = Priorities::default();
+        if config.c_mode == CMode::Chess {
+            priorities.set_budget(Some(config.c));
+        }
+        RankChecker {
+            rng: SeededRandom::for_execution(config.seed, 0),
+            perm: FragmentPermutation {
+                values: Vec::new(),
+                threads: 0,
+            },
+            config,
+            profile,
+            learning_left,
+            tracked: Vec::new(),
+            change_points: HashMap::new(),
+            access_counts: HashMap::new(),
+            priorities,
+            consumed: 0,
+            ranked_executions: 0,
+            fragments: 0,
+        }
+    }
+
+    fn n(&self) -> u32 {
+        self.config.threads.max(self.profile.max_threads()).max(1)
+    }
+
+    /// The variables tracked in the current execution.
+    pub fn tracked(&self) -> &[VarId] {
+        &self.tracked
+    }
+
+    /// ε after the executions so far: the probability that some relative order of some `t` of
+    /// the `n + c` fragments was never used (Lemma 4.1's union bound).
+    pub fn epsilon(&self) -> f64 {
+        let f = self.n() + self.config.c;
+        bounds::permutation_miss_probability(f, self.config.t.min(f), self.ranked_executions)
+    }
+
+    /// The coverage statement after the executions so far.
+    pub fn coverage(&self) -> String {
+        let f = self.n() + self.config.c;
+        let t = self.config.t.min(f);
+        let m = bounds::permutations_needed(f, t, self.config.epsilon).unwrap_or(u64::MAX);
+        format!(
+            "every relative order of every {t} of the {f} thread fragments (n = {}, c = {}) was used with probability >= {:.4} (Lemma 4.1) after {} executions ({} needed for epsilon = {}); variable sets and change points are random",
+            self.n(),
+            self.config.c,
+            1.0 - self.epsilon(),
+            self.ranked_executions,
+            m,
+            self.config.epsilon
+        )
+    }
+}
+
+impl Strategy for RankChecker {
+    fn begin_execution(&mut self, index: u64) {
+        self.rng = SeededRandom::for_execution(self.config.seed, index);
+        self.consumed = 0;
+        self.access_counts.clear();
+        let n = self.n();
+        let c = self.config.c;
+        self.perm = FragmentPermutation::draw(n, c, &mut self.rng);
+        self.fragments = n + c;
+        self.priorities
+            .reset(self.perm.initial(), 0.5, f64::from(n + c) + 0.5);
+        if self.learning_left > 0 {
+            self.tracked.clear();
+            self.change_points.clear();
+        } else {
+            self.tracked = self.profile.choose(self.config.v, &mut self.rng);
+            self.change_points = draw_change_points(&self.tracked, &self.profile, c, &mut self.rng);
+        }
+    }
+
+    fn pick(&mut self, view: &View<'_>) -> Pick {
+        while self.consumed < view.events.len() {
+            let e = view.events[self.consumed];
+            self.consumed += 1;
+            if e.is_access() && self.tracked.contains(&e.var) {
+                let count = self.access_counts.entry(e.var).or_insert(0);
+                *count += 1;
+                if let Some(&k) = self.change_points.get(&(e.var, *count)) {
+                    if let Some(p) = self.perm.change_priority(k) {
+                        self.priorities.set(e.thread, f64::from(p));
+                    }
+                }
+            }
+        }
+        let learning = self.learning_left > 0;
+        let tracked = &self.tracked;
+        Ok(self
+            .priorities
+            .pick(view, &mut self.rng, |op| learning || is_tracked_point(op, tracked)))
+    }
+
+    fn pick_waiter(&mut self, _obj: ObjId, waiters: &[ThreadId]) -> Pick {
+        Ok(waiters[self.rng.index(waiters.len())])
+    }
+
+    fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
+        if self.learning_left > 0 {
+            self.profile.learn(summary.events, summary.threads);
+            self.learning_left -= 1;
+        } else {
+            self.ranked_executions += 1;
+        }
+        true
+    }
+}
+
+/// One execution of the exhaustive tree: the tracked-access indices where change points fire.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Placement {
+    fires: Vec<u64>,
+}
+
+/// Exhaustive RankChecker (Algorithm 1 as reconstructed in `ALGORITHMS.md`).
+#[derive(Debug)]
+pub struct RankCheckerExhaustive {
+    config: RankCheckerConfig,
+    profile: VarProfile,
+    learning_left: u32,
+    /// Variable sets of the current size, in search order; `set_index` into it.
+    sets: Vec<Vec<VarId>>,
+    set_index: usize,
+    v: u32,
+    c: u32,
+    perm_index: u64,
+    perms_needed: u64,
+    perm: FragmentPermutation,
+    /// Placements still to run for the current (V, c, permutation), a stack.
+    frontier: Vec<Placement>,
+    active: Placement,
+    /// States (HB hash, priorities, change points used) explored for the current V.
+    visited: HashSet<u64>,
+    claimed: HashSet<u64>,
+    graphs: HashSet<u64>,
+    exhausted: bool,
+    executions: u64,
+    pruned_placements: u64,
+    // Per execution.
+    rng: SeededRandom,
+    priorities: Priorities,
+    hb: HbTracker,
+    consumed: usize,
+    tracked_accesses: u64,
+    fired: u32,
+    stop_branching: bool,
+}
+
+impl RankCheckerExhaustive {
+    /// Exhaustive RankChecker learning candidates from preparatory runs.
+    pub fn new(config: RankCheckerConfig) -> RankCheckerExhaustive {
+        RankCheckerExhaustive::with_profile(config, VarProfile::default())
+    }
+
+    /// Exhaustive RankChecker over caller-supplied candidates.
+    pub fn with_profile(config: RankCheckerConfig, profile: VarProfile) -> RankCheckerExhaustive {
+        let learning_left = if profile.is_known() {
+            0
+        } else {
+            config.preparatory_runs.max(1)
+        };
+        let mut priorities = Priorities::default();
+        if config.c_mode == CMode::Chess {
+            priorities.set_budget(Some(config.c));
+        }
+        let mut s = RankCheckerExhaustive {
+            rng: SeededRandom::for_execution(config.seed, 0),
+            config,
+            profile,
+            learning_left,
+            sets: Vec::new(),
+            set_index: 0,
+            v: 0,
+            c: 0,
+            perm_index: 0,
+            perms_needed: 0,
+            perm: FragmentPermutation {
+                values: Vec::new(),
+                threads: 0,
+            },
+            frontier: Vec::new(),
+            active: Placement { fires: Vec::new() },
+            visited: HashSet::new(),
+            claimed: HashSet::new(),
+            graphs: HashSet::new(),
+            exhausted: false,
+            executions: 0,
+            pruned_placements: 0,
+            priorities,
+            hb: HbTracker::new(),
+            consumed: 0,
+            tracked_accesses: 0,
+            fired: 0,
+            stop_branching: false,
+        };
+        if s.learning_left == 0 {
+            s.start_search();
+        }
+        s
+    }
+
+    fn n(&self) -> u32 {
+        self.config.threads.max(self.profile.max_threads()).max(1)
+    }
+
+    /// Where the search is: `(v, index of the variable set, c, permutation index)`.
+    pub fn position(&self) -> (u32, usize, u32, u64) {
+        (self.v, self.set_index, self.c, self.perm_index)
+    }
+
+    /// The variable set of the current execution.
+    pub fn tracked(&self) -> &[VarId] {
+        self.sets.get(self.set_index).map_or(&[], |s| s.as_slice())
+    }
+
+    /// Whether the whole search has run.
+    pub fn exhausted(&self) -> bool {
+        self.exhausted
+    }
+
+    /// Placements skipped because their state had been explored (for this variable set).
+    pub fn pruned(&self) -> u64 {
+        self.pruned_placements
+    }
+
+    /// Distinct happens-before graphs among the finished executions.
+    pub fn distinct_graphs(&self) -> usize {
+        self.graphs.len()
+    }
+
+    /// The ε the search guarantees per (V, c): Lemma 4.1 over `n + c` fragments.
+    pub fn epsilon(&self) -> f64 {
+        self.config.epsilon
+    }
+
+    /// The coverage statement.
+    pub fn coverage(&self) -> String {
+        let scope = if self.exhausted {
+            format!(
+                "for every variable set of size <= {} and every c <= {}",
+                self.config.v, self.config.c
+            )
+        } else {
+            format!(
+                "search stopped at v = {}, set {} of {}, c = {}, permutation {} of {}",
+                self.v,
+                self.set_index + 1,
+                self.sets.len(),
+                self.c,
+                self.perm_index + 1,
+                self.perms_needed
+            )
+        };
+        format!(
+            "exhaustive RankChecker ({scope}): every {}-thread ordering at each completed bound was run with probability >= {} (Lemma 4.1, epsilon = {}); {} executions, {} placements pruned by happens-before, {} distinct happens-before graphs",
+            self.config.t,
+            1.0 - self.config.epsilon,
+            self.config.epsilon,
+            self.executions,
+            self.pruned_placements,
+            self.graphs.len()
+        )
+    }
+
+    fn start_search(&mut self) {
+        self.v = 1;
+        self.sets = self.sets_of_size(1);
+        self.set_index = 0;
+        if self.sets.is_empty() {
+            // No variables known: only synchronization points; one empty set.
+            self.sets = vec![Vec::new()];
+        }
+        self.start_set();
+    }
+
+    fn sets_of_size(&self, v: u32) -> Vec<Vec<VarId>> {
+        let all = self.profile.candidates();
+        let mut out = Vec::new();
+        let mut cur = Vec::new();
+        fn go(all: &[VarId], start: usize, v: usize, cur: &mut Vec<VarId>, out: &mut Vec<Vec<VarId>>) {
+            if cur.len() == v {
+                out.push(cur.clone());
+                return;
+            }
+            for i in start..all.len() {
+                cur.push(all[i]);
+                go(all, i + 1, v, cur, out);
+                cur.pop();
+            }
+        }
+        go(&all, 0, v as usize, &mut cur, &mut out);
+        // Shared variables come first in `candidates`, so sets made only of shared ones lead.
+        out.sort_by_key(|s| s.iter().filter(|&&x| !self.profile.is_shared(x)).count());
+        out
+    }
+
+    fn start_set(&mut self) {
+        self.visited.clear();
+        self.claimed.clear();
+        self.c = 0;
+        self.start_bound();
+    }
+
+    fn start_bound(&mut self) {
+        let f = self.n() + self.c;
+        self.perms_needed =
+            bounds::permutations_needed(f, self.config.t.clamp(1, f), self.config.epsilon)
+                .unwrap_or(1);
+        self.perm_index = 0;
+        self.start_permutation();
+    }
+
+    fn start_permutation(&mut self) {
+        let mut rng = SeededRandom::for_execution(
+            self.config.seed ^ 0x5eed_0f_a1_90_0001,
+            hb::mix_all([self.v.into(), self.set_index as u64, self.c.into(), self.perm_index]),
+        );
+        self.perm = FragmentPermutation::draw(self.n(), self.c, &mut rng);
+        self.frontier.clear();
+        self.active = Placement { fires: Vec::new() };
+    }
+
+    /// Moves to the next placement / permutation / bound / set / size; false when done.
+    fn advance(&mut self) -> bool {
+        if let Some(p) = self.frontier.pop() {
+            self.active = p;
+            return true;
+        }
+        if self.perm_index + 1 < self.perms_needed {
+            self.perm_index += 1;
+            self.start_permutation();
+            return true;
+        }
+        if self.c < self.config.c {
+            self.c += 1;
+            self.start_bound();
+            return true;
+        }
+        if self.set_index + 1 < self.sets.len() {
+            self.set_index += 1;
+            self.start_set();
+            return true;
+        }
+        if self.v < self.config.v {
+            let next = self.sets_of_size(self.v + 1);
+            if !next.is_empty() {
+                self.v += 1;
+                self.sets = next;
+                self.set_index = 0;
+                self.start_set();
+                return true;
+            }
+        }
+        self.exhausted = true;
+        false
+    }
+
+    fn state_key(&self, hash: u64, priorities: u64, fired: u32) -> u64 {
+        // The permutation's unused change priorities shape the subtree too.
+        let rest = (fired + 1..=self.c).map(|k| u64::from(self.perm.change_priority(k).unwrap_or(0)));
+        hb::mix_all([hash, priorities, u64::from(fired)].into_iter().chain(rest))
+    }
+
+    /// Processes new events: counts tracked accesses, fires replayed change points, and at the
+    /// frontier queues "fire here" alternatives.
+    fn observe(&mut self, events: &[crate::Event]) {
+        while self.consumed < events.len() {
+            let e = events[self.consumed];
+            self.consumed += 1;
+            let (label, touch) = hb::event_touches(&e);
+            self.hb.record(e.thread.0, label, touch.as_slice());
+            let tracked = self.sets.get(self.set_index).is_some_and(|s| s.contains(&e.var));
+            if !(e.is_access() && tracked) {
+                continue;
+            }
+            self.tracked_accesses += 1;
+            let j = self.tracked_accesses;
+            let replayed = self.active.fires.last().is_some_and(|&last| j <= last);
+            if replayed {
+                if self.active.fires.contains(&j) {
+                    self.fire(e.thread);
+                    if self.active.fires.last() == Some(&j) {
+                        // The state this placement was queued for: ours to explore.
+                        let key = self.state_key(self.hb.hash(), self.priorities.fingerprint(), self.fired);
+                        self.claimed.remove(&key);
+                        self.visited.insert(key);
+                    }
+                }
+                continue;
+            }
+            if self.stop_branching {
+                continue;
+            }
+            let here = self.state_key(self.hb.hash(), self.priorities.fingerprint(), self.fired);
+            if self.visited.contains(&here) || self.claimed.contains(&here) {
+                self.stop_branching = true;
+                continue;
+            }
+            self.visited.insert(here);
+            if self.fired < self.c {
+                let mut alt = self.priorities.clone();
+                let p = self.perm.change_priority(self.fired + 1).unwrap_or(0);
+                alt.set(e.thread, f64::from(p));
+                let key = self.state_key(self.hb.hash(), alt.fingerprint(), self.fired + 1);
+                if self.visited.contains(&key) || !self.claimed.insert(key) {
+                    self.pruned_placements += 1;
+                } else {
+                    let mut fires = self.active.fires.clone();
+                    fires.push(j);
+                    self.frontier.push(Placement { fires });
+                }
+            }
+        }
+    }
+
+    fn fire(&mut self, t: ThreadId) {
+        self.fired += 1;
+        if let Some(p) = self.perm.change_priority(self.fired) {
+            self.priorities.set(t, f64::from(p));
+        }
+    }
+}
+
+impl Strategy for RankCheckerExhaustive {
+    fn begin_execution(&mut self, index: u64) {
+        self.rng = SeededRandom::for_execution(self.config.seed, index);
+        self.hb.reset();
+        self.consumed = 0;
+        self.tracked_accesses = 0;
+        self.fired = 0;
+        self.stop_branching = false;
+        if self.learning_left > 0 {
+            let n = self.n();
+            let perm = FragmentPermutation::draw(n, 0, &mut self.rng);
+            self.priorities.reset(perm.initial(), 0.5, f64::from(n) + 0.5);
+        } else {
+            // Unforeseen threads draw from a source fixed per permutation, so a placement
+            // replays the same schedule whatever the execution index.
+            self.rng = SeededRandom::for_execution(
+                self.config.seed,
+                hb::mix_all([self.v.into(), self.set_index as u64, self.c.into(), self.perm_index]),
+            );
+            let f = self.n() + self.c;
+            self.priorities
+                .reset(self.perm.initial(), 0.5, f64::from(f) + 0.5);
+        }
+    }
+
+    fn pick(&mut self, view: &View<'_>) -> Pick {
+        if self.learning_left > 0 {
+            return Ok(self.priorities.pick(view, &mut self.rng, |_| true));
+        }
+        self.observe(view.events);
+        let tracked = self.sets.get(self.set_index).cloned().unwrap_or_default();
+        Ok(self
+            .priorities
+            .pick(view, &mut self.rng, |op| is_tracked_point(op, &tracked)))
+    }
+
+    fn pick_waiter(&mut self, _obj: ObjId, waiters: &[ThreadId]) -> Pick {
+        // Strict priority decides who runs; the longest waiter is woken (deterministic, so
+        // placements replay).
+        Ok(waiters[0])
+    }
+
+    fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
+        if self.learning_left > 0 {
+            self.profile.learn(summary.events, summary.threads);
+            self.learning_left -= 1;
+            if self.learning_left == 0 {
+                self.start_search();
+            }
+            return true;
+        }
+        self.observe(summary.events);
+        self.graphs.insert(self.hb.hash());
+        self.executions += 1;
+        self.advance()
+    }
+}
