@@ -5,3 +5,192 @@
 //! blocked where rankcheck cannot see, and write each execution's result.
 //!
 //! **Architecture invariant:** no strategy logic; the only crate with FFI and `unsafe`.
+//!
+//! Code map: [`options`] parses the option string; [`control`] is the hand-off, the execution
+//! lifecycle and the watchdog; [`natives`] are the JNI entry points of `RC` and of the harness;
+//! [`jvmti`] wraps the few JVMTI calls made; [`report`] writes results; [`sites`] reads the
+//! site table. The protocol with the CLI is in `agent/PROTOCOL.md`.
+
+// JNI and JVMTI references (`jobject`, `jthread`) are opaque handles the JVM resolves; the agent
+// passes them through and never dereferences them, so functions taking them need not be unsafe.
+#![allow(clippy::not_unsafe_ptr_arg_deref)]
+
+pub mod control;
+pub mod jvmti;
+#[allow(clippy::all)]
+pub mod jvmti_sys;
+pub mod natives;
+pub mod options;
+pub mod report;
+pub mod sites;
+
+use control::{Control, Model};
+use jni::sys::{jint, jobject, JNIEnv, JavaVM, JNI_ERR, JNI_OK};
+use jvmti::Jvmti;
+use jvmti_sys::*;
+use options::{Options, Pin};
+use scheduler::strategy::icb::Icb;
+use scheduler::strategy::{Dfs, Pct, PctConfig, RandomWalk, Replay};
+use scheduler::{Config, Execution, Schedule, Strategy};
+use std::ffi::CStr;
+use std::os::raw::{c_char, c_void};
+use std::sync::OnceLock;
+
+/// The agent, once `Agent_OnLoad` succeeded.
+pub static CONTROL: OnceLock<Control> = OnceLock::new();
+
+/// The strategy the options ask for (`replay=` wins over `strategy=`).
+pub fn make_strategy(o: &Options) -> Result<Box<dyn Strategy + Send>, String> {
+    if let Some(path) = &o.replay {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read schedule {}: {e}", path.display()))?;
+        let schedule = Schedule::parse(&text)
+            .map_err(|e| format!("bad schedule {}: {e:?}", path.display()))?;
+        return Ok(Box::new(Replay::new(&schedule)));
+    }
+    Ok(match o.strategy.as_str() {
+        "random" => Box::new(RandomWalk::new(o.seed)),
+        "pct" => Box::new(Pct::new(PctConfig {
+            seed: o.seed,
+            depth: o.d.unwrap_or(3).max(1),
+            steps: None,
+        })),
+        "icb" => Box::new(Icb::new(o.c.unwrap_or(2), true)),
+        "dfs" => Box::new(Dfs::new()),
+        other => {
+            return Err(format!(
+                "unknown strategy {other:?} (this agent knows random, pct, icb, dfs)"
+            ))
+        }
+    })
+}
+
+fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
+    let options = Options::parse(text).map_err(|e| e.to_string())?;
+    let strategy = make_strategy(&options)?;
+    let model: Model = Execution::starting_at(
+        Config {
+            max_steps: options.max_steps,
+            spurious_wakeups: options.spurious,
+            ..Config::default()
+        },
+        strategy,
+        options.first_execution,
+    );
+    let sink = report::Sink::open(options.out.as_deref()).map_err(|e| {
+        format!(
+            "cannot create result file {}: {e}",
+            options.out.as_ref().unwrap().display()
+        )
+    })?;
+
+    let mut env: *mut c_void = std::ptr::null_mut();
+    // SAFETY: `vm` is the JavaVM the JVM passed to Agent_OnLoad.
+    let rc = unsafe { ((**vm).GetEnv.unwrap())(vm, &mut env, JVMTI_VERSION_1_2 as jint) };
+    if rc != JNI_OK || env.is_null() {
+        return Err("this JVM offers no JVMTI 1.2 environment".into());
+    }
+    let jvmti = Jvmti(env as *mut jvmtiEnv);
+    // SAFETY: plain bit-field struct; all zero means no capability.
+    let mut caps: jvmtiCapabilities = unsafe { std::mem::zeroed() };
+    caps.set_can_tag_objects(1);
+    caps.set_can_signal_thread(1);
+    caps.set_can_get_line_numbers(1);
+    caps.set_can_get_source_file_name(1);
+    jvmti
+        .add_capabilities(&caps)
+        .map_err(|e| format!("JVMTI capabilities refused (error {})", e.0))?;
+    // SAFETY: an all-None callback table.
+    let mut callbacks: jvmtiEventCallbacks = unsafe { std::mem::zeroed() };
+    callbacks.ThreadStart = Some(on_thread_start);
+    callbacks.ThreadEnd = Some(on_thread_end);
+    callbacks.VMDeath = Some(on_vm_death);
+    jvmti
+        .set_callbacks(&callbacks)
+        .map_err(|e| format!("JVMTI callbacks refused (error {})", e.0))?;
+    for event in [
+        jvmtiEvent_JVMTI_EVENT_THREAD_START,
+        jvmtiEvent_JVMTI_EVENT_THREAD_END,
+        jvmtiEvent_JVMTI_EVENT_VM_DEATH,
+    ] {
+        jvmti
+            .enable(event)
+            .map_err(|e| format!("JVMTI event {event} refused (error {})", e.0))?;
+    }
+    pin(options.pin);
+    let _ = CONTROL.set(Control::new(jvmti, options, model, sink));
+    Ok(())
+}
+
+/// JVM entry point for `-agentpath:librankcheck_agent.so=OPTIONS`.
+///
+/// # Safety
+/// Called by the JVM with a valid `JavaVM` and a NUL-terminated option string (or null).
+#[no_mangle]
+pub unsafe extern "system" fn Agent_OnLoad(
+    vm: *mut JavaVM,
+    options: *mut c_char,
+    _reserved: *mut c_void,
+) -> jint {
+    let text = if options.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(options).to_string_lossy().into_owned()
+    };
+    match setup(vm, &text) {
+        Ok(()) => JNI_OK,
+        Err(e) => {
+            eprintln!("rankcheck agent: error: {e}");
+            JNI_ERR
+        }
+    }
+}
+
+unsafe extern "C" fn on_thread_start(_jvmti: *mut jvmtiEnv, env: *mut JNIEnv, thread: jobject) {
+    if let Some(c) = CONTROL.get() {
+        c.thread_started(env, thread);
+    }
+}
+
+unsafe extern "C" fn on_thread_end(_jvmti: *mut jvmtiEnv, env: *mut JNIEnv, _thread: jobject) {
+    if let Some(c) = CONTROL.get() {
+        c.thread_ended(env);
+    }
+}
+
+unsafe extern "C" fn on_vm_death(_jvmti: *mut jvmtiEnv, _env: *mut JNIEnv) {
+    if let Some(c) = CONTROL.get() {
+        c.exit_status();
+    }
+}
+
+extern "C" {
+    fn sched_setaffinity(pid: i32, size: usize, mask: *const u64) -> i32;
+    fn sched_getcpu() -> i32;
+}
+
+/// Pins every thread of the JVM (those that exist now; later ones inherit it) to one CPU: with
+/// one application thread running at a time, hand-offs stay on one core's caches.
+fn pin(pin: Pin) {
+    let cpu = match pin {
+        Pin::Off => return,
+        // SAFETY: no arguments, no memory.
+        Pin::Auto => unsafe { sched_getcpu() }.max(0) as u32,
+        Pin::Cpu(n) => n,
+    };
+    if cpu >= 1024 {
+        return;
+    }
+    let mut mask = [0u64; 16];
+    mask[(cpu / 64) as usize] |= 1 << (cpu % 64);
+    let tasks = std::fs::read_dir("/proc/self/task")
+        .map(|d| {
+            d.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+                .collect()
+        })
+        .unwrap_or_else(|_| vec![0]);
+    for tid in tasks {
+        // SAFETY: `mask` is a valid cpu_set_t of 1024 bits.
+        unsafe { sched_setaffinity(tid, std::mem::size_of_val(&mask), mask.as_ptr()) };
+    }
+}

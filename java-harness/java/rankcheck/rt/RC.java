@@ -51,139 +51,127 @@ public final class RC {
     // ---- Object ---------------------------------------------------------------------------
 
     public static void objectWait(Object obj, long site) throws InterruptedException {
-        if (on) nWait(obj, -1L, site);
-        else obj.wait();
+        if (!on || !waitControlled(obj, -1L, site)) obj.wait();
     }
 
     public static void objectWaitTimed(Object obj, long millis, long site) throws InterruptedException {
-        if (on) nWait(obj, checkMillis(millis), site);
-        else obj.wait(millis);
+        if (!on || !waitControlled(obj, checkMillis(millis), site)) obj.wait(millis);
     }
 
     public static void objectWaitTimedNanos(Object obj, long millis, int nanos, long site)
             throws InterruptedException {
-        if (on) nWait(obj, checkMillis(millis) + (nanos > 0 ? 1 : 0), site);
-        else obj.wait(millis, nanos);
+        if (!on || !waitControlled(obj, checkMillis(millis) + (nanos > 0 ? 1 : 0), site)) {
+            obj.wait(millis, nanos);
+        }
     }
 
     public static void objectNotify(Object obj, long site) {
-        if (on) nNotify(obj, false, site);
-        else obj.notify();
+        if (!on || !nNotify(obj, false, site)) obj.notify();
     }
 
     public static void objectNotifyAll(Object obj, long site) {
-        if (on) nNotify(obj, true, site);
-        else obj.notifyAll();
+        if (!on || !nNotify(obj, true, site)) obj.notifyAll();
     }
 
     // ---- Thread ---------------------------------------------------------------------------
 
     public static void threadStart(Thread t, long site) {
-        if (on) nThreadStart(t, site);
-        else t.start();
+        if (!on || !nThreadStart(t, site)) {
+            t.start();
+            return;
+        }
+        try {
+            t.start();
+        } finally {
+            nThreadStarted(t);
+        }
     }
 
     public static void threadJoin(Thread t, long site) throws InterruptedException {
-        if (on) nJoin(t, -1L, site);
-        else t.join();
+        if (!on || !nJoin(t, -1L, site)) t.join();
     }
 
     public static void threadJoinTimed(Thread t, long millis, long site) throws InterruptedException {
-        if (on) nJoin(t, checkMillis(millis), site);
-        else t.join(millis);
+        if (!on || !nJoin(t, checkMillis(millis), site)) t.join(millis);
     }
 
     public static void threadJoinTimedNanos(Thread t, long millis, int nanos, long site)
             throws InterruptedException {
-        if (on) nJoin(t, checkMillis(millis) + (nanos > 0 ? 1 : 0), site);
-        else t.join(millis, nanos);
+        if (!on || !nJoin(t, checkMillis(millis) + (nanos > 0 ? 1 : 0), site)) t.join(millis, nanos);
     }
 
     public static void threadSleep(long millis, long site) throws InterruptedException {
-        if (on) nSleep(checkMillis(millis), site);
-        else Thread.sleep(millis);
+        if (!on || !nSleep(checkMillis(millis), site)) Thread.sleep(millis);
     }
 
     public static void threadSleepNanos(long millis, int nanos, long site) throws InterruptedException {
-        if (on) nSleep(checkMillis(millis), site);
-        else Thread.sleep(millis, nanos);
+        if (!on || !nSleep(checkMillis(millis), site)) Thread.sleep(millis, nanos);
     }
 
     public static void threadYield(long site) {
-        if (on) nYield(site);
-        else Thread.yield();
+        if (!on || !nYield(site)) Thread.yield();
     }
 
     public static void threadOnSpinWait(long site) {
-        if (on) nYield(site);
-        else Thread.onSpinWait();
+        if (!on || !nYield(site)) Thread.onSpinWait();
     }
 
     public static void threadInterrupt(Thread t, long site) {
-        if (on) nInterrupt(t, site);
-        else t.interrupt();
+        if (!on || !nInterrupt(t, site)) t.interrupt();
     }
 
     public static boolean threadInterrupted(long site) {
-        return on ? nInterrupted(null, true, site) : Thread.interrupted();
+        int answer = on ? nInterrupted(null, true, site) : -1;
+        return answer < 0 ? Thread.interrupted() : answer != 0;
     }
 
     public static boolean threadIsInterrupted(Thread t, long site) {
-        return on ? nInterrupted(t, false, site) : t.isInterrupted();
+        int answer = on ? nInterrupted(t, false, site) : -1;
+        return answer < 0 ? t.isInterrupted() : answer != 0;
     }
 
     // ---- LockSupport ----------------------------------------------------------------------
 
     public static void park(long site) {
-        if (on) nPark(null, -1L, false, site);
-        else LockSupport.park();
+        if (!on || !nPark(null, -1L, false, site)) LockSupport.park();
     }
 
     public static void parkBlocker(Object blocker, long site) {
-        if (on) nPark(blocker, -1L, false, site);
-        else LockSupport.park(blocker);
+        if (!on || !nPark(blocker, -1L, false, site)) LockSupport.park(blocker);
     }
 
     public static void parkNanos(long nanos, long site) {
-        if (on) nPark(null, nanos, false, site);
-        else LockSupport.parkNanos(nanos);
+        if (!on || !nPark(null, Math.max(nanos, 0L), false, site)) LockSupport.parkNanos(nanos);
     }
 
     public static void parkNanosBlocker(Object blocker, long nanos, long site) {
-        if (on) nPark(blocker, nanos, false, site);
-        else LockSupport.parkNanos(blocker, nanos);
+        if (!on || !nPark(blocker, Math.max(nanos, 0L), false, site)) LockSupport.parkNanos(blocker, nanos);
     }
 
     public static void parkUntil(long deadline, long site) {
-        if (on) nPark(null, deadline, true, site);
-        else LockSupport.parkUntil(deadline);
+        if (!on || !nPark(null, deadline, true, site)) LockSupport.parkUntil(deadline);
     }
 
     public static void parkUntilBlocker(Object blocker, long deadline, long site) {
-        if (on) nPark(blocker, deadline, true, site);
-        else LockSupport.parkUntil(blocker, deadline);
+        if (!on || !nPark(blocker, deadline, true, site)) LockSupport.parkUntil(blocker, deadline);
     }
 
     public static void unpark(Thread t, long site) {
-        if (on) nUnpark(t, site);
-        else LockSupport.unpark(t);
+        if (!on || !nUnpark(t, site)) LockSupport.unpark(t);
     }
 
     // ---- process exit ---------------------------------------------------------------------
 
     public static void systemExit(int status, long site) {
-        if (on) nExit(status, site);
-        else System.exit(status);
+        if (!on || !nExit(status, site)) System.exit(status);
     }
 
     public static void runtimeExit(Runtime runtime, int status, long site) {
-        if (on) nExit(status, site);
-        else runtime.exit(status);
+        if (!on || !nExit(status, site)) runtime.exit(status);
     }
 
     public static void runtimeHalt(Runtime runtime, int status, long site) {
-        if (on) nExit(status, site);
-        else runtime.halt(status);
+        if (!on || !nExit(status, site)) runtime.halt(status);
     }
 
     // ---- nondeterminism pinned for replay -------------------------------------------------
@@ -216,23 +204,56 @@ public final class RC {
         return millis;
     }
 
+    // ---- agent-on internals ---------------------------------------------------------------
+
+    /** nWait / nWaitReturned: not controlled, done, or wait in the real wait() and ask again. */
+    private static final int WAIT_PASS = 0;
+    private static final int WAIT_REAL = 2;
+
+    /**
+     * A modelled {@code wait}: the agent releases the model monitor; the real one is released by
+     * a real {@code wait()}, from which the agent wakes this thread (with a targeted interrupt)
+     * when the scheduler picks it. Returns false when the thread is not under control.
+     */
+    private static boolean waitControlled(Object obj, long millis, long site) {
+        int r = nWait(obj, millis, site);
+        if (r == WAIT_PASS) return false;
+        while (r == WAIT_REAL) {
+            try {
+                obj.wait();
+            } catch (InterruptedException e) {
+                // The agent's wake-up (program interrupts are modelled, never real).
+            }
+            r = nWaitReturned(millis);
+        }
+        // The wake-up may have landed after wait() returned on its own: never leave it set.
+        Thread.interrupted();
+        return true;
+    }
+
     // ---- natives, bound by the agent ------------------------------------------------------
+    // A boolean result false means "this thread is not under rankcheck's control: do the real
+    // operation"; InterruptedException, IllegalMonitorStateException and ExecutionAborted are
+    // thrown by the natives themselves.
 
     private static native void nAccess(Object obj, int index, long site, boolean write);
     private static native void nAllocated(Object obj, long site);
     private static native void nMonitorEnter(Object obj, long site);
     private static native void nMonitorExit(Object obj, long site);
-    private static native void nWait(Object obj, long millis, long site) throws InterruptedException;
-    private static native void nNotify(Object obj, boolean all, long site);
-    private static native void nThreadStart(Thread t, long site);
-    private static native void nJoin(Thread t, long millis, long site) throws InterruptedException;
-    private static native void nSleep(long millis, long site) throws InterruptedException;
-    private static native void nYield(long site);
-    private static native void nInterrupt(Thread t, long site);
-    private static native boolean nInterrupted(Thread t, boolean clear, long site);
-    private static native void nPark(Object blocker, long time, boolean absolute, long site);
-    private static native void nUnpark(Thread t, long site);
-    private static native void nExit(int status, long site);
+    private static native int nWait(Object obj, long millis, long site);
+    private static native int nWaitReturned(long millis);
+    private static native boolean nNotify(Object obj, boolean all, long site);
+    private static native boolean nThreadStart(Thread t, long site);
+    private static native void nThreadStarted(Thread t);
+    private static native boolean nJoin(Thread t, long millis, long site);
+    private static native boolean nSleep(long millis, long site);
+    private static native boolean nYield(long site);
+    private static native boolean nInterrupt(Thread t, long site);
+    /** -1: not controlled; 0 or 1: the answer. */
+    private static native int nInterrupted(Thread t, boolean clear, long site);
+    private static native boolean nPark(Object blocker, long time, boolean absolute, long site);
+    private static native boolean nUnpark(Thread t, long site);
+    private static native boolean nExit(int status, long site);
     private static native int nIdentityHash(Object obj, long site);
     private static native long nClock(boolean nanos, long site);
     private static native double nRandomDouble(long site);

@@ -1,0 +1,1164 @@
+//! The hand-off: exactly one application thread runs at a time, the one the scheduler picked.
+//!
+//! Every application thread owns a condition variable (all share the one [`State`] mutex). At a
+//! scheduling point the running thread announces its next operation to the model; if the
+//! scheduler picks another thread, the running thread stores that thread's outcome in its
+//! record, wakes it, and waits on its own condition variable until some thread hands the turn
+//! back. A thread that performed `Object.wait` waits in the real `wait()` instead (so the real
+//! monitor is released) and is woken by a targeted JVMTI interrupt; program interrupts are
+//! modelled and never real, so the real interrupt flag of an application thread is the agent's.
+//!
+//! An execution ends when the model says so (finished, deadlock, step bound, exit, stopped), an
+//! application thread dies of an uncaught throwable, or the watchdog fires. Ending it records the
+//! verdict and every thread's stack, then the harness thread (in [`Control::await_execution`])
+//! wakes every application thread so that its next hook throws `ExecutionAborted`, stops those
+//! blocked where rankcheck cannot see with an asynchronous `ExecutionAborted` (JVMTI
+//! `StopThread`), and waits for them to die.
+
+use crate::jvmti::{self, Jvmti};
+use crate::options::Options;
+use crate::report::{ExecutionResult, ThreadStack};
+use jni::sys::{jobject, JNIEnv};
+use scheduler::{
+    Decision, ExecError, Execution, Loc, ObjId, Op, OpOutcome, SiteId, Stop, Strategy, ThreadId,
+    VarId,
+};
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// The model and its strategy, for the whole session.
+pub type Model = Execution<Box<dyn Strategy + Send>>;
+
+thread_local! {
+    /// `(epoch, id)` of the current thread when it is an application thread of execution
+    /// `epoch`.
+    static ME: Cell<Option<(u32, ThreadId)>> = const { Cell::new(None) };
+}
+
+fn current() -> Option<(u32, ThreadId)> {
+    ME.with(|m| m.get())
+}
+
+/// What a hook should do after its scheduling point.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// The calling thread is not under rankcheck's control: do the real operation.
+    Pass,
+    /// The operation was performed in the model with this outcome; carry on.
+    Go(OpOutcome),
+    /// (After `Wait`) wait in the real `Object.wait()` until woken, then ask again.
+    RealWait,
+    /// The execution is over: throw `ExecutionAborted`.
+    Abort,
+}
+
+/// Where an application thread is, for the hand-off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// Not yet at its JVMTI ThreadStart.
+    Unborn,
+    /// Running (or about to: its turn was handed to it).
+    Running,
+    /// Waiting on its condition variable for its turn.
+    Parked,
+    /// In the real `Object.wait()` of a modelled wait.
+    RealWait,
+    /// Past its JVMTI ThreadEnd.
+    Gone,
+}
+
+struct ThreadRec {
+    cv: Arc<Condvar>,
+    /// JNI global reference to the `Thread` object (null until known).
+    thread: jobject,
+    place: Place,
+    /// The outcome of its pending operation, set by whoever picked it.
+    resume: Option<OpOutcome>,
+    /// Its real `start()` did not start it (an override that never calls `super.start()`).
+    phantom: bool,
+    /// The agent announced `End` on behalf of this phantom.
+    phantom_end: bool,
+    /// Performed `End` in the model.
+    finished: bool,
+    daemon: bool,
+    name: String,
+}
+
+// SAFETY: `thread` is a JNI global reference, valid in every thread.
+unsafe impl Send for ThreadRec {}
+
+impl ThreadRec {
+    fn new(place: Place) -> ThreadRec {
+        ThreadRec {
+            cv: Arc::new(Condvar::new()),
+            thread: std::ptr::null_mut(),
+            place,
+            resume: None,
+            phantom: false,
+            phantom_end: false,
+            finished: false,
+            daemon: false,
+            name: String::new(),
+        }
+    }
+}
+
+/// How an execution ended (before the harness's oracles add theirs).
+#[derive(Clone, Debug)]
+pub struct End {
+    /// `finished`, `exit`, `uncaught`, `deadlock`, `step-bound`, `timeout`, `blocked`,
+    /// `diverged`, `pruned`, `internal`.
+    pub kind: &'static str,
+    pub bug: bool,
+    pub message: String,
+    /// Which bound ended it: `steps`, `wall-clock`, `watchdog`.
+    pub bound: Option<&'static str>,
+    pub exit_status: Option<i32>,
+    /// An uncaught throwable's printed stack trace.
+    pub trace: Option<String>,
+}
+
+/// One execution's agent-side state.
+struct Exec {
+    epoch: u32,
+    index: u64,
+    threads: Vec<ThreadRec>,
+    /// `ObjId` of a `Thread` object → its application thread.
+    thread_of: HashMap<u64, ThreadId>,
+    next_obj: u64,
+    /// Allocation site of each object allocated at an instrumented site.
+    alloc_site: HashMap<u64, i64>,
+    /// Threads really started and not yet past ThreadEnd (the root included).
+    live: i64,
+    end: Option<End>,
+    stacks_ready: bool,
+    stacks: Vec<ThreadStack>,
+    /// Bumped at every step: the watchdog's heartbeat.
+    progress: u64,
+    started: Instant,
+    /// Virtual clock, nanoseconds since the epoch.
+    clock_ns: u64,
+    rng: u64,
+    notes: Vec<String>,
+}
+
+/// What the harness needs to know about a site (from the site table).
+#[derive(Clone, Copy, Debug)]
+pub struct SiteInfo {
+    /// Identity of the field (hash of `owner.name:descriptor`), 0 for arrays and non-data sites.
+    pub field: u64,
+    pub is_static: bool,
+}
+
+struct State {
+    model: Model,
+    /// Whether `model.finish` was called for the current execution (so `restart` comes next).
+    finished_in_model: bool,
+    epoch: u32,
+    exec: Option<Exec>,
+    /// No more executions.
+    done: bool,
+    executions: u64,
+    bugs: u64,
+    sites: HashMap<i64, SiteInfo>,
+    results: crate::report::Sink,
+    /// Global references of JNI classes and the abort throwable, set by `connect`.
+    java: Option<crate::natives::JavaRefs>,
+}
+
+/// The agent's one global object.
+pub struct Control {
+    pub jvmti: Jvmti,
+    pub options: Options,
+    state: Mutex<State>,
+    harness_cv: Condvar,
+    session_start: Instant,
+}
+
+pub const BASE_CLOCK_NS: u64 = 1_600_000_000_000_000_000;
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A 64-bit mix of two words (for locations and pinned hash codes).
+pub fn mix(a: u64, b: u64) -> u64 {
+    let mut s = a ^ b.rotate_left(32) ^ 0x517c_c1b7_2722_0a95;
+    splitmix(&mut s)
+}
+
+impl Control {
+    pub fn new(jvmti: Jvmti, options: Options, model: Model, results: crate::report::Sink) -> Self {
+        Control {
+            jvmti,
+            options,
+            state: Mutex::new(State {
+                model,
+                finished_in_model: false,
+                epoch: 0,
+                exec: None,
+                done: false,
+                executions: 0,
+                bugs: 0,
+                sites: HashMap::new(),
+                results,
+                java: None,
+            }),
+            harness_cv: Condvar::new(),
+            session_start: Instant::now(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves the state usable: every field stays consistent
+        // per operation.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn set_java(&self, refs: crate::natives::JavaRefs) {
+        self.lock().java = Some(refs);
+    }
+
+    pub fn java(&self) -> Option<crate::natives::JavaRefs> {
+        self.lock().java
+    }
+
+    pub fn load_sites(&self, sites: HashMap<i64, SiteInfo>) {
+        self.lock().sites = sites;
+    }
+
+    // ---- object identities -----------------------------------------------------------------
+
+    /// The object's id in the current execution (tags carry the epoch so that ids restart at 1
+    /// in every execution, as they do in a fresh JVM).
+    fn obj_id(&self, ex: &mut Exec, obj: jobject) -> ObjId {
+        if obj.is_null() {
+            return ObjId(0);
+        }
+        let tag = self.jvmti.get_tag(obj).unwrap_or(0);
+        if tag != 0 && (tag >> 32) as u32 == ex.epoch {
+            return ObjId((tag & 0xffff_ffff) as u64);
+        }
+        ex.next_obj += 1;
+        let id = ex.next_obj;
+        let _ = self
+            .jvmti
+            .set_tag(obj, ((ex.epoch as i64) << 32) | id as i64);
+        ObjId(id)
+    }
+
+    fn thread_of(&self, ex: &mut Exec, thread: jobject) -> Option<ThreadId> {
+        let id = self.obj_id(ex, thread);
+        ex.thread_of.get(&id.0).copied()
+    }
+
+    // ---- scheduling points -----------------------------------------------------------------
+
+    /// A scheduling point of the current thread: announce `make(..)`'s operation and return
+    /// when the thread may perform it.
+    pub fn point(&self, make: impl FnOnce(&Control, &mut ExecView<'_>) -> Option<Op>) -> Turn {
+        let Some((epoch, me)) = current() else {
+            return Turn::Pass;
+        };
+        let mut st = self.lock();
+        if !live(&st, epoch) {
+            return Turn::Abort;
+        }
+        let op = {
+            let State { exec, sites, .. } = &mut *st;
+            let ex = exec.as_mut().expect("live execution");
+            let mut view = ExecView { ex, sites, me };
+            make(self, &mut view)
+        };
+        let Some(op) = op else {
+            return Turn::Pass;
+        };
+        let decision = st.model.announce(me, op);
+        self.settle(st, epoch, me, decision, Mode::Condvar)
+    }
+
+    /// Like [`point`](Self::point) for `Wait`: after the model performed it, announces
+    /// `WaitReturn` and, unless picked at once, tells the caller to wait for real.
+    pub fn wait(&self, obj: jobject, timed: bool, site: SiteId) -> Turn {
+        let mut obj_id = ObjId(0);
+        let turn = self.point(|c, v| {
+            obj_id = c.obj_id(v.ex, obj);
+            Some(Op::Wait {
+                obj: obj_id,
+                timed,
+                site,
+            })
+        });
+        match turn {
+            Turn::Go(OpOutcome::Normal) => {}
+            other => return other,
+        }
+        let (epoch, me) = current().expect("application thread");
+        let st = self.lock();
+        if !live(&st, epoch) {
+            return Turn::Abort;
+        }
+        let mut st = st;
+        let decision = st.model.announce(me, Op::WaitReturn { obj: obj_id });
+        self.settle(st, epoch, me, decision, Mode::RealWait)
+    }
+
+    /// After the real `Object.wait()` of a modelled wait returned: is it this thread's turn?
+    pub fn wait_returned(&self) -> Turn {
+        let Some((epoch, me)) = current() else {
+            return Turn::Pass;
+        };
+        let mut st = self.lock();
+        if !live(&st, epoch) {
+            return Turn::Abort;
+        }
+        let rec = &mut st.exec.as_mut().unwrap().threads[me.index()];
+        match rec.resume.take() {
+            Some(outcome) => {
+                rec.place = Place::Running;
+                Turn::Go(outcome)
+            }
+            None => Turn::RealWait,
+        }
+    }
+
+    /// Applies `decision` (the model's answer to `me`'s announcement): hands the turn to the
+    /// picked thread, or ends the execution, then waits (per `mode`) until it is `me`'s turn.
+    fn settle(
+        &self,
+        mut st: MutexGuard<'_, State>,
+        epoch: u32,
+        me: ThreadId,
+        mut decision: Result<Decision, ExecError>,
+        mode: Mode,
+    ) -> Turn {
+        loop {
+            match decision {
+                Ok(Decision::Run { thread, outcome }) => {
+                    let ex = st.exec.as_mut().unwrap();
+                    ex.progress += 1;
+                    if thread == me && mode != Mode::Leave {
+                        ex.threads[me.index()].place = Place::Running;
+                        return Turn::Go(outcome);
+                    }
+                    if ex.threads[thread.index()].phantom {
+                        let rec = &mut ex.threads[thread.index()];
+                        // A thread whose start() never started it: it begins and ends at once.
+                        decision = if rec.phantom_end {
+                            rec.finished = true;
+                            st.model.thread_finished(thread)
+                        } else {
+                            rec.phantom_end = true;
+                            st.model.announce(thread, Op::End)
+                        };
+                        continue;
+                    }
+                    if let Some(note) = self.only_daemons_left(ex) {
+                        drop(st);
+                        self.end_execution(
+                            epoch,
+                            End {
+                                kind: "finished",
+                                bug: false,
+                                message: note,
+                                bound: None,
+                                exit_status: Some(0),
+                                trace: None,
+                            },
+                        );
+                        return Turn::Abort;
+                    }
+                    let rec = &mut ex.threads[thread.index()];
+                    rec.resume = Some(outcome);
+                    match rec.place {
+                        Place::Parked => rec.cv.notify_one(),
+                        Place::RealWait => {
+                            let _ = self.jvmti.interrupt(rec.thread);
+                        }
+                        // Not yet registered (it finds `resume` when it is), or already gone.
+                        _ => {}
+                    }
+                    break;
+                }
+                Ok(terminal) => {
+                    let end = self.end_of(&st, terminal);
+                    drop(st);
+                    self.end_execution(epoch, end);
+                    return Turn::Abort;
+                }
+                Err(e) => {
+                    drop(st);
+                    self.internal_error(epoch, format!("scheduler: {e}"));
+                    return Turn::Abort;
+                }
+            }
+        }
+        match mode {
+            Mode::Leave => Turn::Go(OpOutcome::Normal),
+            Mode::RealWait => {
+                let rec = &mut st.exec.as_mut().unwrap().threads[me.index()];
+                rec.place = Place::RealWait;
+                Turn::RealWait
+            }
+            Mode::Condvar => self.await_turn(st, epoch, me),
+        }
+    }
+
+    /// Waits on `me`'s condition variable until its turn comes (or the execution ends).
+    fn await_turn(&self, mut st: MutexGuard<'_, State>, epoch: u32, me: ThreadId) -> Turn {
+        let cv = {
+            let rec = &mut st.exec.as_mut().unwrap().threads[me.index()];
+            rec.place = Place::Parked;
+            rec.cv.clone()
+        };
+        loop {
+            if !live(&st, epoch) {
+                return Turn::Abort;
+            }
+            let rec = &mut st.exec.as_mut().unwrap().threads[me.index()];
+            if let Some(outcome) = rec.resume.take() {
+                rec.place = Place::Running;
+                return Turn::Go(outcome);
+            }
+            st = cv.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    /// When every non-daemon thread has finished, the JVM would exit: the execution is over.
+    fn only_daemons_left(&self, ex: &Exec) -> Option<String> {
+        let running: Vec<&ThreadRec> = ex.threads.iter().filter(|r| !r.finished).collect();
+        if running.is_empty() || running.iter().any(|r| !r.daemon) {
+            return None;
+        }
+        let names: Vec<&str> = running.iter().map(|r| r.name.as_str()).collect();
+        Some(format!(
+            "every non-daemon thread finished; {} daemon thread(s) still running were stopped: {}",
+            names.len(),
+            names.join(", ")
+        ))
+    }
+
+    fn end_of(&self, st: &State, decision: Decision) -> End {
+        let end = |kind, bug, message: String| End {
+            kind,
+            bug,
+            message,
+            bound: None,
+            exit_status: None,
+            trace: None,
+        };
+        match decision {
+            Decision::Run { .. } => unreachable!("not a terminal decision"),
+            Decision::Finished => {
+                let expected = self.options.expect_exit;
+                let mut e = if expected == 0 {
+                    end("finished", false, "every thread finished".into())
+                } else {
+                    end(
+                        "exit",
+                        true,
+                        format!("the program ended normally (status 0), expected exit status {expected}"),
+                    )
+                };
+                e.exit_status = Some(0);
+                e
+            }
+            Decision::Exit { status } => {
+                let expected = self.options.expect_exit;
+                let mut e = if status == expected {
+                    end("exit", false, format!("System.exit({status})"))
+                } else {
+                    end(
+                        "exit",
+                        true,
+                        format!("System.exit({status}), expected exit status {expected}"),
+                    )
+                };
+                e.exit_status = Some(status);
+                e
+            }
+            Decision::Deadlock { blocked } => {
+                let ex = st.exec.as_ref().unwrap();
+                let parts: Vec<String> = blocked
+                    .iter()
+                    .map(|(t, op)| {
+                        let name = ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
+                        format!("{t} ({name}) blocked at {}", describe_op(op))
+                    })
+                    .collect();
+                end("deadlock", true, format!("deadlock: {}", parts.join("; ")))
+            }
+            Decision::StepBound => {
+                let mut e = end(
+                    "step-bound",
+                    true,
+                    format!(
+                        "the step bound ({} steps) was reached: a livelock, or a run too long to explore",
+                        self.options.max_steps
+                    ),
+                );
+                e.bound = Some("steps");
+                e
+            }
+            Decision::Stopped(Stop::Diverged(d)) => {
+                end("diverged", false, format!("the replay diverged: {d}"))
+            }
+            Decision::Stopped(Stop::Pruned) => end(
+                "pruned",
+                false,
+                "the strategy pruned the rest of this execution".into(),
+            ),
+        }
+    }
+
+    fn internal_error(&self, epoch: u32, message: String) {
+        self.end_execution(
+            epoch,
+            End {
+                kind: "internal",
+                bug: false,
+                message,
+                bound: None,
+                exit_status: None,
+                trace: None,
+            },
+        );
+    }
+
+    /// Records how execution `epoch` ended (the first ending wins), captures every live
+    /// application thread's stack for a bug, and wakes the harness.
+    pub fn end_execution(&self, epoch: u32, end: End) {
+        let mut st = self.lock();
+        let Some(ex) = st.exec.as_mut().filter(|e| e.epoch == epoch) else {
+            return;
+        };
+        if ex.end.is_some() {
+            return;
+        }
+        let bug = end.bug;
+        ex.end = Some(end);
+        if !bug {
+            ex.stacks_ready = true;
+            self.harness_cv.notify_all();
+            return;
+        }
+        let threads: Vec<(u32, jobject, String, Place)> = ex
+            .threads
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                !r.thread.is_null()
+                    && matches!(r.place, Place::Running | Place::Parked | Place::RealWait)
+            })
+            .map(|(i, r)| (i as u32, r.thread, r.name.clone(), r.place))
+            .collect();
+        drop(st);
+        // The other threads stay where they are until the harness wakes them, so their stacks
+        // are the ones of the failure.
+        let stacks: Vec<ThreadStack> = threads
+            .into_iter()
+            .map(|(id, thread, name, _)| {
+                let state = self.jvmti.thread_state(thread).unwrap_or(0);
+                ThreadStack {
+                    thread: id,
+                    name,
+                    state: jvmti::describe_state(state).to_string(),
+                    frames: self.jvmti.stack(thread, 64).unwrap_or_default(),
+                }
+            })
+            .collect();
+        let mut st = self.lock();
+        if let Some(ex) = st.exec.as_mut().filter(|e| e.epoch == epoch) {
+            ex.stacks = stacks;
+            ex.stacks_ready = true;
+        }
+        self.harness_cv.notify_all();
+    }
+
+    // ---- thread lifecycle ------------------------------------------------------------------
+
+    /// JVMTI ThreadStart, on the new thread.
+    pub fn thread_started(&self, env: *mut JNIEnv, thread: jobject) {
+        let mut st = self.lock();
+        let epoch = st.epoch;
+        let Some(ex) = st.exec.as_mut() else {
+            return;
+        };
+        let Some(me) = self.thread_of(ex, thread) else {
+            return;
+        };
+        if ex.end.is_some() {
+            drop(st);
+            self.stop_current(thread);
+            return;
+        }
+        let info = self.jvmti.thread_info(thread).ok();
+        let rec = &mut ex.threads[me.index()];
+        rec.thread = crate::natives::new_global(env, thread);
+        if let Some(info) = info {
+            rec.name = info.name;
+            rec.daemon = info.daemon;
+        }
+        rec.place = Place::Running;
+        ME.with(|m| m.set(Some((epoch, me))));
+        let turn = if me == ThreadId::MAIN {
+            let decision = st.model.announce(me, Op::Begin);
+            self.settle(st, epoch, me, decision, Mode::Condvar)
+        } else {
+            self.await_turn(st, epoch, me)
+        };
+        if turn == Turn::Abort {
+            self.stop_current(thread);
+        }
+    }
+
+    /// Throws `ExecutionAborted` into the current thread as soon as it runs Java code again.
+    fn stop_current(&self, thread: jobject) {
+        if let Some(refs) = self.java() {
+            let _ = self.jvmti.stop(thread, refs.abort);
+        }
+    }
+
+    /// JVMTI ThreadEnd, on the ending thread.
+    pub fn thread_ended(&self, env: *mut JNIEnv) {
+        let Some((epoch, me)) = current() else {
+            return;
+        };
+        ME.with(|m| m.set(None));
+        let mut st = self.lock();
+        if live(&st, epoch) {
+            let decision = st.model.announce(me, Op::End);
+            if let Turn::Go(_) = self.settle(st, epoch, me, decision, Mode::Condvar) {
+                st = self.lock();
+                if live(&st, epoch) {
+                    st.exec.as_mut().unwrap().threads[me.index()].finished = true;
+                    let decision = st.model.thread_finished(me);
+                    self.settle(st, epoch, me, decision, Mode::Leave);
+                }
+            }
+            st = self.lock();
+        }
+        if let Some(ex) = st.exec.as_mut().filter(|e| e.epoch == epoch) {
+            ex.live -= 1;
+            let rec = &mut ex.threads[me.index()];
+            rec.place = Place::Gone;
+            let global = std::mem::replace(&mut rec.thread, std::ptr::null_mut());
+            crate::natives::delete_global(env, global);
+        }
+        self.harness_cv.notify_all();
+    }
+
+    /// `Thread.start` was announced and performed: `child` is the new thread's id.
+    pub fn register_child(&self, ex: &mut ExecView<'_>, thread: jobject, child: ThreadId) {
+        let id = self.obj_id(ex.ex, thread);
+        ex.ex.thread_of.insert(id.0, child);
+        let threads = &mut ex.ex.threads;
+        while threads.len() <= child.index() {
+            threads.push(ThreadRec::new(Place::Unborn));
+        }
+    }
+
+    /// After the real `start()` of `thread` returned (or threw).
+    pub fn child_started(&self, thread: jobject) {
+        let Some((epoch, _)) = current() else {
+            return;
+        };
+        let state = self.jvmti.thread_state(thread).unwrap_or(0);
+        let alive = state
+            & (crate::jvmti_sys::JVMTI_THREAD_STATE_ALIVE
+                | crate::jvmti_sys::JVMTI_THREAD_STATE_TERMINATED)
+            != 0;
+        let mut st = self.lock();
+        let Some(ex) = st.exec.as_mut().filter(|e| e.epoch == epoch) else {
+            return;
+        };
+        let Some(child) = self.thread_of(ex, thread) else {
+            return;
+        };
+        if alive {
+            ex.live += 1;
+        } else {
+            ex.threads[child.index()].phantom = true;
+            ex.notes.push(format!(
+                "{child}: start() returned without starting the thread (treated as a thread that ends at once)"
+            ));
+        }
+    }
+
+    /// The thread `thread` died of an uncaught throwable.
+    pub fn uncaught(&self, thread: jobject, message: String, trace: String) {
+        let st = self.lock();
+        let Some(ex) = st.exec.as_ref() else {
+            return;
+        };
+        let epoch = ex.epoch;
+        let name = self
+            .jvmti
+            .thread_info(thread)
+            .map(|i| i.name)
+            .unwrap_or_default();
+        let id = current().map(|(_, t)| t.to_string()).unwrap_or_default();
+        drop(st);
+        self.end_execution(
+            epoch,
+            End {
+                kind: "uncaught",
+                bug: true,
+                message: format!("uncaught in thread {id} ({name}): {message}"),
+                bound: None,
+                exit_status: None,
+                trace: Some(trace),
+            },
+        );
+    }
+
+    // ---- pinned nondeterminism -------------------------------------------------------------
+
+    /// A deterministic identity hash: a function of the execution's seed and the object's id.
+    pub fn identity_hash(&self, obj: jobject) -> i32 {
+        let mut st = self.lock();
+        let seed = self.options.seed;
+        match st.exec.as_mut() {
+            Some(ex) => {
+                let id = self.obj_id(ex, obj);
+                (mix(mix(seed, ex.index), id.0) as u32 & 0x7fff_ffff) as i32
+            }
+            None => (mix(seed, obj as u64) as u32 & 0x7fff_ffff) as i32,
+        }
+    }
+
+    /// The virtual clock (it advances 1 µs per reading, and by every sleep and timeout).
+    pub fn clock_ns(&self) -> u64 {
+        let mut st = self.lock();
+        match st.exec.as_mut() {
+            Some(ex) => {
+                ex.clock_ns += 1_000;
+                ex.clock_ns
+            }
+            None => BASE_CLOCK_NS + self.session_start.elapsed().as_nanos() as u64,
+        }
+    }
+
+    pub fn advance_clock(&self, nanos: u64) {
+        if let Some(ex) = self.lock().exec.as_mut() {
+            ex.clock_ns = ex.clock_ns.saturating_add(nanos);
+        }
+    }
+
+    /// The next number of the execution's pinned random sequence.
+    pub fn random(&self) -> u64 {
+        let mut st = self.lock();
+        match st.exec.as_mut() {
+            Some(ex) => splitmix(&mut ex.rng),
+            None => {
+                let mut s = self.session_start.elapsed().as_nanos() as u64;
+                splitmix(&mut s)
+            }
+        }
+    }
+
+    // ---- the harness's side ----------------------------------------------------------------
+
+    /// The index of the next execution, or `None` when the run is over.
+    pub fn next_execution(&self) -> Option<u64> {
+        let mut st = self.lock();
+        if st.done {
+            return None;
+        }
+        if let Some(limit) = self.options.time_limit_ms {
+            if st.executions > 0 && self.session_start.elapsed() >= Duration::from_millis(limit) {
+                st.done = true;
+                return None;
+            }
+        }
+        if st.finished_in_model {
+            if let Err(e) = st.model.restart() {
+                eprintln!("rankcheck agent: cannot start another execution: {e}");
+                st.done = true;
+                return None;
+            }
+            st.finished_in_model = false;
+        }
+        Some(st.model.index())
+    }
+
+    /// Makes `root` thread 0 of a new execution.
+    pub fn start_execution(&self, env: *mut JNIEnv, root: jobject) {
+        let mut st = self.lock();
+        st.epoch += 1;
+        let index = st.model.index();
+        let mut ex = Exec {
+            epoch: st.epoch,
+            index,
+            threads: vec![ThreadRec::new(Place::Unborn)],
+            thread_of: HashMap::new(),
+            next_obj: 0,
+            alloc_site: HashMap::new(),
+            live: 1,
+            end: None,
+            stacks_ready: false,
+            stacks: Vec::new(),
+            progress: 0,
+            started: Instant::now(),
+            clock_ns: BASE_CLOCK_NS,
+            rng: mix(self.options.seed, index),
+            notes: Vec::new(),
+        };
+        let id = self.obj_id(&mut ex, root);
+        ex.thread_of.insert(id.0, ThreadId::MAIN);
+        let _ = env;
+        st.exec = Some(ex);
+    }
+
+    /// Blocks until the execution ended and its threads are gone (or given up on); runs the
+    /// watchdog meanwhile.
+    pub fn await_execution(&self) {
+        let mut st = self.lock();
+        let epoch = st.epoch;
+        let mut last_progress = (u64::MAX, Instant::now());
+        loop {
+            let ex = st.exec.as_mut().unwrap();
+            if ex.end.is_some() && ex.stacks_ready {
+                break;
+            }
+            if ex.end.is_none() {
+                if let Some(end) = self.watchdog(ex, &mut last_progress) {
+                    drop(st);
+                    self.end_execution(epoch, end);
+                    st = self.lock();
+                    continue;
+                }
+            }
+            st = self
+                .harness_cv
+                .wait_timeout(st, Duration::from_millis(20))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        drop(st);
+        self.stop_threads(epoch);
+    }
+
+    /// The watchdog: the wall-clock bound, and the running thread blocked where rankcheck
+    /// cannot see.
+    fn watchdog(&self, ex: &mut Exec, last: &mut (u64, Instant)) -> Option<End> {
+        let timeout = Duration::from_millis(self.options.timeout_ms);
+        if ex.started.elapsed() > timeout {
+            let running = self.running_description(ex);
+            return Some(End {
+                kind: "timeout",
+                bug: true,
+                message: format!(
+                    "the execution ran longer than {} ms of wall-clock time{running}",
+                    self.options.timeout_ms
+                ),
+                bound: Some("wall-clock"),
+                exit_status: None,
+                trace: None,
+            });
+        }
+        if ex.progress != last.0 {
+            *last = (ex.progress, Instant::now());
+            return None;
+        }
+        if last.1.elapsed() < Duration::from_millis(self.options.block_ms) {
+            return None;
+        }
+        let (id, rec) = ex.threads.iter().enumerate().find(|(_, r)| {
+            r.place == Place::Running || (r.place == Place::Unborn && r.resume.is_some())
+        })?;
+        let message = if rec.place == Place::Unborn {
+            format!(
+                "t{id} was scheduled but never started running (for {} ms)",
+                self.options.block_ms
+            )
+        } else {
+            let state = self.jvmti.thread_state(rec.thread).unwrap_or(0);
+            if !jvmti::is_blocked(state) {
+                return None;
+            }
+            format!(
+                "t{id} ({}) is {} where rankcheck cannot see it (an uninstrumented lock, queue or \
+                 I/O?) and nothing else may run; it has not moved for {} ms",
+                rec.name,
+                jvmti::describe_state(state),
+                self.options.block_ms
+            )
+        };
+        Some(End {
+            kind: "blocked",
+            bug: true,
+            message,
+            bound: Some("watchdog"),
+            exit_status: None,
+            trace: None,
+        })
+    }
+
+    fn running_description(&self, ex: &Exec) -> String {
+        ex.threads
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.place == Place::Running)
+            .map(|(i, r)| format!(" (t{i} {} was running)", r.name))
+            .unwrap_or_default()
+    }
+
+    /// Wakes every application thread of the ended execution so that it dies, stops those that
+    /// do not, and gives up on those that cannot be stopped.
+    fn stop_threads(&self, epoch: u32) {
+        let abort = self.java().map(|j| j.abort);
+        let mut st = self.lock();
+        {
+            let ex = st.exec.as_mut().unwrap();
+            for rec in &ex.threads {
+                match rec.place {
+                    Place::Parked => rec.cv.notify_one(),
+                    Place::RealWait => {
+                        let _ = self.jvmti.interrupt(rec.thread);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let phases = [
+            (Duration::from_millis(300), true),
+            (Duration::from_millis(3_000), false),
+        ];
+        for (patience, then_stop) in phases {
+            let deadline = Instant::now() + patience;
+            while st.exec.as_ref().unwrap().live > 0 && Instant::now() < deadline {
+                st = self
+                    .harness_cv
+                    .wait_timeout(st, Duration::from_millis(5))
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+            let ex = st.exec.as_mut().unwrap();
+            if ex.live <= 0 || !then_stop {
+                break;
+            }
+            // Still alive: blocked where rankcheck cannot see, spinning without hooks, or not yet
+            // at its ThreadStart. An asynchronous ExecutionAborted wakes and unwinds it.
+            if let Some(abort) = abort {
+                for rec in &ex.threads {
+                    if !rec.thread.is_null() && rec.place != Place::Gone {
+                        let _ = self.jvmti.stop(rec.thread, abort);
+                    }
+                }
+            }
+        }
+        let ex = st.exec.as_mut().unwrap();
+        if ex.live > 0 {
+            let stuck: Vec<String> = ex
+                .threads
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| !matches!(r.place, Place::Gone) && !r.phantom && !r.finished)
+                .map(|(i, r)| format!("t{i} {}", r.name))
+                .collect();
+            ex.notes.push(format!(
+                "{} thread(s) could not be stopped and were left behind: {}",
+                ex.live,
+                stuck.join(", ")
+            ));
+        }
+        debug_assert_eq!(ex.epoch, epoch);
+    }
+
+    /// Completes the execution's result with the harness's output and oracle verdict, writes
+    /// it, and decides whether the run goes on.
+    pub fn finish_execution(
+        &self,
+        stdout: String,
+        stderr: String,
+        oracle: Option<(String, String)>,
+    ) {
+        let mut st = self.lock();
+        let Some(ex) = st.exec.take() else {
+            return;
+        };
+        let mut end = ex.end.clone().unwrap_or(End {
+            kind: "internal",
+            bug: false,
+            message: "the execution has no ending".into(),
+            bound: None,
+            exit_status: None,
+            trace: None,
+        });
+        let mut kind = end.kind.to_string();
+        if !end.bug {
+            if let Some((k, message)) = oracle {
+                kind = k;
+                end.bug = true;
+                end.message = message;
+            }
+        }
+        let bug = end.bug;
+        let more = st.model.finish(bug).unwrap_or(false);
+        st.finished_in_model = true;
+        st.executions += 1;
+        if bug {
+            st.bugs += 1;
+        }
+        let schedule = (bug || self.options.record_all || self.options.replay.is_some())
+            .then(|| st.model.schedule().to_text());
+        let result = ExecutionResult {
+            index: ex.index,
+            seed: self.options.seed,
+            outcome: if bug { "bug" } else { "pass" },
+            kind,
+            message: end.message,
+            bound: end.bound,
+            exit_status: end.exit_status,
+            steps: st.model.steps(),
+            threads: st.model.thread_count(),
+            millis: ex.started.elapsed().as_millis() as u64,
+            stacks: ex.stacks,
+            trace: end.trace,
+            stdout,
+            stderr,
+            schedule,
+            notes: ex.notes,
+        };
+        st.results.write(&result, self.options.verbose);
+        let executions_left = st.executions < self.options.executions;
+        if !more || !executions_left || (bug && !self.options.keep_going) {
+            st.done = true;
+        }
+    }
+
+    pub fn exit_status(&self) -> i32 {
+        let mut st = self.lock();
+        st.results.flush();
+        i32::from(st.bugs > 0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Wait on the thread's condition variable for its turn.
+    Condvar,
+    /// Return `RealWait`: the caller waits in the real `Object.wait()`.
+    RealWait,
+    /// The thread finished: hand the turn on and leave.
+    Leave,
+}
+
+fn live(st: &State, epoch: u32) -> bool {
+    st.epoch == epoch && st.exec.as_ref().is_some_and(|e| e.end.is_none())
+}
+
+/// The current execution, as the operation builders of [`Control::point`] see it.
+pub struct ExecView<'a> {
+    ex: &'a mut Exec,
+    sites: &'a HashMap<i64, SiteInfo>,
+    pub me: ThreadId,
+}
+
+impl ExecView<'_> {
+    pub fn obj(&mut self, control: &Control, obj: jobject) -> ObjId {
+        control.obj_id(self.ex, obj)
+    }
+
+    /// The application thread of `thread` in this execution, if it is one.
+    pub fn thread(&mut self, control: &Control, thread: jobject) -> Option<ThreadId> {
+        control.thread_of(self.ex, thread)
+    }
+
+    /// The location and variable of a field access (`obj` null for a static) or of an array
+    /// element (`index >= 0`).
+    pub fn access(
+        &mut self,
+        control: &Control,
+        obj: jobject,
+        index: i32,
+        site: SiteId,
+    ) -> (Loc, VarId) {
+        let info = self.sites.get(&site).copied();
+        if index >= 0 {
+            let id = control.obj_id(self.ex, obj);
+            let var = self.alloc_var(id);
+            return (Loc(mix(id.0, index as u64 | 1 << 40)), var);
+        }
+        let field = info.map_or(site as u64, |i| i.field);
+        if obj.is_null() {
+            return (
+                Loc(mix(0, field)),
+                VarId((mix(1, field) as u32) & 0x7fff_ffff),
+            );
+        }
+        let id = control.obj_id(self.ex, obj);
+        let var = self.alloc_var(id);
+        (Loc(mix(id.0, field)), var)
+    }
+
+    fn alloc_var(&self, id: ObjId) -> VarId {
+        match self.ex.alloc_site.get(&id.0) {
+            Some(&site) => VarId((mix(2, site as u64) as u32) & 0x7fff_ffff),
+            None => VarId::UNKNOWN,
+        }
+    }
+
+    pub fn allocated(&mut self, control: &Control, obj: jobject, site: SiteId) {
+        let id = control.obj_id(self.ex, obj);
+        self.ex.alloc_site.insert(id.0, site);
+    }
+}
+
+impl Control {
+    /// Records the allocation site of `obj` (not a scheduling point).
+    pub fn allocated(&self, obj: jobject, site: SiteId) {
+        let Some((epoch, me)) = current() else {
+            return;
+        };
+        let mut st = self.lock();
+        if !live(&st, epoch) {
+            return;
+        }
+        let State { exec, sites, .. } = &mut *st;
+        let mut view = ExecView {
+            ex: exec.as_mut().unwrap(),
+            sites,
+            me,
+        };
+        view.allocated(self, obj, site);
+    }
+}
+
+/// An operation in words, for deadlock reports.
+pub fn describe_op(op: &Op) -> String {
+    match op {
+        Op::MonitorEnter { obj, .. } => format!("monitorenter on object #{}", obj.0),
+        Op::WaitReturn { obj } => format!("Object.wait on object #{}", obj.0),
+        Op::Join { target, .. } => format!("join of {target}"),
+        Op::Park { .. } => "LockSupport.park".to_string(),
+        other => other.kind().as_str().to_string(),
+    }
+}
+
+impl Control {
+    /// Runs `f` on the current execution, for the current application thread.
+    pub fn with_view(&self, f: impl FnOnce(&Control, &mut ExecView<'_>)) {
+        let Some((epoch, me)) = current() else {
+            return;
+        };
+        let mut st = self.lock();
+        if !live(&st, epoch) {
+            return;
+        }
+        let State { exec, sites, .. } = &mut *st;
+        let mut view = ExecView {
+            ex: exec.as_mut().unwrap(),
+            sites,
+            me,
+        };
+        f(self, &mut view);
+    }
+}

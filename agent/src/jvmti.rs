@@ -1,0 +1,263 @@
+//! A thin layer over the raw JVMTI table: the dozen calls the agent makes, each returning a
+//! `Result` with the JVMTI error code.
+
+use crate::jvmti_sys::*;
+use jni::sys::{jint, jlong, jobject, jthrowable};
+use std::ffi::CStr;
+use std::os::raw::c_char;
+
+/// The agent's JVMTI environment. JVMTI environments may be used from any attached thread.
+#[derive(Clone, Copy)]
+pub struct Jvmti(pub *mut jvmtiEnv);
+
+// SAFETY: a jvmtiEnv is documented as usable from every thread attached to the VM.
+unsafe impl Send for Jvmti {}
+unsafe impl Sync for Jvmti {}
+
+/// A JVMTI error code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JvmtiError(pub jvmtiError);
+
+pub type JResult<T> = Result<T, JvmtiError>;
+
+macro_rules! call {
+    ($env:expr, $f:ident $(, $arg:expr)*) => {{
+        let env = $env;
+        // SAFETY: the table entry exists for every JVMTI version >= 1.2, and callers pass
+        // valid references.
+        let err = unsafe { ((**env).$f.unwrap())(env $(, $arg)*) };
+        if err == jvmtiError_JVMTI_ERROR_NONE { Ok(()) } else { Err(JvmtiError(err)) }
+    }};
+}
+
+/// A thread's JVMTI state bits and name.
+pub struct ThreadInfo {
+    pub name: String,
+    pub daemon: bool,
+}
+
+impl Jvmti {
+    pub fn add_capabilities(self, caps: &jvmtiCapabilities) -> JResult<()> {
+        call!(self.0, AddCapabilities, caps)
+    }
+
+    pub fn set_callbacks(self, callbacks: &jvmtiEventCallbacks) -> JResult<()> {
+        call!(
+            self.0,
+            SetEventCallbacks,
+            callbacks,
+            std::mem::size_of::<jvmtiEventCallbacks>() as jint
+        )
+    }
+
+    pub fn enable(self, event: jvmtiEvent) -> JResult<()> {
+        call!(
+            self.0,
+            SetEventNotificationMode,
+            jvmtiEventMode_JVMTI_ENABLE,
+            event,
+            std::ptr::null_mut()
+        )
+    }
+
+    pub fn get_tag(self, obj: jobject) -> JResult<jlong> {
+        let mut tag: jlong = 0;
+        call!(self.0, GetTag, obj, &mut tag)?;
+        Ok(tag)
+    }
+
+    pub fn set_tag(self, obj: jobject, tag: jlong) -> JResult<()> {
+        call!(self.0, SetTag, obj, tag)
+    }
+
+    pub fn thread_state(self, thread: jobject) -> JResult<u32> {
+        let mut state: jint = 0;
+        call!(self.0, GetThreadState, thread, &mut state)?;
+        Ok(state as u32)
+    }
+
+    pub fn interrupt(self, thread: jobject) -> JResult<()> {
+        call!(self.0, InterruptThread, thread)
+    }
+
+    /// Throws `exception` into `thread` asynchronously (as `Thread.stop` does), waking it from
+    /// `wait`/`sleep`/`park`.
+    pub fn stop(self, thread: jobject, exception: jthrowable) -> JResult<()> {
+        call!(self.0, StopThread, thread, exception)
+    }
+
+    pub fn thread_info(self, thread: jobject) -> JResult<ThreadInfo> {
+        // SAFETY: jvmtiThreadInfo is plain data; JVMTI fills it.
+        let mut info: jvmtiThreadInfo = unsafe { std::mem::zeroed() };
+        call!(self.0, GetThreadInfo, thread, &mut info)?;
+        let name = self.take_string(info.name);
+        Ok(ThreadInfo {
+            name,
+            daemon: info.is_daemon != 0,
+        })
+    }
+
+    /// Copies and frees a JVMTI-allocated C string.
+    fn take_string(self, s: *mut c_char) -> String {
+        if s.is_null() {
+            return String::new();
+        }
+        // SAFETY: JVMTI returns NUL-terminated modified UTF-8, allocated by Allocate.
+        let text = unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned();
+        let _ = call!(self.0, Deallocate, s as *mut u8);
+        text
+    }
+
+    /// `thread`'s Java stack (null: the current thread), innermost frame first, in the format
+    /// of `Throwable.printStackTrace` (`at pkg.Cls.method(File.java:12)`), at most `max` frames.
+    pub fn stack(self, thread: jobject, max: usize) -> JResult<Vec<String>> {
+        let mut frames: Vec<jvmtiFrameInfo> = Vec::with_capacity(max);
+        let mut count: jint = 0;
+        call!(
+            self.0,
+            GetStackTrace,
+            thread,
+            0,
+            max as jint,
+            frames.as_mut_ptr(),
+            &mut count
+        )?;
+        // SAFETY: JVMTI wrote `count` <= max entries.
+        unsafe { frames.set_len(count.max(0) as usize) };
+        Ok(frames.iter().map(|f| self.frame_text(f)).collect())
+    }
+
+    fn frame_text(self, frame: &jvmtiFrameInfo) -> String {
+        let mut name: *mut c_char = std::ptr::null_mut();
+        let mut sig: *mut c_char = std::ptr::null_mut();
+        let mut generic: *mut c_char = std::ptr::null_mut();
+        let method = if call!(
+            self.0,
+            GetMethodName,
+            frame.method,
+            &mut name,
+            &mut sig,
+            &mut generic
+        )
+        .is_ok()
+        {
+            let _ = self.take_string(sig);
+            let _ = self.take_string(generic);
+            self.take_string(name)
+        } else {
+            "?".to_string()
+        };
+        let mut class: jni::sys::jclass = std::ptr::null_mut();
+        let mut class_name = "?".to_string();
+        let mut file = None;
+        if call!(self.0, GetMethodDeclaringClass, frame.method, &mut class).is_ok() {
+            let mut csig: *mut c_char = std::ptr::null_mut();
+            let mut cgen: *mut c_char = std::ptr::null_mut();
+            if call!(self.0, GetClassSignature, class, &mut csig, &mut cgen).is_ok() {
+                let _ = self.take_string(cgen);
+                class_name = java_name(&self.take_string(csig));
+            }
+            let mut source: *mut c_char = std::ptr::null_mut();
+            if call!(self.0, GetSourceFileName, class, &mut source).is_ok() {
+                file = Some(self.take_string(source));
+            }
+        }
+        let place = if frame.location < 0 {
+            "Native Method".to_string()
+        } else {
+            match (file, self.line(frame)) {
+                (Some(f), Some(l)) => format!("{f}:{l}"),
+                (Some(f), None) => f,
+                (None, _) => "Unknown Source".to_string(),
+            }
+        };
+        format!("at {class_name}.{method}({place})")
+    }
+
+    fn line(self, frame: &jvmtiFrameInfo) -> Option<i32> {
+        let mut count: jint = 0;
+        let mut table: *mut jvmtiLineNumberEntry = std::ptr::null_mut();
+        call!(
+            self.0,
+            GetLineNumberTable,
+            frame.method,
+            &mut count,
+            &mut table
+        )
+        .ok()?;
+        // SAFETY: JVMTI returned `count` entries at `table`.
+        let entries = unsafe { std::slice::from_raw_parts(table, count.max(0) as usize) };
+        let line = entries
+            .iter()
+            .filter(|e| e.start_location <= frame.location)
+            .max_by_key(|e| e.start_location)
+            .map(|e| e.line_number);
+        let _ = call!(self.0, Deallocate, table as *mut u8);
+        line
+    }
+}
+
+/// `Lpkg/Cls;` → `pkg.Cls`.
+fn java_name(signature: &str) -> String {
+    signature
+        .strip_prefix('L')
+        .and_then(|s| s.strip_suffix(';'))
+        .unwrap_or(signature)
+        .replace('/', ".")
+}
+
+/// Describes the JVMTI thread-state bits that matter to the watchdog.
+pub fn describe_state(state: u32) -> &'static str {
+    if state & JVMTI_THREAD_STATE_ALIVE == 0 {
+        if state & JVMTI_THREAD_STATE_TERMINATED != 0 {
+            "terminated"
+        } else {
+            "not started"
+        }
+    } else if state & JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER != 0 {
+        "blocked entering a monitor"
+    } else if state & JVMTI_THREAD_STATE_PARKED != 0 {
+        "parked (LockSupport.park)"
+    } else if state & JVMTI_THREAD_STATE_IN_OBJECT_WAIT != 0 {
+        "waiting in Object.wait"
+    } else if state & JVMTI_THREAD_STATE_SLEEPING != 0 {
+        "sleeping"
+    } else if state & JVMTI_THREAD_STATE_WAITING != 0 {
+        "waiting"
+    } else if state & JVMTI_THREAD_STATE_IN_NATIVE != 0 {
+        "running native code"
+    } else {
+        "running"
+    }
+}
+
+/// True when the state bits say the thread is blocked (not running and not in native code).
+pub fn is_blocked(state: u32) -> bool {
+    state & JVMTI_THREAD_STATE_ALIVE != 0
+        && state & (JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER | JVMTI_THREAD_STATE_WAITING) != 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_signatures_become_java_names() {
+        assert_eq!(java_name("Ljava/lang/Thread;"), "java.lang.Thread");
+        assert_eq!(java_name("I"), "I");
+    }
+
+    #[test]
+    fn thread_states_are_described() {
+        let alive = JVMTI_THREAD_STATE_ALIVE;
+        assert_eq!(describe_state(0), "not started");
+        assert!(is_blocked(
+            alive | JVMTI_THREAD_STATE_WAITING | JVMTI_THREAD_STATE_PARKED
+        ));
+        assert!(!is_blocked(alive | JVMTI_THREAD_STATE_RUNNABLE));
+        assert_eq!(
+            describe_state(alive | JVMTI_THREAD_STATE_WAITING | JVMTI_THREAD_STATE_PARKED),
+            "parked (LockSupport.park)"
+        );
+    }
+}

@@ -1,0 +1,645 @@
+//! The JNI natives of `rankcheck.rt.RC` (the hooks' agent-on side) and of
+//! `rankcheck.harness.Agent` (the repeat runner's side), exported as `Java_…` symbols: the JVM
+//! looks natives up in agent libraries too, so no `RegisterNatives` is needed.
+//!
+//! Return conventions (RC.java relies on them): a `jboolean` "handled" result of false means the
+//! calling thread is not under rankcheck's control and the hook does the real operation itself;
+//! an aborted execution is a pending `ExecutionAborted`.
+
+use crate::control::{Control, Turn};
+use crate::CONTROL;
+use jni::sys::{
+    jboolean, jclass, jdouble, jint, jlong, jobject, jstring, jthrowable, JNIEnv, JNI_FALSE,
+    JNI_TRUE,
+};
+use scheduler::{Op, OpOutcome};
+use std::ffi::CString;
+
+/// Global references the agent keeps to Java classes and objects.
+#[derive(Clone, Copy, Debug)]
+pub struct JavaRefs {
+    /// The one `ExecutionAborted` thrown into every thread of an ended execution.
+    pub abort: jthrowable,
+    pub interrupted_exception: jclass,
+    pub illegal_monitor_state: jclass,
+}
+
+// SAFETY: JNI global references are valid in every thread.
+unsafe impl Send for JavaRefs {}
+
+macro_rules! jni {
+    ($env:expr, $f:ident $(, $arg:expr)*) => {{
+        let env = $env;
+        // SAFETY: `env` is the calling thread's JNIEnv and the arguments are valid for the call.
+        unsafe { ((**env).$f.unwrap())(env $(, $arg)*) }
+    }};
+}
+
+pub fn new_global(env: *mut JNIEnv, obj: jobject) -> jobject {
+    if obj.is_null() {
+        return obj;
+    }
+    jni!(env, NewGlobalRef, obj)
+}
+
+pub fn delete_global(env: *mut JNIEnv, obj: jobject) {
+    if !obj.is_null() {
+        jni!(env, DeleteGlobalRef, obj);
+    }
+}
+
+fn find_class(env: *mut JNIEnv, name: &str) -> Option<jclass> {
+    let c = CString::new(name).ok()?;
+    let local = jni!(env, FindClass, c.as_ptr());
+    if local.is_null() {
+        jni!(env, ExceptionClear);
+        return None;
+    }
+    let global = new_global(env, local);
+    jni!(env, DeleteLocalRef, local);
+    Some(global)
+}
+
+fn throw_new(env: *mut JNIEnv, class: jclass, message: &str) {
+    let m = CString::new(message).unwrap_or_default();
+    jni!(env, ThrowNew, class, m.as_ptr());
+}
+
+fn java_string(env: *mut JNIEnv, s: jstring) -> Option<String> {
+    if s.is_null() {
+        return None;
+    }
+    let len = jni!(env, GetStringLength, s);
+    let chars = jni!(env, GetStringChars, s, std::ptr::null_mut());
+    if chars.is_null() {
+        return None;
+    }
+    // SAFETY: GetStringChars returned `len` UTF-16 units.
+    let text = String::from_utf16_lossy(unsafe { std::slice::from_raw_parts(chars, len as usize) });
+    jni!(env, ReleaseStringChars, s, chars);
+    Some(text)
+}
+
+fn control() -> Option<&'static Control> {
+    CONTROL.get()
+}
+
+fn abort(env: *mut JNIEnv, c: &Control) {
+    if let Some(refs) = c.java() {
+        jni!(env, Throw, refs.abort);
+    }
+}
+
+/// Turns a scheduling point's result into the hook's behaviour; returns "handled".
+fn finish_turn(env: *mut JNIEnv, c: &Control, turn: Turn, timeout_ns: u64) -> jboolean {
+    match turn {
+        Turn::Pass => JNI_FALSE,
+        Turn::Abort => {
+            abort(env, c);
+            JNI_TRUE
+        }
+        Turn::RealWait => unreachable!("only Wait asks for a real wait"),
+        Turn::Go(outcome) => {
+            match outcome {
+                OpOutcome::Interrupted => {
+                    if let Some(refs) = c.java() {
+                        throw_new(env, refs.interrupted_exception, "interrupted (rankcheck)");
+                    }
+                }
+                OpOutcome::IllegalMonitorState => {
+                    if let Some(refs) = c.java() {
+                        throw_new(
+                            env,
+                            refs.illegal_monitor_state,
+                            "current thread is not owner",
+                        );
+                    }
+                }
+                OpOutcome::TimedOut => c.advance_clock(timeout_ns),
+                _ => {}
+            }
+            JNI_TRUE
+        }
+    }
+}
+
+fn millis_ns(millis: jlong) -> u64 {
+    (millis.max(0) as u64).saturating_mul(1_000_000)
+}
+
+// ---- rankcheck.rt.RC ------------------------------------------------------------------------
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nAccess(
+    env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    index: jint,
+    site: jlong,
+    write: jboolean,
+) {
+    let Some(c) = control() else { return };
+    let turn = c.point(|c, v| {
+        let (loc, var) = v.access(c, obj, index, site);
+        Some(Op::Access {
+            loc,
+            var,
+            write: write != 0,
+            site,
+        })
+    });
+    finish_turn(env, c, turn, 0);
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nAllocated(
+    _env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    site: jlong,
+) {
+    if let Some(c) = control() {
+        c.allocated(obj, site);
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nMonitorEnter(
+    env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    site: jlong,
+) {
+    let Some(c) = control() else { return };
+    let turn = c.point(|c, v| {
+        Some(Op::MonitorEnter {
+            obj: v.obj(c, obj),
+            site,
+        })
+    });
+    finish_turn(env, c, turn, 0);
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nMonitorExit(
+    _env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    site: jlong,
+) {
+    let Some(c) = control() else { return };
+    // Never throws: the real monitorexit already happened, and a throw here (inside a
+    // synchronized block's own exception handler) could loop.
+    let _ = c.point(|c, v| {
+        Some(Op::MonitorExit {
+            obj: v.obj(c, obj),
+            site,
+        })
+    });
+}
+
+/// `nWait` / `nWaitReturned` results.
+const WAIT_PASS: jint = 0;
+const WAIT_DONE: jint = 1;
+const WAIT_REAL: jint = 2;
+
+fn wait_result(env: *mut JNIEnv, c: &Control, turn: Turn, millis: jlong) -> jint {
+    match turn {
+        Turn::Pass => WAIT_PASS,
+        Turn::RealWait => WAIT_REAL,
+        other => {
+            finish_turn(env, c, other, millis_ns(millis));
+            WAIT_DONE
+        }
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nWait(
+    env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    millis: jlong,
+    site: jlong,
+) -> jint {
+    let Some(c) = control() else {
+        return WAIT_PASS;
+    };
+    let turn = c.wait(obj, millis > 0, site);
+    wait_result(env, c, turn, millis)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nWaitReturned(
+    env: *mut JNIEnv,
+    _: jclass,
+    millis: jlong,
+) -> jint {
+    let Some(c) = control() else {
+        return WAIT_DONE;
+    };
+    let turn = c.wait_returned();
+    match turn {
+        Turn::Pass => WAIT_DONE,
+        other => wait_result(env, c, other, millis),
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nNotify(
+    env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    all: jboolean,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|c, v| {
+        Some(Op::Notify {
+            obj: v.obj(c, obj),
+            all: all != 0,
+            site,
+        })
+    });
+    finish_turn(env, c, turn, 0)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nThreadStart(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    // A thread that was started before lets the real start() throw IllegalThreadStateException.
+    if c.jvmti.thread_state(thread).unwrap_or(0) != 0 {
+        return JNI_FALSE;
+    }
+    let turn = c.point(|_, _| Some(Op::Start { site }));
+    if let Turn::Go(OpOutcome::Started(child)) = turn {
+        c.with_view(|c, v| c.register_child(v, thread, child));
+        return JNI_TRUE;
+    }
+    finish_turn(env, c, turn, 0);
+    // Pass: the caller starts the thread; Abort: ExecutionAborted is pending.
+    JNI_FALSE
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nThreadStarted(
+    _env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+) {
+    if let Some(c) = control() {
+        c.child_started(thread);
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nJoin(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    millis: jlong,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|c, v| {
+        Some(Op::Join {
+            target: v.thread(c, thread)?,
+            timed: millis > 0,
+            site,
+        })
+    });
+    finish_turn(env, c, turn, millis_ns(millis))
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nSleep(
+    env: *mut JNIEnv,
+    _: jclass,
+    millis: jlong,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|_, _| Some(Op::Sleep { site }));
+    let normal = turn == Turn::Go(OpOutcome::Normal);
+    let handled = finish_turn(env, c, turn, 0);
+    if normal {
+        c.advance_clock(millis_ns(millis));
+    }
+    handled
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nYield(
+    env: *mut JNIEnv,
+    _: jclass,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|_, _| Some(Op::Yield { site }));
+    finish_turn(env, c, turn, 0)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nInterrupt(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|c, v| {
+        Some(Op::Interrupt {
+            target: v.thread(c, thread)?,
+            site,
+        })
+    });
+    finish_turn(env, c, turn, 0)
+}
+
+/// -1: not handled (the hook asks the real thread); 0 or 1: the answer.
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nInterrupted(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    clear: jboolean,
+    site: jlong,
+) -> jint {
+    let Some(c) = control() else { return -1 };
+    let turn = c.point(|c, v| {
+        if thread.is_null() {
+            return Some(Op::Interrupted {
+                clear: clear != 0,
+                site,
+            });
+        }
+        let target = v.thread(c, thread)?;
+        Some(if target == v.me {
+            Op::Interrupted { clear: false, site }
+        } else {
+            Op::IsInterrupted { target, site }
+        })
+    });
+    match turn {
+        Turn::Go(OpOutcome::Bool(b)) => jint::from(b),
+        Turn::Pass => -1,
+        other => {
+            finish_turn(env, c, other, 0);
+            0
+        }
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nPark(
+    env: *mut JNIEnv,
+    _: jclass,
+    _blocker: jobject,
+    time: jlong,
+    absolute: jboolean,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let timed = absolute != 0 || time >= 0;
+    if absolute == 0 && time == 0 {
+        // parkNanos(0) returns at once.
+        return JNI_TRUE;
+    }
+    let turn = c.point(|_, _| Some(Op::Park { timed, site }));
+    let timeout = if absolute != 0 { 0 } else { time.max(0) as u64 };
+    // Park never throws InterruptedException: an interrupted park just returns.
+    match turn {
+        Turn::Go(OpOutcome::Interrupted) => JNI_TRUE,
+        other => finish_turn(env, c, other, timeout),
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nUnpark(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    if thread.is_null() {
+        return JNI_TRUE;
+    }
+    let turn = c.point(|c, v| {
+        Some(Op::Unpark {
+            target: v.thread(c, thread)?,
+            site,
+        })
+    });
+    finish_turn(env, c, turn, 0)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nExit(
+    env: *mut JNIEnv,
+    _: jclass,
+    status: jint,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|_, _| Some(Op::Exit { status, site }));
+    finish_turn(env, c, turn, 0)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nIdentityHash(
+    _env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    _site: jlong,
+) -> jint {
+    match control() {
+        Some(c) if !obj.is_null() => c.identity_hash(obj),
+        _ => 0,
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nClock(
+    _env: *mut JNIEnv,
+    _: jclass,
+    nanos: jboolean,
+    _site: jlong,
+) -> jlong {
+    let Some(c) = control() else { return 0 };
+    let ns = c.clock_ns();
+    if nanos != 0 {
+        // nanoTime has an arbitrary origin; keep it small and positive.
+        (ns - crate::control::BASE_CLOCK_NS + 1_000_000_000) as jlong
+    } else {
+        (ns / 1_000_000) as jlong
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nRandomDouble(
+    _env: *mut JNIEnv,
+    _: jclass,
+    _site: jlong,
+) -> jdouble {
+    let Some(c) = control() else { return 0.5 };
+    (c.random() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nRandomSeed(
+    _env: *mut JNIEnv,
+    _: jclass,
+    _site: jlong,
+) -> jlong {
+    control().map_or(0, |c| c.random() as jlong)
+}
+
+// ---- rankcheck.harness.Agent ----------------------------------------------------------------
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_harness_Agent_connect(env: *mut JNIEnv, _: jclass) -> jlong {
+    let Some(c) = control() else { return -1 };
+    let classes = (
+        find_class(env, "rankcheck/rt/ExecutionAborted"),
+        find_class(env, "java/lang/InterruptedException"),
+        find_class(env, "java/lang/IllegalMonitorStateException"),
+        find_class(env, "rankcheck/rt/RC"),
+    );
+    let (Some(aborted), Some(ie), Some(imse), Some(rc)) = classes else {
+        eprintln!("rankcheck agent: the runtime classes are missing from the class path");
+        return -1;
+    };
+    let ctor = jni!(
+        env,
+        GetMethodID,
+        aborted,
+        c"<init>".as_ptr(),
+        c"(Ljava/lang/String;)V".as_ptr()
+    );
+    let message = jni!(
+        env,
+        NewStringUTF,
+        c"the execution was ended by rankcheck".as_ptr()
+    );
+    let args = [jni::sys::jvalue { l: message }];
+    let local = jni!(env, NewObjectA, aborted, ctor, args.as_ptr());
+    if local.is_null() {
+        return -1;
+    }
+    c.set_java(JavaRefs {
+        abort: new_global(env, local),
+        interrupted_exception: ie,
+        illegal_monitor_state: imse,
+    });
+    let on = jni!(env, GetStaticFieldID, rc, c"on".as_ptr(), c"Z".as_ptr());
+    if on.is_null() {
+        return -1;
+    }
+    jni!(env, SetStaticBooleanField, rc, on, JNI_TRUE);
+    c.options.executions as jlong
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_harness_Agent_loadSites(
+    env: *mut JNIEnv,
+    _: jclass,
+    table: jstring,
+) {
+    let (Some(c), Some(text)) = (control(), java_string(env, table)) else {
+        return;
+    };
+    c.load_sites(crate::sites::parse(&text));
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_harness_Agent_nextExecution(
+    _env: *mut JNIEnv,
+    _: jclass,
+) -> jlong {
+    control()
+        .and_then(|c| c.next_execution())
+        .map_or(-1, |i| i as jlong)
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_harness_Agent_startExecution(
+    env: *mut JNIEnv,
+    _: jclass,
+    root: jobject,
+) {
+    if let Some(c) = control() {
+        c.start_execution(env, root);
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_harness_Agent_awaitExecution(_env: *mut JNIEnv, _: jclass) {
+    if let Some(c) = control() {
+        c.await_execution();
+    }
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_harness_Agent_uncaught(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    _throwable: jobject,
+    trace: jstring,
+) {
+    let Some(c) = control() else { return };
+    let trace = java_string(env, trace).unwrap_or_default();
+    let first = trace.lines().next().unwrap_or("").to_string();
+    c.uncaught(thread, first, trace);
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_harness_Agent_finishExecution(
+    env: *mut JNIEnv,
+    _: jclass,
+    stdout: jstring,
+    stderr: jstring,
+    oracle: jstring,
+    message: jstring,
+) {
+    let Some(c) = control() else { return };
+    let oracle =
+        java_string(env, oracle).map(|k| (k, java_string(env, message).unwrap_or_default()));
+    c.finish_execution(
+        java_string(env, stdout).unwrap_or_default(),
+        java_string(env, stderr).unwrap_or_default(),
+        oracle,
+    );
+}
+
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_harness_Agent_exitStatus(
+    _env: *mut JNIEnv,
+    _: jclass,
+) -> jint {
+    control().map_or(3, |c| c.exit_status())
+}

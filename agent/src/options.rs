@@ -1,0 +1,261 @@
+//! The agent's option string: `-agentpath:librankcheck_agent.so=KEY=VALUE,KEY=VALUE,…`
+//! (documented in agent/PROTOCOL.md). Values cannot contain commas; `options-file=PATH` reads
+//! one `KEY=VALUE` per line instead, for values that do (paths, schedule files).
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Every option, parsed and checked.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub strategy: String,
+    pub seed: u64,
+    pub c: Option<u32>,
+    pub v: Option<u32>,
+    pub t: Option<u32>,
+    pub d: Option<u32>,
+    pub l: Option<u32>,
+    /// Executions to run in this JVM (the strategy may stop earlier).
+    pub executions: u64,
+    /// Index of the first execution (a session split over several JVMs, e.g. fork mode).
+    pub first_execution: u64,
+    pub max_steps: u64,
+    /// Wall-clock bound of one execution.
+    pub timeout_ms: u64,
+    /// How long the running thread may sit blocked where rankcheck cannot see before the
+    /// watchdog ends the execution.
+    pub block_ms: u64,
+    /// Wall-clock bound of the whole run (no new execution starts after it).
+    pub time_limit_ms: Option<u64>,
+    /// Result file (JSON lines); `None`: one summary line per execution on stderr.
+    pub out: Option<PathBuf>,
+    /// Follow this recorded schedule instead of a strategy.
+    pub replay: Option<PathBuf>,
+    pub spurious: bool,
+    /// Go on after a bug (otherwise the run stops at the first one).
+    pub keep_going: bool,
+    /// The exit status a correct run ends with (`System.exit` or the end of `main`).
+    pub expect_exit: i32,
+    /// CPU to pin the JVM to: `None` = do not pin.
+    pub pin: Pin,
+    /// Put the schedule text in every result, not only in bug results.
+    pub record_all: bool,
+    /// Print one line per execution on stderr even when writing a result file.
+    pub verbose: bool,
+}
+
+/// Where the JVM's threads run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pin {
+    Off,
+    /// The CPU the JVM happens to start on.
+    Auto,
+    Cpu(u32),
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            strategy: "random".into(),
+            seed: 0,
+            c: None,
+            v: None,
+            t: None,
+            d: None,
+            l: None,
+            executions: 1,
+            first_execution: 0,
+            max_steps: 100_000,
+            timeout_ms: 20_000,
+            block_ms: 2_000,
+            time_limit_ms: None,
+            out: None,
+            replay: None,
+            spurious: false,
+            keep_going: false,
+            expect_exit: 0,
+            pin: Pin::Auto,
+            record_all: false,
+            verbose: false,
+        }
+    }
+}
+
+/// A bad option string, said in one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionError(pub String);
+
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// The keys [`Options::parse`] knows, for the error message.
+pub const KEYS: &[&str] = &[
+    "strategy",
+    "seed",
+    "c",
+    "v",
+    "t",
+    "d",
+    "l",
+    "executions",
+    "first-execution",
+    "max-steps",
+    "timeout-ms",
+    "block-ms",
+    "time-limit-ms",
+    "out",
+    "replay",
+    "spurious",
+    "keep-going",
+    "expect-exit",
+    "pin",
+    "record",
+    "verbose",
+    "options-file",
+];
+
+impl Options {
+    /// Parses `KEY=VALUE,KEY=VALUE,…` (an empty string gives the defaults).
+    pub fn parse(text: &str) -> Result<Options, OptionError> {
+        let mut o = Options::default();
+        for item in text.split(',').filter(|s| !s.trim().is_empty()) {
+            o.set_item(item)?;
+        }
+        Ok(o)
+    }
+
+    fn set_item(&mut self, item: &str) -> Result<(), OptionError> {
+        let (key, value) = item
+            .split_once('=')
+            .ok_or_else(|| OptionError(format!("option {item:?} is not KEY=VALUE")))?;
+        self.set(key.trim(), value)
+    }
+
+    /// Sets one option.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), OptionError> {
+        let bad = |what: &str| OptionError(format!("option {key}={value}: {what}"));
+        let num = |v: &str| v.trim().parse::<u64>().map_err(|_| bad("not a number"));
+        let small = |v: &str| {
+            v.trim()
+                .parse::<u32>()
+                .map_err(|_| bad("not a small number"))
+        };
+        let switch = |v: &str| match v.trim() {
+            "on" | "true" | "yes" | "1" => Ok(true),
+            "off" | "false" | "no" | "0" => Ok(false),
+            _ => Err(bad("want on or off")),
+        };
+        match key {
+            "strategy" => self.strategy = value.trim().to_string(),
+            "seed" => self.seed = num(value)?,
+            "c" => self.c = Some(small(value)?),
+            "v" => self.v = Some(small(value)?),
+            "t" => self.t = Some(small(value)?),
+            "d" => self.d = Some(small(value)?),
+            "l" => self.l = Some(small(value)?),
+            "executions" => {
+                self.executions = num(value)?;
+                if self.executions == 0 {
+                    return Err(bad("must be at least 1"));
+                }
+            }
+            "first-execution" => self.first_execution = num(value)?,
+            "max-steps" => self.max_steps = num(value)?.max(1),
+            "timeout-ms" => self.timeout_ms = num(value)?.max(1),
+            "block-ms" => self.block_ms = num(value)?.max(1),
+            "time-limit-ms" => self.time_limit_ms = Some(num(value)?),
+            "out" => self.out = Some(PathBuf::from(value)),
+            "replay" => self.replay = Some(PathBuf::from(value)),
+            "spurious" => self.spurious = switch(value)?,
+            "keep-going" => self.keep_going = switch(value)?,
+            "expect-exit" => {
+                self.expect_exit = value.trim().parse().map_err(|_| bad("not a number"))?
+            }
+            "pin" => {
+                self.pin = match value.trim() {
+                    "off" => Pin::Off,
+                    "auto" => Pin::Auto,
+                    n => Pin::Cpu(small(n)?),
+                }
+            }
+            "record" => {
+                self.record_all = match value.trim() {
+                    "all" => true,
+                    "bugs" => false,
+                    _ => return Err(bad("want all or bugs")),
+                }
+            }
+            "verbose" => self.verbose = switch(value)?,
+            "options-file" => {
+                let text = std::fs::read_to_string(value)
+                    .map_err(|e| bad(&format!("cannot read it: {e}")))?;
+                for line in text.lines() {
+                    let line = line.trim_start();
+                    if line.is_empty() || line.starts_with('#') {
+                        continue;
+                    }
+                    self.set_item(line)?;
+                }
+            }
+            _ => {
+                return Err(OptionError(format!(
+                    "unknown option {key:?} (known: {})",
+                    KEYS.join(", ")
+                )))
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_kind_of_value() {
+        let o = Options::parse(
+            "strategy=pct,seed=7,d=3,executions=50,max-steps=900,out=/tmp/r.jsonl,spurious=on,pin=off,record=all",
+        )
+        .unwrap();
+        assert_eq!(o.strategy, "pct");
+        assert_eq!(o.seed, 7);
+        assert_eq!(o.d, Some(3));
+        assert_eq!(o.executions, 50);
+        assert_eq!(o.max_steps, 900);
+        assert_eq!(o.out, Some(PathBuf::from("/tmp/r.jsonl")));
+        assert!(o.spurious && o.record_all);
+        assert_eq!(o.pin, Pin::Off);
+        assert_eq!(Options::parse("").unwrap(), Options::default());
+    }
+
+    #[test]
+    fn rejects_unknown_and_malformed_options() {
+        let e = Options::parse("seed=1,colour=red").unwrap_err();
+        assert!(e.0.contains("unknown option \"colour\""), "{e}");
+        assert!(Options::parse("seed=x")
+            .unwrap_err()
+            .0
+            .contains("not a number"));
+        assert!(Options::parse("seed").unwrap_err().0.contains("KEY=VALUE"));
+        assert!(Options::parse("executions=0").is_err());
+        assert!(Options::parse("spurious=maybe").is_err());
+    }
+
+    #[test]
+    fn options_file_allows_commas_in_values() {
+        let dir = std::env::temp_dir().join(format!("rc-opt-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("opts");
+        std::fs::write(&file, "# comment\nout=/tmp/a,b.jsonl\nseed=9\n").unwrap();
+        let o = Options::parse(&format!("options-file={}", file.display())).unwrap();
+        assert_eq!(o.out, Some(PathBuf::from("/tmp/a,b.jsonl")));
+        assert_eq!(o.seed, 9);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,107 @@
+//! Execution results, one JSON object per line (the format is in agent/PROTOCOL.md).
+
+use serde_json::{json, Value};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+/// One application thread's stack when a bug was found.
+#[derive(Clone, Debug)]
+pub struct ThreadStack {
+    pub thread: u32,
+    pub name: String,
+    pub state: String,
+    /// Innermost first, `at pkg.Cls.method(File.java:12)`.
+    pub frames: Vec<String>,
+}
+
+/// Everything known about one execution when it is over.
+#[derive(Clone, Debug)]
+pub struct ExecutionResult {
+    pub index: u64,
+    pub seed: u64,
+    pub outcome: &'static str,
+    pub kind: String,
+    pub message: String,
+    pub bound: Option<&'static str>,
+    pub exit_status: Option<i32>,
+    pub steps: u64,
+    pub threads: u32,
+    pub millis: u64,
+    pub stacks: Vec<ThreadStack>,
+    pub trace: Option<String>,
+    pub stdout: String,
+    pub stderr: String,
+    pub schedule: Option<String>,
+    pub notes: Vec<String>,
+}
+
+impl ExecutionResult {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "index": self.index,
+            "seed": self.seed,
+            "outcome": self.outcome,
+            "kind": self.kind,
+            "message": self.message,
+            "bound": self.bound,
+            "exit_status": self.exit_status,
+            "steps": self.steps,
+            "threads": self.threads,
+            "millis": self.millis,
+            "stacks": self.stacks.iter().map(|s| json!({
+                "thread": s.thread,
+                "name": s.name,
+                "state": s.state,
+                "frames": s.frames,
+            })).collect::<Vec<_>>(),
+            "trace": self.trace,
+            "stdout": self.stdout,
+            "stderr": self.stderr,
+            "schedule": self.schedule,
+            "notes": self.notes,
+        })
+    }
+
+    /// One line for people.
+    pub fn summary(&self) -> String {
+        format!(
+            "rankcheck: execution {}: {} ({}) in {} steps, {} ms: {}",
+            self.index, self.outcome, self.kind, self.steps, self.millis, self.message
+        )
+    }
+}
+
+/// Where results go: a JSON-lines file, or summary lines on stderr.
+pub enum Sink {
+    File(BufWriter<File>),
+    Stderr,
+}
+
+impl Sink {
+    pub fn open(path: Option<&Path>) -> std::io::Result<Sink> {
+        Ok(match path {
+            Some(p) => Sink::File(BufWriter::new(File::create(p)?)),
+            None => Sink::Stderr,
+        })
+    }
+
+    pub fn write(&mut self, result: &ExecutionResult, verbose: bool) {
+        match self {
+            Sink::File(f) => {
+                let _ = writeln!(f, "{}", result.to_json());
+                let _ = f.flush();
+                if verbose {
+                    eprintln!("{}", result.summary());
+                }
+            }
+            Sink::Stderr => eprintln!("{}", result.summary()),
+        }
+    }
+
+    pub fn flush(&mut self) {
+        if let Sink::File(f) = self {
+            let _ = f.flush();
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! The instrumented program's site table (`META-INF/rankcheck/sites.tsv`), reduced to what the
+//! agent needs: which field a data-access site touches.
+
+use crate::control::{mix, SiteInfo};
+use java_harness::hooks::{SiteKind, SiteRecord};
+use std::collections::HashMap;
+
+/// Parses the concatenated site tables; lines that do not parse are skipped (an older or newer
+/// rewriter's extra columns must not stop a run).
+pub fn parse(text: &str) -> HashMap<i64, SiteInfo> {
+    let mut sites = HashMap::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let Ok(rec) = SiteRecord::parse_line(line) else {
+            continue;
+        };
+        let field = match rec.kind {
+            SiteKind::FieldRead
+            | SiteKind::FieldWrite
+            | SiteKind::StaticRead
+            | SiteKind::StaticWrite => field_key(&rec.detail),
+            _ => 0,
+        };
+        let is_static = matches!(rec.kind, SiteKind::StaticRead | SiteKind::StaticWrite);
+        sites.insert(rec.id, SiteInfo { field, is_static });
+    }
+    sites
+}
+
+/// A stable 64-bit key for a field named `owner.name:descriptor`.
+pub fn field_key(detail: &str) -> u64 {
+    detail
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| mix(h, u64::from(b)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use java_harness::hooks::site_id;
+
+    #[test]
+    fn reads_and_writes_of_one_field_share_a_key() {
+        let a = site_id("a/B", 0);
+        let b = site_id("a/B", 1);
+        let table = format!(
+            "{:016x}\ta/B\trun\t()V\t3\t10\tfield-read\ta/B.count:I\n\
+             {:016x}\ta/B\trun\t()V\t9\t10\tfield-write\ta/B.count:I\n\
+             garbage line\n",
+            a as u64, b as u64
+        );
+        let sites = parse(&table);
+        assert_eq!(sites.len(), 2);
+        assert_eq!(sites[&a].field, sites[&b].field);
+        assert_ne!(sites[&a].field, field_key("a/B.other:I"));
+    }
+}
