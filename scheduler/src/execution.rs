@@ -21,6 +21,10 @@ pub struct Config {
     /// When on, a thread in a wait set (or parked) is enabled even if nobody notified it; picking
     /// it is a spurious wake-up (outcome `Normal`), a strategy choice like any other.
     pub spurious_wakeups: bool,
+    /// At most this many spurious wake-ups per execution (when `spurious_wakeups` is on), so
+    /// that a correct `while (!cond) wait();` loop cannot be woken forever and exhaustive
+    /// searches stay finite.
+    pub max_spurious_wakeups: u32,
 }
 
 impl Default for Config {
@@ -28,6 +32,7 @@ impl Default for Config {
         Config {
             max_steps: 100_000,
             spurious_wakeups: false,
+            max_spurious_wakeups: 2,
         }
     }
 }
@@ -191,6 +196,7 @@ pub struct Execution<S: Strategy> {
     ending: Option<Ending>,
     running: Option<ThreadId>,
     steps: u64,
+    spurious_used: u32,
     threads: Vec<ThreadState>,
     monitors: Vec<Monitor>,
     monitor_of: IdMap<ObjId, u32>,
@@ -218,6 +224,7 @@ impl<S: Strategy> Execution<S> {
             ending: None,
             running: None,
             steps: 0,
+            spurious_used: 0,
             threads: Vec::new(),
             monitors: Vec::new(),
             monitor_of: IdMap::default(),
@@ -234,6 +241,7 @@ impl<S: Strategy> Execution<S> {
         self.ending = None;
         self.running = None;
         self.steps = 0;
+        self.spurious_used = 0;
         self.threads.clear();
         self.threads.push(ThreadState {
             pending: Some(Op::Begin),
@@ -435,7 +443,8 @@ impl<S: Strategy> Execution<S> {
 
     /// Whether `t` (with pending `op`) is enabled, and why.
     fn enabled_via(&self, t: ThreadId, s: &ThreadState, op: &Op) -> Option<Via> {
-        let spurious = self.config.spurious_wakeups;
+        let spurious =
+            self.config.spurious_wakeups && self.spurious_used < self.config.max_spurious_wakeups;
         match *op {
             Op::MonitorEnter { obj, .. } => match self.monitor_owner(obj) {
                 None => Some(Via::Ready),
@@ -550,6 +559,9 @@ impl<S: Strategy> Execution<S> {
             return Err(ExecError::StrategyPickedDisabled(picked));
         };
         let Candidate { op, via, .. } = self.candidates[at];
+        if via == Via::Spurious {
+            self.spurious_used += 1;
+        }
         self.schedule.push(Choice::Thread(picked));
         self.steps += 1;
         self.running = Some(picked);

@@ -12,15 +12,16 @@
 //! (The full guide — Background, Using it from an agent, Writing a strategy, Schedules,
 //! Limitations — is being written; see `/work/coord/SCHEDULER_API.md` meanwhile.)
 
+pub mod bounds;
 mod events;
 mod execution;
+pub mod hb;
 mod ids;
 mod op;
 mod rng;
 pub mod schedule;
+pub mod sim;
 pub mod strategy;
-pub mod bounds;
-pub mod hb;
 
 pub use events::{Event, EventLog};
 pub use execution::{Config, ExecError, Execution};
