@@ -1,13 +1,97 @@
-//! `rankcheck rt` (shared/CLI.md). Not built yet: fails with exit code 3 and says so.
+//! `rankcheck rt` (shared/CLI.md): prints the paths of the runtime jar and of the agent library,
+//! unpacked from the `rankcheck` binary into a cache directory on first use, for people who
+//! write the `java -agentpath:…` line by hand. [`runtime`] is what `run`, `test` and `replay`
+//! use to find the same files.
 
 use crate::error::Outcome;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The agent library, built by the root `build.rs` (a nested `cargo build -p agent`).
+pub static AGENT_SO: &[u8] = include_bytes!(env!("RANKCHECK_AGENT_SO"));
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// Print the runtime jar only.
+    #[arg(long, conflicts_with = "agent")]
+    pub jar: bool,
+    /// Print the agent library only.
+    #[arg(long)]
+    pub agent: bool,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`rankcheck rt` is not built yet")
+/// The unpacked runtime files.
+#[derive(Clone, Debug)]
+pub struct Runtime {
+    /// `rankcheck-rt.jar`: `rankcheck.rt.*` and the harness `rankcheck.harness.Main`.
+    pub jar: PathBuf,
+    /// `librankcheck_agent.so`.
+    pub agent: PathBuf,
+}
+
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let rt = runtime()?;
+    if !args.agent {
+        println!("{}", rt.jar.display());
+    }
+    if !args.jar {
+        println!("{}", rt.agent.display());
+    }
+    Ok(Outcome::Clean)
+}
+
+/// Unpacks (once per build of rankcheck) the runtime jar and the agent into
+/// `$XDG_CACHE_HOME/rankcheck/<hash>/` (or `~/.cache/…`, or the temp dir) and returns their
+/// paths.
+pub fn runtime() -> anyhow::Result<Runtime> {
+    let jar_bytes = java_harness::RUNTIME_JAR;
+    let hash = fnv(&[jar_bytes, AGENT_SO]);
+    let dir = cache_root().join(format!("{}-{hash:016x}", env!("CARGO_PKG_VERSION")));
+    let rt = Runtime {
+        jar: dir.join("rankcheck-rt.jar"),
+        agent: dir.join("librankcheck_agent.so"),
+    };
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| anyhow::anyhow!("cannot create cache directory {}: {e}", dir.display()))?;
+    unpack(&rt.jar, jar_bytes)?;
+    unpack(&rt.agent, AGENT_SO)?;
+    Ok(rt)
+}
+
+fn cache_root() -> PathBuf {
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir).join("rankcheck");
+    }
+    if let Some(home) = std::env::var_os("HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(home).join(".cache").join("rankcheck");
+    }
+    std::env::temp_dir().join("rankcheck-cache")
+}
+
+/// Writes `bytes` to `path` unless a file of that size is there (the directory name is the
+/// content hash); a temporary file and a rename keep concurrent rankchecks from seeing half a
+/// file.
+fn unpack(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if std::fs::metadata(path).is_ok_and(|m| m.len() == bytes.len() as u64) {
+        return Ok(());
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    write().map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
+
+fn fnv(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &b in *part {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    h
 }
