@@ -29,7 +29,10 @@ impl fmt::Display for BoundError {
             BoundError::Epsilon(e) => write!(f, "epsilon must be in (0, 1), got {e}"),
             BoundError::Zero(what) => write!(f, "{what} must be at least 1"),
             BoundError::ThreadBoundTooLarge { t, n } => {
-                write!(f, "thread bound t = {t} exceeds the {n} elements being ordered")
+                write!(
+                    f,
+                    "thread bound t = {t} exceeds the {n} elements being ordered"
+                )
             }
         }
     }
@@ -53,7 +56,9 @@ pub fn ln_binomial(n: u64, k: u64) -> f64 {
         return f64::NEG_INFINITY;
     }
     let k = k.min(n - k);
-    (0..k).map(|i| ((n - i) as f64).ln() - ((i + 1) as f64).ln()).sum()
+    (0..k)
+        .map(|i| ((n - i) as f64).ln() - ((i + 1) as f64).ln())
+        .sum()
 }
 
 /// `C(n, k)` as a float.
@@ -117,9 +122,8 @@ pub fn pctvb_probability(
     nonzero(sum_k, "the access count ΣKᵢ")?;
     nonzero(u64::from(d), "the depth d")?;
     let v = u64::from(v).min(candidates);
-    let ln = ln_binomial(candidates, v)
-        + f64::from(n).ln()
-        + f64::from(d - 1) * (sum_k as f64).ln();
+    let ln =
+        ln_binomial(candidates, v) + f64::from(n).ln() + f64::from(d - 1) * (sum_k as f64).ln();
     Ok((-ln).exp())
 }
 
@@ -174,8 +178,14 @@ mod tests {
 
     #[test]
     fn lemma_4_1_rejects_bad_input() {
-        assert_eq!(permutations_needed(10, 2, 0.0), Err(BoundError::Epsilon(0.0)));
-        assert_eq!(permutations_needed(10, 2, 1.0), Err(BoundError::Epsilon(1.0)));
+        assert_eq!(
+            permutations_needed(10, 2, 0.0),
+            Err(BoundError::Epsilon(0.0))
+        );
+        assert_eq!(
+            permutations_needed(10, 2, 1.0),
+            Err(BoundError::Epsilon(1.0))
+        );
         assert!(permutations_needed(0, 0, 0.5).is_err());
         assert_eq!(
             permutations_needed(3, 4, 0.5),
@@ -263,7 +273,9 @@ mod tests {
                 }
             }
             let rate = f64::from(covered_trials) / f64::from(trials);
-            println!("lemma 4.1: n={n} t={t} m={m}: all orders covered in {rate:.3} of {trials} trials");
+            println!(
+                "lemma 4.1: n={n} t={t} m={m}: all orders covered in {rate:.3} of {trials} trials"
+            );
             assert!(rate >= 0.99, "t={t}: coverage rate {rate}");
             // And the bound is not vacuous: far fewer permutations do miss some order.
             let few = (m / 8).max(1);
@@ -277,7 +289,10 @@ mod tests {
                     seen[s * orders + order_index(subset, &position)] = true;
                 }
             }
-            assert!(!seen.iter().all(|&x| x), "t={t}: {few} permutations covered everything");
+            assert!(
+                !seen.iter().all(|&x| x),
+                "t={t}: {few} permutations covered everything"
+            );
         }
     }
 }

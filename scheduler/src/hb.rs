@@ -149,7 +149,9 @@ impl HbTracker {
                 }
             }
         }
-        self.hash = self.hash.wrapping_add(event_hash(thread, index, label, &clock));
+        self.hash = self
+            .hash
+            .wrapping_add(event_hash(thread, index, label, &clock));
         self.thread_clocks[t] = clock.clone();
         self.last_of_thread[t] = Some(id);
         self.events.push(HbEvent {
@@ -206,7 +208,7 @@ impl HbTracker {
 
     /// Records that a `notify` on the monitor of `e`'s object woke `waiter` (see [`WOKEN_LABEL`]).
     pub fn record_woken(&mut self, waiter: ThreadId, obj: u64) {
-        self.record(waiter.0, WOKEN_LABEL, &[(mix(2, obj), Mode::Write)]);
+        self.record(waiter.0, WOKEN_LABEL, &[(monitor_key(obj), Mode::Write)]);
     }
 
     /// Forgets everything: a new execution starts.
@@ -264,7 +266,7 @@ pub fn event_touches(e: &Event) -> (u64, Option<(Key, Mode)>) {
     const PERMIT: u64 = 5;
     const EXIT: u64 = 6;
     let label = mix_all([e.kind as u64, e.target, u64::from(e.var.0), e.site as u64]);
-    let key = |space: u64| mix(space, e.target);
+    let key = |space: u64| key_in(space, e.target);
     let touch = match e.kind {
         OpKind::Read => Some((key(LOC), Mode::Read)),
         OpKind::Write => Some((key(LOC), Mode::Write)),
@@ -281,10 +283,21 @@ pub fn event_touches(e: &Event) -> (u64, Option<(Key, Mode)>) {
             Some((key(INTERRUPT), Mode::Write))
         }
         OpKind::Park | OpKind::Unpark => Some((key(PERMIT), Mode::Write)),
-        OpKind::Exit => Some((mix(EXIT, 0), Mode::Write)),
+        OpKind::Exit => Some((key_in(EXIT, 0), Mode::Write)),
         OpKind::Sleep | OpKind::Yield => None,
     };
     (label, touch)
+}
+
+/// The key of `value` in key space `space` (a full hash: keys of different spaces never collide
+/// by construction of small numbers).
+fn key_in(space: u64, value: u64) -> Key {
+    mix_all([space, value])
+}
+
+/// The key of a monitor (what monitor, wait and notify operations on `obj` touch).
+pub fn monitor_key(obj: u64) -> Key {
+    key_in(2, obj)
 }
 
 /// The event `thread` would produce by performing `op` now, given how many events it performed
@@ -299,7 +312,12 @@ pub const WOKEN_LABEL: u64 = 0x776f_6b65_6e00_0001;
 
 impl std::fmt::Debug for HbTracker {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "HbTracker({} events, hash {:016x})", self.events.len(), self.hash)
+        write!(
+            f,
+            "HbTracker({} events, hash {:016x})",
+            self.events.len(),
+            self.hash
+        )
     }
 }
 
@@ -365,7 +383,11 @@ mod tests {
             (2, 4, Y, Mode::Read),
         ]);
         let last = &hb.events()[3].clock;
-        assert_eq!(last.get(0), 1, "thread 0's write reaches thread 2 through thread 1");
+        assert_eq!(
+            last.get(0),
+            1,
+            "thread 0's write reaches thread 2 through thread 1"
+        );
         assert_eq!(last.get(1), 2);
         assert!(hb.events()[0].clock.le(last));
     }

@@ -303,10 +303,14 @@ impl Icb {
         let err = |line: usize, message: String| FrontierError { line, message };
         match lines.next() {
             Some((_, l)) if l == FRONTIER_HEADER => {}
-            Some((n, l)) => return Err(err(n, format!("expected `{FRONTIER_HEADER}`, found `{l}`"))),
+            Some((n, l)) => {
+                return Err(err(n, format!("expected `{FRONTIER_HEADER}`, found `{l}`")))
+            }
             None => return Err(err(1, "empty frontier".into())),
         }
-        let (n, head) = lines.next().ok_or_else(|| err(2, "missing settings line".into()))?;
+        let (n, head) = lines
+            .next()
+            .ok_or_else(|| err(2, "missing settings line".into()))?;
         let fields: Vec<&str> = head.split_whitespace().collect();
         let num = |key: &str| -> Result<u64, FrontierError> {
             let pos = fields
@@ -318,7 +322,8 @@ impl Icb {
                 .and_then(|v| v.parse().ok())
                 .ok_or_else(|| err(n, format!("`{key}` needs a number")))
         };
-        let to_u32 = |v: u64, key: &str| u32::try_from(v).map_err(|_| err(n, format!("`{key}` too large")));
+        let to_u32 =
+            |v: u64, key: &str| u32::try_from(v).map_err(|_| err(n, format!("`{key}` too large")));
         let mut icb = Icb::new(to_u32(num("max")?, "max")?, num("prune")? != 0);
         icb.bound = to_u32(num("bound")?, "bound")?;
         icb.exhausted = num("exhausted")? != 0;
@@ -330,10 +335,10 @@ impl Icb {
             let rest: Vec<&str> = words.collect();
             match tag {
                 "active" | "current" | "next" => {
-                    let preemptions = rest
-                        .first()
-                        .and_then(|p| p.parse().ok())
-                        .ok_or_else(|| err(n, "a work item starts with its preemption count".into()))?;
+                    let preemptions =
+                        rest.first().and_then(|p| p.parse().ok()).ok_or_else(|| {
+                            err(n, "a work item starts with its preemption count".into())
+                        })?;
                     let choices = rest[1..]
                         .iter()
                         .map(|w| parse_choice(w).ok_or_else(|| err(n, format!("bad choice `{w}`"))))
@@ -422,7 +427,11 @@ impl Strategy for Icb {
             match expected {
                 Choice::Thread(t) if view.candidate(t).is_some() => t,
                 _ => {
-                    let offered = view.enabled.iter().map(|c| Choice::Thread(c.thread)).collect();
+                    let offered = view
+                        .enabled
+                        .iter()
+                        .map(|c| Choice::Thread(c.thread))
+                        .collect();
                     return self.diverged(expected, offered);
                 }
             }
@@ -467,7 +476,7 @@ impl Strategy for Icb {
                 let running = self.running.map_or(u32::MAX, |t| t.0);
                 for &w in waiters[1..].iter().rev() {
                     let label = hb::WOKEN_LABEL;
-                    let key = (hb::mix(2, obj.0), hb::Mode::Write);
+                    let key = (hb::monitor_key(obj.0), hb::Mode::Write);
                     let after = (self.hb.hash_after(w.0, label, &[key]), running);
                     self.queue(Choice::Waiter(w), self.preemptions, after);
                 }

@@ -72,7 +72,10 @@ impl VarProfile {
     pub fn learn(&mut self, events: &[Event], threads: u32) {
         self.runs += 1;
         self.max_threads = self.max_threads.max(threads);
-        for e in events.iter().filter(|e| e.is_access() && e.var != VarId::UNKNOWN) {
+        for e in events
+            .iter()
+            .filter(|e| e.is_access() && e.var != VarId::UNKNOWN)
+        {
             let entry = self.stats.entry(e.var).or_default();
             entry.0 += 1;
             entry.1.insert(e.thread.0);
@@ -241,7 +244,14 @@ impl Pctvb {
     pub fn guarantee(&self) -> Option<f64> {
         let n_vars = self.profile.candidates().len() as u64;
         let sum_k: u64 = self.tracked.iter().map(|&v| self.profile.k(v)).sum();
-        crate::bounds::pctvb_probability(n_vars, self.config.vars, self.n(), sum_k, self.config.depth).ok()
+        crate::bounds::pctvb_probability(
+            n_vars,
+            self.config.vars,
+            self.n(),
+            sum_k,
+            self.config.depth,
+        )
+        .ok()
     }
 }
 
@@ -255,7 +265,8 @@ impl Strategy for Pctvb {
         // PCT step 1: distinct random priorities from {d, …, d+n−1}.
         let mut values: Vec<f64> = (0..n).map(|i| f64::from(d + i)).collect();
         shuffle(&mut values, &mut self.rng);
-        self.priorities.reset(values, f64::from(d), f64::from(d + n));
+        self.priorities
+            .reset(values, f64::from(d), f64::from(d + n));
         if self.learning_left > 0 {
             self.tracked.clear();
             self.change_points.clear();

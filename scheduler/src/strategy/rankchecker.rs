@@ -62,7 +62,9 @@ impl std::str::FromStr for CMode {
         match s {
             "rankchecker" => Ok(CMode::RankChecker),
             "chess" => Ok(CMode::Chess),
-            other => Err(format!("unknown c-mode `{other}` (expected rankchecker or chess)")),
+            other => Err(format!(
+                "unknown c-mode `{other}` (expected rankchecker or chess)"
+            )),
         }
     }
 }
@@ -404,9 +406,9 @@ impl Strategy for RankChecker {
         }
         let learning = self.learning_left > 0;
         let tracked = &self.tracked;
-        Ok(self
-            .priorities
-            .pick(view, &mut self.rng, |op| learning || is_tracked_point(op, tracked)))
+        Ok(self.priorities.pick(view, &mut self.rng, |op| {
+            learning || is_tracked_point(op, tracked)
+        }))
     }
 
     fn pick_waiter(&mut self, _obj: ObjId, waiters: &[ThreadId]) -> Pick {
@@ -595,7 +597,13 @@ impl RankCheckerExhaustive {
         let all = self.profile.candidates();
         let mut out = Vec::new();
         let mut cur = Vec::new();
-        fn go(all: &[VarId], start: usize, v: usize, cur: &mut Vec<VarId>, out: &mut Vec<Vec<VarId>>) {
+        fn go(
+            all: &[VarId],
+            start: usize,
+            v: usize,
+            cur: &mut Vec<VarId>,
+            out: &mut Vec<Vec<VarId>>,
+        ) {
             if cur.len() == v {
                 out.push(cur.clone());
                 return;
@@ -631,7 +639,12 @@ impl RankCheckerExhaustive {
     fn start_permutation(&mut self) {
         let mut rng = SeededRandom::for_execution(
             self.config.seed ^ 0x5eed_0f_a1_90_0001,
-            hb::mix_all([self.v.into(), self.set_index as u64, self.c.into(), self.perm_index]),
+            hb::mix_all([
+                self.v.into(),
+                self.set_index as u64,
+                self.c.into(),
+                self.perm_index,
+            ]),
         );
         self.perm = FragmentPermutation::draw(self.n(), self.c, &mut rng);
         self.frontier.clear();
@@ -675,7 +688,8 @@ impl RankCheckerExhaustive {
 
     fn state_key(&self, hash: u64, priorities: u64, fired: u32) -> u64 {
         // The permutation's unused change priorities shape the subtree too.
-        let rest = (fired + 1..=self.c).map(|k| u64::from(self.perm.change_priority(k).unwrap_or(0)));
+        let rest =
+            (fired + 1..=self.c).map(|k| u64::from(self.perm.change_priority(k).unwrap_or(0)));
         hb::mix_all([hash, priorities, u64::from(fired)].into_iter().chain(rest))
     }
 
@@ -687,7 +701,10 @@ impl RankCheckerExhaustive {
             self.consumed += 1;
             let (label, touch) = hb::event_touches(&e);
             self.hb.record(e.thread.0, label, touch.as_slice());
-            let tracked = self.sets.get(self.set_index).is_some_and(|s| s.contains(&e.var));
+            let tracked = self
+                .sets
+                .get(self.set_index)
+                .is_some_and(|s| s.contains(&e.var));
             if !(e.is_access() && tracked) {
                 continue;
             }
@@ -699,7 +716,11 @@ impl RankCheckerExhaustive {
                     self.fire(e.thread);
                     if self.active.fires.last() == Some(&j) {
                         // The state this placement was queued for: ours to explore.
-                        let key = self.state_key(self.hb.hash(), self.priorities.fingerprint(), self.fired);
+                        let key = self.state_key(
+                            self.hb.hash(),
+                            self.priorities.fingerprint(),
+                            self.fired,
+                        );
                         self.claimed.remove(&key);
                         self.visited.insert(key);
                     }
@@ -750,13 +771,19 @@ impl Strategy for RankCheckerExhaustive {
         if self.learning_left > 0 {
             let n = self.n();
             let perm = FragmentPermutation::draw(n, 0, &mut self.rng);
-            self.priorities.reset(perm.initial(), 0.5, f64::from(n) + 0.5);
+            self.priorities
+                .reset(perm.initial(), 0.5, f64::from(n) + 0.5);
         } else {
             // Unforeseen threads draw from a source fixed per permutation, so a placement
             // replays the same schedule whatever the execution index.
             self.rng = SeededRandom::for_execution(
                 self.config.seed,
-                hb::mix_all([self.v.into(), self.set_index as u64, self.c.into(), self.perm_index]),
+                hb::mix_all([
+                    self.v.into(),
+                    self.set_index as u64,
+                    self.c.into(),
+                    self.perm_index,
+                ]),
             );
             let f = self.n() + self.c;
             self.priorities

@@ -132,7 +132,9 @@ impl Scs {
     }
 
     fn quota(&mut self, t: ThreadId) -> u32 {
-        (self.speed(t) * f64::from(self.config.interval)).ceil().max(1.0) as u32
+        (self.speed(t) * f64::from(self.config.interval))
+            .ceil()
+            .max(1.0) as u32
     }
 
     /// The coverage statement.

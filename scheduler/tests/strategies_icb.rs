@@ -1,0 +1,188 @@
+//! ICB against brute force, happens-before pruning against brute force, and the ICB frontier's
+//! text form.
+
+mod strategies_common;
+
+use scheduler::sim::{programs, Program};
+use scheduler::strategy::icb::Icb;
+use scheduler::strategy::Dfs;
+use scheduler::Config;
+use std::collections::{BTreeMap, BTreeSet};
+use strategies_common::*;
+
+fn config() -> Config {
+    Config {
+        max_steps: 2_000,
+        ..Config::default()
+    }
+}
+
+/// Every schedule of `program` (brute force) with its preemption count.
+fn brute_force(program: &Program) -> Vec<Run> {
+    let (runs, _, exhausted) = run_all(program, config(), Dfs::new(), 1_000_000);
+    assert!(exhausted, "{}: brute force did not finish", program.name);
+    runs
+}
+
+fn small_programs() -> Vec<Program> {
+    let paper = paper_programs();
+    vec![
+        programs::lost_update(false),
+        programs::atomicity_violation(false),
+        programs::notify_instead_of_notify_all(false),
+        programs::lock_order_deadlock(false),
+        mixed_counter(),
+        paper[2].program.clone(), // Fig. 3
+        paper[1].program.clone(), // Fig. 2
+    ]
+}
+
+#[test]
+fn icb_runs_exactly_the_schedules_within_the_bound_each_once() {
+    for program in small_programs() {
+        let all = brute_force(&program);
+        for c in 0..=2 {
+            let expected: BTreeSet<&str> = all
+                .iter()
+                .filter(|r| r.preemptions <= c)
+                .map(|r| r.schedule.as_str())
+                .collect();
+            let (runs, icb, exhausted) = run_all(&program, config(), Icb::new(c, false), 1_000_000);
+            assert!(exhausted && icb.exhausted(), "{} c={c}: not exhausted", program.name);
+            let got: BTreeSet<&str> = runs.iter().map(|r| r.schedule.as_str()).collect();
+            assert_eq!(got.len(), runs.len(), "{} c={c}: a schedule ran twice", program.name);
+            assert_eq!(got, expected, "{} c={c}", program.name);
+            // Iterative: every schedule with fewer preemptions first.
+            assert!(
+                runs.windows(2).all(|w| w[0].preemptions <= w[1].preemptions),
+                "{} c={c}: bounds out of order",
+                program.name
+            );
+            assert!(runs.iter().all(|r| r.preemptions <= c));
+            assert!(icb.coverage().contains(&format!("<= {c} preemptions")));
+            eprintln!(
+                "{} c={c}: {} of {} schedules, each once",
+                program.name,
+                runs.len(),
+                all.len()
+            );
+        }
+    }
+}
+
+fn final_states(runs: &[Run]) -> BTreeSet<String> {
+    runs.iter().map(|r| format!("{:?}", r.outcome)).collect()
+}
+
+#[test]
+fn hb_pruning_keeps_every_final_state_and_cuts_executions() {
+    let cases: Vec<(Program, f64)> = vec![
+        // (program with a final-state probe, smallest reduction factor expected at c = 2)
+        (with_final_state(&independent_writers(3, 2), &[0, 1, 2], 3), 5.0),
+        (with_final_state(&mixed_counter(), &[0, 1, 2], 3), 1.5),
+        (with_final_state(&programs::lost_update(false), &[0], 3), 1.0),
+    ];
+    for (program, min_factor) in cases {
+        let all = brute_force(&program);
+        for c in 0..=2 {
+            let within: Vec<Run> = all.iter().filter(|r| r.preemptions <= c).cloned().collect();
+            let (full, _, _) = run_all(&program, config(), Icb::new(c, false), 1_000_000);
+            let (pruned, icb, exhausted) = run_all(&program, config(), Icb::new(c, true), 1_000_000);
+            assert!(exhausted);
+            assert_eq!(
+                final_states(&pruned),
+                final_states(&within),
+                "{} c={c}: pruning lost a final state",
+                program.name
+            );
+            assert_eq!(final_states(&full), final_states(&within));
+            let factor = full.len() as f64 / pruned.len() as f64;
+            eprintln!(
+                "HB pruning {} c={c}: {} -> {} executions (factor {factor:.1}), {} final states, {} distinct HB graphs",
+                program.name,
+                full.len(),
+                pruned.len(),
+                final_states(&within).len(),
+                icb.distinct_graphs()
+            );
+            if c == 2 {
+                assert!(
+                    factor >= min_factor,
+                    "{}: reduction factor {factor:.2} < {min_factor}",
+                    program.name
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_bug_program_is_found_by_icb() {
+    for case in programs::all().into_iter().filter(|c| !c.needs_spurious) {
+        let (runs, _, _) = run_all(&case.buggy, config(), Icb::new(3, true), 100_000);
+        let at = first_bug(&runs);
+        assert!(at.is_some(), "{}: ICB missed the bug", case.name);
+        eprintln!("ICB finds {} at execution {}", case.name, at.unwrap() + 1);
+    }
+}
+
+#[test]
+fn the_frontier_survives_a_restart() {
+    let program = mixed_counter();
+    for prune in [false, true] {
+        let (straight, _, _) = run_all(&program, config(), Icb::new(2, prune), 1_000_000);
+        // Run 7 executions, save the frontier as text, restore it, run the rest.
+        let (first, icb, _) = run_all(&program, config(), Icb::new(2, prune), 7);
+        let text = icb.to_text();
+        let restored = Icb::from_text(&text).expect("frontier parses");
+        assert_eq!(restored.to_text(), text, "text round trip");
+        let (rest, _, exhausted) = run_all(&program, config(), restored, 1_000_000);
+        assert!(exhausted);
+        let resumed: Vec<&str> = first
+            .iter()
+            .chain(&rest)
+            .map(|r| r.schedule.as_str())
+            .collect();
+        let expected: Vec<&str> = straight.iter().map(|r| r.schedule.as_str()).collect();
+        assert_eq!(resumed, expected, "prune={prune}");
+    }
+    assert!(Icb::from_text("").is_err());
+    assert!(Icb::from_text("rankcheck-icb-frontier 9\n").is_err());
+    let err = Icb::from_text("rankcheck-icb-frontier 1\nmax 2 bound 0 prune 0 exhausted 0 executions 0 divergences 0\nactive 0 t0 q7\n")
+        .unwrap_err();
+    assert_eq!(err.line, 3, "{err}");
+}
+
+#[test]
+fn coverage_claims_the_bound_only_when_exhausted() {
+    let program = mixed_counter();
+    let (_, icb, exhausted) = run_all(&program, config(), Icb::new(2, false), 3);
+    assert!(!exhausted && !icb.exhausted());
+    assert!(icb.coverage().contains("not exhausted"), "{}", icb.coverage());
+    let (_, icb, _) = run_all(&program, config(), Icb::new(1, false), 1_000_000);
+    assert!(icb.exhausted());
+    assert!(
+        icb.coverage().starts_with("every schedule with <= 1 preemptions"),
+        "{}",
+        icb.coverage()
+    );
+}
+
+#[test]
+fn preemption_counts_by_bound_match_brute_force() {
+    // The number of schedules per exact preemption count, as a histogram, for one program.
+    let program = programs::atomicity_violation(false);
+    let all = brute_force(&program);
+    let mut histogram = BTreeMap::new();
+    for r in &all {
+        *histogram.entry(r.preemptions).or_insert(0u64) += 1;
+    }
+    let (runs, _, _) = run_all(&program, config(), Icb::new(2, false), 1_000_000);
+    let mut icb_histogram = BTreeMap::new();
+    for r in &runs {
+        *icb_histogram.entry(r.preemptions).or_insert(0u64) += 1;
+    }
+    for c in 0..=2 {
+        assert_eq!(histogram.get(&c), icb_histogram.get(&c), "c={c}");
+    }
+}
