@@ -136,6 +136,7 @@
 //!   [`ExecutionSummary`].
 
 pub mod bounds;
+pub mod coverage;
 mod events;
 mod execution;
 pub mod hb;

@@ -1,6 +1,7 @@
 //! Search strategies, one file each, and the [`Strategy`] trait they implement (in `api`).
 
 mod api;
+pub mod by_name;
 pub mod dfs;
 pub mod icb;
 pub mod pct;
@@ -12,6 +13,7 @@ pub mod replay;
 pub mod scs;
 
 pub use api::{Candidate, Divergence, Ending, ExecutionSummary, Pick, Stop, Strategy, Via, View};
+pub use by_name::{from_name, Bounds, ChooseError, Chosen};
 pub use dfs::Dfs;
 pub use pct::{Pct, PctConfig};
 pub use random::RandomWalk;

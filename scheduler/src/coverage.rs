@@ -1,0 +1,161 @@
+//! The coverage statement printed when no bug is found, for every strategy.
+//!
+//! What each search may claim:
+//! - ICB, once a bound is exhausted: every schedule with `≤ c` preemptions over the instrumented
+//!   scheduling points ran (CHESS, PLDI 2007);
+//! - RankChecker: every relative order of every `t` of the `n + c` thread fragments was used with
+//!   probability `≥ 1 − ε` after `m` executions (Lemma 4.1);
+//! - PCT / PCTVB: their per-execution lower bound on hitting a depth-`d` bug;
+//! - every strategy: how many distinct happens-before graphs (≈ distinct behaviours) it ran.
+//!
+//! [`Covering`] is the strategy trait plus that statement; [`CountGraphs`] adds the distinct
+//! happens-before graph count to any strategy.
+
+use crate::hb::HbTracker;
+use crate::ids::{ObjId, ThreadId};
+use crate::strategy::icb::Icb;
+use crate::strategy::pctvb::Pctvb;
+use crate::strategy::pos::Pos;
+use crate::strategy::rankchecker::{RankChecker, RankCheckerExhaustive};
+use crate::strategy::scs::Scs;
+use crate::strategy::{ExecutionSummary, Pct, Pick, RandomWalk, Strategy, View};
+use std::collections::HashSet;
+
+/// A strategy that can say what its executions so far cover.
+pub trait Covering: Strategy + Send {
+    /// One line: what the executions so far guarantee.
+    fn coverage(&self) -> String;
+    /// Whether the strategy has nothing left to run (an exhaustive search finished).
+    fn exhausted(&self) -> bool {
+        false
+    }
+}
+
+impl Covering for Icb {
+    fn coverage(&self) -> String {
+        Icb::coverage(self)
+    }
+    fn exhausted(&self) -> bool {
+        Icb::exhausted(self)
+    }
+}
+
+impl Covering for RankChecker {
+    fn coverage(&self) -> String {
+        RankChecker::coverage(self)
+    }
+}
+
+impl Covering for RankCheckerExhaustive {
+    fn coverage(&self) -> String {
+        RankCheckerExhaustive::coverage(self)
+    }
+    fn exhausted(&self) -> bool {
+        RankCheckerExhaustive::exhausted(self)
+    }
+}
+
+impl Covering for Pctvb {
+    fn coverage(&self) -> String {
+        match self.guarantee() {
+            Some(p) => format!(
+                "each execution hits a depth-d bug over the chosen variables with probability >= {p:.3e} (PCTVB, Theorem 3.1)"
+            ),
+            None => "PCTVB: variables not profiled yet, no guarantee".to_string(),
+        }
+    }
+}
+
+impl Covering for Pct {
+    fn coverage(&self) -> String {
+        format!(
+            "PCT: k = {} steps estimated; each execution hits a depth-d bug with probability >= 1/(n*k^(d-1))",
+            self.steps_estimate()
+        )
+    }
+}
+
+impl Covering for RandomWalk {
+    fn coverage(&self) -> String {
+        "random walk: no guarantee beyond the executions run".to_string()
+    }
+}
+
+impl Covering for Pos {
+    fn coverage(&self) -> String {
+        "POS: every partial order is sampled with positive probability (CAV 2018, Theorem 1); no exhaustion claim".to_string()
+    }
+}
+
+impl Covering for Scs {
+    fn coverage(&self) -> String {
+        Scs::coverage(self)
+    }
+}
+
+/// Wraps a strategy and counts the distinct happens-before graphs of the executions it ran.
+#[derive(Debug)]
+pub struct CountGraphs<S> {
+    inner: S,
+    graphs: HashSet<u64>,
+    executions: u64,
+}
+
+impl<S> CountGraphs<S> {
+    /// Counts graphs around `inner`.
+    pub fn new(inner: S) -> CountGraphs<S> {
+        CountGraphs {
+            inner,
+            graphs: HashSet::new(),
+            executions: 0,
+        }
+    }
+
+    /// Distinct happens-before graphs so far.
+    pub fn distinct_graphs(&self) -> usize {
+        self.graphs.len()
+    }
+
+    /// Executions so far.
+    pub fn executions(&self) -> u64 {
+        self.executions
+    }
+
+    /// The wrapped strategy.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+}
+
+impl<S: Strategy> Strategy for CountGraphs<S> {
+    fn begin_execution(&mut self, index: u64) {
+        self.inner.begin_execution(index)
+    }
+    fn pick(&mut self, view: &View<'_>) -> Pick {
+        self.inner.pick(view)
+    }
+    fn pick_waiter(&mut self, obj: ObjId, waiters: &[ThreadId]) -> Pick {
+        self.inner.pick_waiter(obj, waiters)
+    }
+    fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
+        let mut hb = HbTracker::new();
+        hb.sync(summary.events);
+        self.graphs.insert(hb.hash());
+        self.executions += 1;
+        self.inner.end_execution(summary)
+    }
+}
+
+impl<S: Covering> Covering for CountGraphs<S> {
+    fn coverage(&self) -> String {
+        format!(
+            "{}; {} executions ran {} distinct happens-before graphs",
+            self.inner.coverage(),
+            self.executions,
+            self.graphs.len()
+        )
+    }
+    fn exhausted(&self) -> bool {
+        self.inner.exhausted()
+    }
+}

@@ -1,0 +1,231 @@
+//! Strategies by name, for the CLI and the agent: `from_name("rankchecker", &bounds, seed)`.
+//!
+//! Names: `random`, `pct`, `pctvb`, `rankchecker` (randomized), `rankchecker-exhaustive`
+//! (Algorithm 1), `icb`, `pos`, `pos-star`, `scs`. Every bound is accepted for every strategy;
+//! the ones a strategy does not use are listed in [`Chosen::ignored`] so the caller can say so
+//! once. Every strategy comes wrapped in [`CountGraphs`], so its coverage line ends with the
+//! number of distinct happens-before graphs it ran.
+
+use crate::coverage::{CountGraphs, Covering};
+use crate::strategy::icb::Icb;
+use crate::strategy::pctvb::{Pctvb, PctvbConfig};
+use crate::strategy::pos::Pos;
+use crate::strategy::rankchecker::{CMode, RankChecker, RankCheckerConfig, RankCheckerExhaustive};
+use crate::strategy::scs::{Scs, ScsConfig};
+use crate::strategy::{Pct, PctConfig, RandomWalk};
+use std::fmt;
+
+/// Every strategy name [`from_name`] knows, in the order the CLI lists them.
+pub const NAMES: &[&str] = &[
+    "random",
+    "pct",
+    "pctvb",
+    "rankchecker",
+    "rankchecker-exhaustive",
+    "icb",
+    "pos",
+    "pos-star",
+    "scs",
+];
+
+/// The bounds given on the command line (`None`: not given, the strategy's default applies).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Bounds {
+    /// Context bound `c` (preemptions).
+    pub c: Option<u32>,
+    /// Variable bound `v`.
+    pub v: Option<u32>,
+    /// Thread bound `t`.
+    pub t: Option<u32>,
+    /// PCT depth `d`.
+    pub d: Option<u32>,
+    /// Loop-iteration bound `l` (variable naming; applied by the agent, not by a strategy).
+    pub l: Option<u32>,
+    /// How `c` counts preemptions (RankChecker strategies).
+    pub c_mode: CMode,
+    /// Threads `n` expected (otherwise learned from preparatory runs).
+    pub threads: Option<u32>,
+    /// ε for Lemma 4.1 (default 0.01).
+    pub epsilon: Option<f64>,
+    /// Happens-before pruning for ICB (RankChecker's exhaustive search always prunes).
+    pub prune: bool,
+}
+
+/// Default context bound.
+pub const DEFAULT_C: u32 = 2;
+/// Default variable bound.
+pub const DEFAULT_V: u32 = 1;
+/// Default thread bound.
+pub const DEFAULT_T: u32 = 2;
+/// Default PCT depth.
+pub const DEFAULT_D: u32 = 3;
+
+/// A strategy made by [`from_name`].
+pub struct Chosen {
+    pub strategy: Box<dyn Covering>,
+    /// Names of the given bounds the strategy does not use (`"c"`, `"v"`, …).
+    pub ignored: Vec<&'static str>,
+}
+
+impl fmt::Debug for Chosen {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Chosen")
+            .field("coverage", &self.strategy.coverage())
+            .field("ignored", &self.ignored)
+            .finish()
+    }
+}
+
+/// An unknown strategy name or an unusable bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ChooseError {
+    UnknownStrategy(String),
+    BadBound(String),
+}
+
+impl fmt::Display for ChooseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChooseError::UnknownStrategy(name) => write!(
+                f,
+                "unknown strategy `{name}` (expected one of: {})",
+                NAMES.join(", ")
+            ),
+            ChooseError::BadBound(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::error::Error for ChooseError {}
+
+/// The strategy called `name` with `bounds`, seeded with `seed`.
+pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, ChooseError> {
+    let c = bounds.c.unwrap_or(DEFAULT_C);
+    let v = bounds.v.unwrap_or(DEFAULT_V);
+    let t = bounds.t.unwrap_or(DEFAULT_T);
+    let d = bounds.d.unwrap_or(DEFAULT_D);
+    let epsilon = bounds.epsilon.unwrap_or(0.01);
+    if !(epsilon > 0.0 && epsilon < 1.0) {
+        return Err(ChooseError::BadBound(format!(
+            "epsilon must be in (0, 1), got {epsilon}"
+        )));
+    }
+    if bounds.d == Some(0) {
+        return Err(ChooseError::BadBound("the depth d must be at least 1".into()));
+    }
+    if bounds.v == Some(0) || bounds.t == Some(0) {
+        return Err(ChooseError::BadBound(
+            "the bounds v and t must be at least 1".into(),
+        ));
+    }
+    let rankchecker = || RankCheckerConfig {
+        c,
+        v,
+        t,
+        threads: bounds.threads.unwrap_or(2),
+        c_mode: bounds.c_mode,
+        epsilon,
+        preparatory_runs: 3,
+        seed,
+    };
+    fn boxed<S: Covering + 'static>(s: S) -> Box<dyn Covering> {
+        Box::new(CountGraphs::new(s))
+    }
+    let (strategy, uses): (Box<dyn Covering>, &[&str]) = match name {
+        "random" => (boxed(RandomWalk::new(seed)), &[]),
+        "pct" => (
+            boxed(Pct::new(PctConfig {
+                seed,
+                depth: d,
+                steps: None,
+            })),
+            &["d"],
+        ),
+        "pctvb" => (
+            boxed(Pctvb::new(PctvbConfig {
+                depth: d,
+                vars: v,
+                threads: bounds.threads.unwrap_or(2),
+                preparatory_runs: 3,
+                seed,
+            })),
+            &["d", "v"],
+        ),
+        "rankchecker" => (boxed(RankChecker::new(rankchecker())), &["c", "v", "t"]),
+        "rankchecker-exhaustive" => (
+            boxed(RankCheckerExhaustive::new(rankchecker())),
+            &["c", "v", "t"],
+        ),
+        "icb" => (boxed(Icb::new(c, bounds.prune)), &["c"]),
+        "pos" => (boxed(Pos::new(seed, false)), &[]),
+        "pos-star" => (boxed(Pos::new(seed, true)), &[]),
+        "scs" => (
+            boxed(Scs::new(ScsConfig {
+                seed,
+                ..ScsConfig::default()
+            })),
+            &[],
+        ),
+        other => return Err(ChooseError::UnknownStrategy(other.to_string())),
+    };
+    let given = [
+        ("c", bounds.c.is_some()),
+        ("v", bounds.v.is_some()),
+        ("t", bounds.t.is_some()),
+        ("d", bounds.d.is_some()),
+        ("l", bounds.l.is_some()),
+    ];
+    let ignored = given
+        .iter()
+        .filter(|(b, is_given)| *is_given && !uses.contains(b))
+        .map(|(b, _)| *b)
+        .collect();
+    Ok(Chosen { strategy, ignored })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_builds_and_unknown_names_are_refused() {
+        for name in NAMES {
+            let chosen = from_name(name, &Bounds::default(), 1).unwrap();
+            assert!(chosen.ignored.is_empty());
+            assert!(!chosen.strategy.coverage().is_empty());
+        }
+        let err = from_name("chess", &Bounds::default(), 1).unwrap_err();
+        assert!(err.to_string().contains("unknown strategy `chess`"), "{err}");
+        assert!(err.to_string().contains("rankchecker"));
+    }
+
+    #[test]
+    fn unused_bounds_are_reported_as_ignored() {
+        let bounds = Bounds {
+            c: Some(1),
+            v: Some(2),
+            t: Some(3),
+            d: Some(2),
+            l: Some(1),
+            ..Bounds::default()
+        };
+        assert_eq!(from_name("icb", &bounds, 0).unwrap().ignored, ["v", "t", "d", "l"]);
+        assert_eq!(from_name("rankchecker", &bounds, 0).unwrap().ignored, ["d", "l"]);
+        assert_eq!(from_name("pos", &bounds, 0).unwrap().ignored, ["c", "v", "t", "d", "l"]);
+        assert_eq!(from_name("pct", &bounds, 0).unwrap().ignored, ["c", "v", "t", "l"]);
+    }
+
+    #[test]
+    fn bad_bounds_are_refused() {
+        let bad = Bounds {
+            d: Some(0),
+            ..Bounds::default()
+        };
+        assert!(matches!(from_name("pct", &bad, 0), Err(ChooseError::BadBound(_))));
+        let bad = Bounds {
+            epsilon: Some(1.5),
+            ..Bounds::default()
+        };
+        assert!(from_name("rankchecker", &bad, 0).is_err());
+    }
+}
