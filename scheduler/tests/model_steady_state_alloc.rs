@@ -61,7 +61,16 @@ fn busy_program() -> Program {
         name: "busy",
         vars: vec![0],
         bodies: vec![
-            vec![Start(1), Start(2), Start(3), Start(4), Join(1), Join(2), Join(3), Join(4)],
+            vec![
+                Start(1),
+                Start(2),
+                Start(3),
+                Start(4),
+                Join(1),
+                Join(2),
+                Join(3),
+                Join(4),
+            ],
             worker.clone(),
             worker.clone(),
             worker.clone(),
@@ -79,7 +88,10 @@ fn a_warm_execution_allocates_a_handful_of_times_not_per_step() {
     };
     let mut exec = Execution::new(config, RandomWalk::new(1));
     // Warm-up execution sizes every buffer.
-    assert_eq!(sim::run_execution(&mut exec, &program), Ok(sim::Outcome::Pass));
+    assert_eq!(
+        sim::run_execution(&mut exec, &program),
+        Ok(sim::Outcome::Pass)
+    );
     exec.finish(false).unwrap();
     exec.restart().unwrap();
 
