@@ -568,8 +568,9 @@ impl<S: Strategy> Execution<S> {
         let occurrence = {
             let s = &mut self.threads[picked.index()];
             s.pending = None;
-            s.performed += 1;
-            s.performed - 1
+            let occurrence = s.performed;
+            s.performed = s.performed.saturating_add(1);
+            occurrence
         };
         let outcome = match self.perform(picked, &op, via) {
             Ok(o) => o,
@@ -610,14 +611,14 @@ impl<S: Strategy> Execution<S> {
             Op::MonitorEnter { obj, .. } => {
                 let m = self.monitor_index(obj) as usize;
                 self.monitors[m].owner = Some(t);
-                self.monitors[m].count += 1;
+                self.monitors[m].count = self.monitors[m].count.saturating_add(1);
                 OpOutcome::Normal
             }
             Op::MonitorExit { obj, .. } => match self.owned_monitor(t, obj) {
                 None => OpOutcome::IllegalMonitorState,
                 Some(m) => {
                     let mon = &mut self.monitors[m];
-                    mon.count -= 1;
+                    mon.count = mon.count.saturating_sub(1);
                     if mon.count == 0 {
                         mon.owner = None;
                     }

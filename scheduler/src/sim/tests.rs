@@ -250,3 +250,39 @@ fn a_boxed_strategy_chosen_at_run_time_works() {
         assert!(report.first_bug.is_some());
     }
 }
+
+#[test]
+fn waiter_choices_are_recorded_and_replayed() {
+    // In the notify program a failing schedule has a `notify` with two waiters wake the wrong
+    // one: the schedule holds that waiter choice, and replay makes it again.
+    let p = programs::notify_instead_of_notify_all(false);
+    let found = search(&p, Config::default(), RandomWalk::new(2), 5_000, true)
+        .unwrap()
+        .first_bug
+        .unwrap();
+    assert!(found
+        .schedule
+        .iter()
+        .any(|c| matches!(c, crate::Choice::Waiter(_))));
+    assert!(found.schedule.to_text().lines().any(|l| l.starts_with('w')));
+    let (outcome, result) = replay(&p, Config::default(), &found.schedule).unwrap();
+    assert_eq!((outcome, result), (found.outcome, ReplayResult::Followed));
+}
+
+#[test]
+fn exit_ends_the_execution_with_its_status() {
+    let p = Program {
+        name: "exit",
+        vars: vec![0],
+        bodies: vec![
+            vec![Ins::Start(1), Ins::Exit(3)],
+            vec![Ins::Write {
+                var: 0,
+                val: Val::Const(1),
+            }],
+        ],
+    };
+    let report = brute_force(&p, Config::default());
+    assert_eq!(report.bugs, report.executions);
+    assert_eq!(report.first_bug.unwrap().outcome, Outcome::Exit(3));
+}
