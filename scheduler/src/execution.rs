@@ -134,6 +134,33 @@ impl Hasher for IdHasher {
 
 type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
+/// Where a thread stands in the model (for reports: who waits for what).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThreadStatus {
+    /// The running thread, between being picked and its next announcement.
+    Running,
+    /// Enabled: its pending operation can be performed (sleeping and yielding threads too).
+    Ready(Op),
+    /// Its `MonitorEnter` waits for `owner` to release `obj`.
+    BlockedOnMonitor {
+        obj: ObjId,
+        owner: Option<ThreadId>,
+    },
+    /// In `obj`'s wait set (`notified`: woken, but the monitor is taken).
+    Waiting {
+        obj: ObjId,
+        timed: bool,
+        notified: bool,
+    },
+    /// Its `Join` waits for `target` to finish.
+    Joining {
+        target: ThreadId,
+    },
+    /// Its `Park` waits for a permit.
+    Parked,
+    Finished,
+}
+
 /// Why `perform` could not complete.
 enum Halt {
     Stop(Stop),
@@ -394,6 +421,44 @@ impl<S: Strategy> Execution<S> {
     /// The pending operation of `t`, if it has one.
     pub fn pending(&self, t: ThreadId) -> Option<Op> {
         self.threads.get(t.index()).and_then(|s| s.pending)
+    }
+
+    /// Where thread `t` stands (`None` for an unknown id).
+    pub fn status(&self, t: ThreadId) -> Option<ThreadStatus> {
+        let s = self.threads.get(t.index())?;
+        if s.finished {
+            return Some(ThreadStatus::Finished);
+        }
+        let Some(op) = s.pending else {
+            return Some(ThreadStatus::Running);
+        };
+        if self.enabled_via(t, s, &op).is_some() {
+            return Some(ThreadStatus::Ready(op));
+        }
+        Some(match op {
+            Op::MonitorEnter { obj, .. } => ThreadStatus::BlockedOnMonitor {
+                obj,
+                owner: self.monitor_owner(obj),
+            },
+            Op::Join { target, .. } => ThreadStatus::Joining { target },
+            Op::Park { .. } => ThreadStatus::Parked,
+            _ => match s.waiting {
+                Some(w) => ThreadStatus::Waiting {
+                    obj: w.obj,
+                    timed: w.timed,
+                    notified: w.notified,
+                },
+                // Only blocking operations can be disabled; kept total for safety.
+                None => ThreadStatus::Ready(op),
+            },
+        })
+    }
+
+    /// The owner of `obj`'s model monitor and its re-entry count, if it is held.
+    pub fn monitor(&self, obj: ObjId) -> Option<(ThreadId, u32)> {
+        let &m = self.monitor_of.get(&obj)?;
+        let mon = &self.monitors[m as usize];
+        mon.owner.map(|o| (o, mon.count))
     }
 
     /// How the model saw the execution end, once it has.
@@ -1108,6 +1173,39 @@ mod tests {
         };
         let outcomes = all_outcomes(&prog(vec![vec![Lock(0), Wait(0), Unlock(0)]]), spurious);
         assert_eq!(outcomes, vec![Outcome::Pass]);
+    }
+
+    #[test]
+    fn status_says_who_waits_for_what() {
+        let mut e = Execution::new(Config::default(), Highest);
+        e.announce(T0, Op::Begin).unwrap();
+        e.announce(T0, Op::MonitorEnter { obj: M, site: 0 })
+            .unwrap();
+        assert_eq!(e.monitor(M), Some((T0, 1)));
+        e.announce(T0, Op::Start { site: 0 }).unwrap();
+        assert_eq!(e.status(T0), Some(ThreadStatus::Running));
+        assert_eq!(e.status(T1), Some(ThreadStatus::Ready(Op::Begin)));
+        let join = Op::Join {
+            target: T1,
+            timed: false,
+            site: 0,
+        };
+        assert_eq!(e.announce(T0, join), normal(T1));
+        assert_eq!(e.status(T0), Some(ThreadStatus::Joining { target: T1 }));
+        assert_eq!(
+            e.announce(T1, Op::MonitorEnter { obj: M, site: 0 }),
+            Ok(Decision::Deadlock {
+                blocked: vec![(T0, join), (T1, Op::MonitorEnter { obj: M, site: 0 })]
+            })
+        );
+        assert_eq!(
+            e.status(T1),
+            Some(ThreadStatus::BlockedOnMonitor {
+                obj: M,
+                owner: Some(T0)
+            })
+        );
+        assert_eq!(e.status(ThreadId(5)), None);
     }
 
     #[test]
