@@ -3,5 +3,6 @@
 //! use the same code the binary runs.
 
 pub mod cmd;
+pub mod driver;
 pub mod error;
 pub mod suite;

@@ -2,16 +2,14 @@
 //! prints each execution's outcome and, on a bug, writes a report folder with the exact
 //! `rankcheck replay …` command.
 //!
-//! The pieces are public so that `test` and `replay` launch JVMs the same way: [`prepare_classpath`]
-//! (instrument what is not instrumented yet, cached), [`Launch`] (the `java` command line with
-//! the agent and the harness) and [`write_report`]. The agent's option string and the result
+//! The JVM launch, the cached instrumentation and the report folder live in `crate::driver`,
+//! shared with `test`, `replay` and `sweep`; [`Launch::new`] here maps `run`'s flags onto it. The agent's option string and the result
 //! lines are documented in `agent/PROTOCOL.md`.
 
 use crate::error::{bad_input, Outcome};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
@@ -46,6 +44,10 @@ pub struct Args {
     /// Wall-clock bound of one execution, in milliseconds.
     #[arg(long, default_value_t = 20_000)]
     pub timeout_ms: u64,
+    /// How long the running thread may sit blocked where rankcheck cannot see (an
+    /// uninstrumented lock or queue) before the watchdog ends the execution, in milliseconds.
+    #[arg(long, default_value_t = 2_000)]
+    pub block_ms: u64,
     /// The exit status of a correct run.
     #[arg(long, default_value_t = 0)]
     pub expect_exit: i32,
@@ -194,145 +196,16 @@ fn scratch_dir(out: &Path) -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
-// ---- the class path ---------------------------------------------------------------------------
+// ---- shared with `test`, `replay` and `sweep` (moved to src/driver) ---------------------------
 
-/// Each class-path entry, instrumented: entries that already carry a site table are used as
-/// they are; the others are instrumented (every access site) into a cache directory keyed by
-/// their path, size and modification time, so repeated runs instrument once.
+pub use crate::driver::jvm::{java_binary, JvmRun, Launch};
+pub use crate::driver::report::write_report;
+use crate::driver::jvm::on_off;
+
+/// Each class-path entry, instrumented (every access site) unless it already is; cached by
+/// content (`driver::classpath`).
 pub fn prepare_classpath(cp: &str) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for entry in cp.split(':').filter(|e| !e.is_empty()) {
-        let path = PathBuf::from(entry);
-        if !path.exists() {
-            return Err(bad_input(format!(
-                "class path entry {entry}: no such file or directory"
-            )));
-        }
-        if is_instrumented(&path) {
-            out.push(path);
-            continue;
-        }
-        out.push(instrument_cached(&path)?);
-    }
-    if out.is_empty() {
-        return Err(bad_input("--cp is empty"));
-    }
-    Ok(out)
-}
-
-fn is_instrumented(path: &Path) -> bool {
-    let resource = java_harness::hooks::SITE_TABLE_RESOURCE;
-    if path.is_dir() {
-        return path.join(resource).is_file();
-    }
-    // Entry names sit uncompressed in a jar's headers.
-    std::fs::read(path).is_ok_and(|bytes| {
-        bytes
-            .windows(resource.len())
-            .any(|w| w == resource.as_bytes())
-    })
-}
-
-fn instrument_cached(path: &Path) -> anyhow::Result<PathBuf> {
-    use rewriter::jar::{instrument_dir, instrument_jar, JarOptions};
-    let abs = std::fs::canonicalize(path)?;
-    let stamp = newest_mtime(&abs);
-    // The rewriter is part of this binary: a rebuilt rankcheck instruments afresh.
-    let exe = std::env::current_exe()
-        .ok()
-        .map(|p| newest_mtime(&p))
-        .unwrap_or_default();
-    let key = format!("{}|{stamp}|{exe}", abs.display());
-    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
-    });
-    let rt = super::rt::runtime()?;
-    let cache = rt
-        .jar
-        .parent()
-        .unwrap()
-        .join("instrumented")
-        .join(format!("{hash:016x}"));
-    let is_jar = abs.is_file();
-    let target = if is_jar {
-        cache.join("app.jar")
-    } else {
-        cache.join("classes")
-    };
-    if cache.join("done").exists() {
-        return Ok(target);
-    }
-    std::fs::create_dir_all(&cache)?;
-    let options = JarOptions {
-        config: rewriter::Config::all(),
-        include: Vec::new(),
-        exclude: Vec::new(),
-        runtime_jar: None,
-        skip_bad: true,
-    };
-    let quiet = |_: usize, _: usize| {};
-    if is_jar {
-        let bytes = std::fs::read(&abs)?;
-        let (out, _) = instrument_jar(&bytes, &options, &quiet)
-            .map_err(|e| bad_input(format!("{}: cannot instrument: {e}", path.display())))?;
-        std::fs::write(&target, out)?;
-    } else {
-        let _ = std::fs::remove_dir_all(&target);
-        instrument_dir(&abs, &target, &options, &quiet)
-            .map_err(|e| bad_input(format!("{}: cannot instrument: {e}", path.display())))?;
-    }
-    std::fs::write(cache.join("done"), key)?;
-    Ok(target)
-}
-
-/// The newest modification time under `path` (seconds and nanoseconds), as a cache key.
-fn newest_mtime(path: &Path) -> String {
-    fn walk(p: &Path, best: &mut (u64, u32, u64)) {
-        if let Ok(m) = std::fs::metadata(p) {
-            if let Ok(t) = m.modified() {
-                let d = t.duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
-                if (d.as_secs(), d.subsec_nanos()) > (best.0, best.1) {
-                    best.0 = d.as_secs();
-                    best.1 = d.subsec_nanos();
-                }
-            }
-            best.2 += m.len();
-            if m.is_dir() {
-                for e in std::fs::read_dir(p).into_iter().flatten().flatten() {
-                    walk(&e.path(), best);
-                }
-            }
-        }
-    }
-    let mut best = (0, 0, 0);
-    walk(path, &mut best);
-    format!("{}.{}:{}", best.0, best.1, best.2)
-}
-
-// ---- the JVM ----------------------------------------------------------------------------------
-
-/// One JVM under the agent: the agent options, the harness arguments and the program.
-#[derive(Clone, Debug)]
-pub struct Launch {
-    pub java: PathBuf,
-    pub jvm_args: Vec<String>,
-    /// `KEY=VALUE` agent options (agent/PROTOCOL.md), passed through an options file.
-    pub agent_options: Vec<(String, String)>,
-    pub runtime: super::rt::Runtime,
-    pub classpath: Vec<PathBuf>,
-    pub main: String,
-    pub fail_on_output: Vec<String>,
-    pub fail_on_file: Vec<String>,
-    pub args: Vec<String>,
-    /// Per-execution wall-clock bound, for the guard that kills a JVM that stops reporting.
-    pub timeout_ms: u64,
-}
-
-/// What one JVM produced.
-pub struct JvmRun {
-    /// One JSON object per execution, in order.
-    pub results: Vec<Value>,
-    pub status: Option<i32>,
+    crate::driver::classpath::prepare(cp, crate::driver::classpath::Mode::All)
 }
 
 impl Launch {
@@ -351,6 +224,7 @@ impl Launch {
             ("first-execution".into(), first.to_string()),
             ("max-steps".into(), args.max_steps.to_string()),
             ("timeout-ms".into(), args.timeout_ms.to_string()),
+            ("block-ms".into(), args.block_ms.to_string()),
             ("expect-exit".into(), args.expect_exit.to_string()),
             ("spurious".into(), on_off(args.spurious)),
             ("keep-going".into(), on_off(args.keep_going)),
@@ -382,198 +256,8 @@ impl Launch {
             fail_on_file: args.fail_on_file.clone(),
             args: args.args.clone(),
             timeout_ms: args.timeout_ms,
+            cwd: None,
+            log: None,
         }
     }
-
-    /// The `java` command, with the agent reading its options from `options_file` (written by
-    /// [`Launch::options_text`]).
-    pub fn command(&self, options_file: &Path) -> Command {
-        let mut cmd = Command::new(&self.java);
-        cmd.args(&self.jvm_args);
-        cmd.arg(format!(
-            "-agentpath:{}=options-file={}",
-            self.runtime.agent.display(),
-            options_file.display()
-        ));
-        cmd.arg("-cp").arg(&self.runtime.jar);
-        cmd.arg("rankcheck.harness.Main");
-        for r in &self.fail_on_output {
-            cmd.arg("--fail-on-output").arg(r);
-        }
-        for f in &self.fail_on_file {
-            cmd.arg("--fail-on-file").arg(f);
-        }
-        cmd.arg("--cp").arg(join_paths(&self.classpath));
-        cmd.arg("--main").arg(&self.main);
-        cmd.arg("--");
-        cmd.args(&self.args);
-        cmd
-    }
-
-    /// The agent's options file text (one `KEY=VALUE` per line).
-    pub fn options_text(&self, results: &Path) -> String {
-        let mut text = String::new();
-        for (k, v) in &self.agent_options {
-            text.push_str(&format!("{k}={v}\n"));
-        }
-        text.push_str(&format!("out={}\n", results.display()));
-        text
-    }
-
-    /// Runs the JVM to the end and reads its results. A JVM that writes no result for the
-    /// per-execution bound plus a minute is killed (the agent's own watchdog should have ended
-    /// the execution long before).
-    pub fn run(&self, results: &Path) -> anyhow::Result<JvmRun> {
-        let options_file = results.with_extension("options");
-        std::fs::write(&options_file, self.options_text(results))?;
-        let mut child = self
-            .command(&options_file)
-            .stdin(Stdio::null())
-            .spawn()
-            .map_err(|e| anyhow::anyhow!("cannot run {}: {e}", self.java.display()))?;
-        let patience = Duration::from_millis(self.timeout_ms) + Duration::from_secs(60);
-        let mut last_len = 0;
-        let mut last_change = Instant::now();
-        let status = loop {
-            if let Some(status) = child.try_wait()? {
-                break status;
-            }
-            let len = std::fs::metadata(results).map_or(0, |m| m.len());
-            if len != last_len {
-                last_len = len;
-                last_change = Instant::now();
-            } else if last_change.elapsed() > patience {
-                let _ = child.kill();
-                let _ = child.wait();
-                anyhow::bail!(
-                    "the JVM reported nothing for {} s and was killed (an agent failure)",
-                    patience.as_secs()
-                );
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        let text = std::fs::read_to_string(results).unwrap_or_default();
-        let mut parsed = Vec::new();
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            parsed.push(
-                serde_json::from_str::<Value>(line)
-                    .map_err(|e| anyhow::anyhow!("bad result line from the agent: {e}"))?,
-            );
-        }
-        let code = status.code();
-        if code == Some(2) {
-            return Err(bad_input(
-                "the JVM rejected the program (see the harness's message above)",
-            ));
-        }
-        if parsed.is_empty() {
-            anyhow::bail!(
-                "the JVM ended ({}) without reporting an execution",
-                code.map_or("killed by a signal".to_string(), |c| format!(
-                    "exit status {c}"
-                ))
-            );
-        }
-        Ok(JvmRun {
-            results: parsed,
-            status: code,
-        })
-    }
-}
-
-fn on_off(b: bool) -> String {
-    if b { "on" } else { "off" }.to_string()
-}
-
-fn join_paths(paths: &[PathBuf]) -> String {
-    paths
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(":")
-}
-
-/// `$JAVA_HOME/bin/java`, or `java` from the PATH.
-pub fn java_binary() -> PathBuf {
-    std::env::var_os("JAVA_HOME")
-        .map(|h| PathBuf::from(h).join("bin").join("java"))
-        .filter(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from("java"))
-}
-
-// ---- bug reports ------------------------------------------------------------------------------
-
-/// Writes one bug's report folder under `out`: `result.json` (the agent's result line),
-/// `schedule.txt`, `stacks.txt`, `stdout.txt`, `stderr.txt`, `run.json` (everything `replay`
-/// needs: class path, main, arguments, agent options, harness oracles) and `replay.txt` with
-/// the exact command. Returns the folder.
-pub fn write_report(out: &Path, launch: &Launch, result: &Value) -> anyhow::Result<PathBuf> {
-    let simple = launch.main.rsplit('.').next().unwrap_or("Main");
-    let dir = out.join(format!(
-        "{simple}-{}-{}",
-        result["kind"].as_str().unwrap_or("bug"),
-        result["index"]
-    ));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-    let dir = std::fs::canonicalize(&dir)?;
-    std::fs::write(
-        dir.join("result.json"),
-        serde_json::to_string_pretty(result)?,
-    )?;
-    if let Some(schedule) = result["schedule"].as_str() {
-        std::fs::write(dir.join("schedule.txt"), schedule)?;
-    }
-    let mut stacks = String::new();
-    stacks.push_str(result["message"].as_str().unwrap_or(""));
-    stacks.push_str("\n\n");
-    if let Some(trace) = result["trace"].as_str() {
-        stacks.push_str(trace);
-        stacks.push('\n');
-    }
-    for s in result["stacks"].as_array().into_iter().flatten() {
-        stacks.push_str(&format!(
-            "thread t{} \"{}\" ({})\n",
-            s["thread"],
-            s["name"].as_str().unwrap_or(""),
-            s["state"].as_str().unwrap_or("")
-        ));
-        for f in s["frames"].as_array().into_iter().flatten() {
-            stacks.push_str(&format!("\t{}\n", f.as_str().unwrap_or("")));
-        }
-        stacks.push('\n');
-    }
-    std::fs::write(dir.join("stacks.txt"), stacks)?;
-    std::fs::write(
-        dir.join("stdout.txt"),
-        result["stdout"].as_str().unwrap_or(""),
-    )?;
-    std::fs::write(
-        dir.join("stderr.txt"),
-        result["stderr"].as_str().unwrap_or(""),
-    )?;
-    let options: serde_json::Map<String, Value> = launch
-        .agent_options
-        .iter()
-        .filter(|(k, _)| !matches!(k.as_str(), "executions" | "first-execution" | "keep-going"))
-        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
-        .collect();
-    let run = json!({
-        "classpath": launch.classpath.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()).display().to_string()).collect::<Vec<_>>(),
-        "main": launch.main,
-        "args": launch.args,
-        "jvm_args": launch.jvm_args,
-        "agent_options": options,
-        "fail_on_output": launch.fail_on_output,
-        "fail_on_file": launch.fail_on_file,
-        "execution": result["index"],
-        "schedule": "schedule.txt",
-        "expected": {"kind": result["kind"], "message": result["message"]},
-    });
-    std::fs::write(dir.join("run.json"), serde_json::to_string_pretty(&run)?)?;
-    std::fs::write(
-        dir.join("replay.txt"),
-        format!("rankcheck replay {}\n", dir.display()),
-    )?;
-    Ok(dir)
 }

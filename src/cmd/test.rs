@@ -1,13 +1,323 @@
-//! `rankcheck test` (shared/CLI.md). Not built yet: fails with exit code 3 and says so.
+//! `rankcheck test` (shared/CLI.md): searches for a bug over many controlled executions, spread
+//! over parallel JVMs; stops at the first bug (exit 1) after replaying it, or prints what the
+//! budget covered (exit 0). The work is done by `crate::driver::search`.
 
-use crate::error::Outcome;
+use crate::driver::classpath::{self, Mode};
+use crate::driver::search::{Program, Search, SearchResult};
+use crate::driver::strategy::{self, Bounds};
+use crate::error::{bad_input, Outcome};
+use serde_json::json;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// The program's class path (`:`-separated), as built or already instrumented.
+    #[arg(long, required_unless_present = "manifest")]
+    pub cp: Option<String>,
+    /// The class whose `main` runs.
+    #[arg(long, required_unless_present = "manifest")]
+    pub main: Option<String>,
+    /// Run the program a `manifest.toml` describes (contest-bench/MANIFEST.md): its sources are
+    /// compiled, and its main class, arguments and oracles used (flags given here add to them).
+    #[arg(long, conflicts_with_all = ["cp", "main"])]
+    pub manifest: Option<PathBuf>,
+    /// random | pct | pctvb | rankchecker | icb | pos | pos-star | scs.
+    #[arg(long, default_value = strategy::DEFAULT)]
+    pub strategy: String,
+    /// Context bound: preemptions.
+    #[arg(short = 'c')]
+    pub c: Option<u32>,
+    /// Variable bound.
+    #[arg(short = 'v')]
+    pub v: Option<u32>,
+    /// Thread bound.
+    #[arg(short = 't')]
+    pub t: Option<u32>,
+    /// PCT depth.
+    #[arg(short = 'd')]
+    pub d: Option<u32>,
+    /// Loop-iteration bound.
+    #[arg(short = 'l')]
+    pub l: Option<u32>,
+    /// How preemptions count against c: rankchecker (only priority-order violations) or chess
+    /// (every switch away from an enabled thread).
+    #[arg(long, value_parser = ["rankchecker", "chess"])]
+    pub c_mode: Option<String>,
+    /// Executions at most.
+    #[arg(long, default_value_t = 1000)]
+    pub budget: u64,
+    /// Wall-clock bound of the whole search, in seconds.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Parallel JVMs, each pinned to its own CPU (default: the number of cores).
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+    /// A bug when an execution's stdout or stderr matches (java.util.regex, `find`).
+    #[arg(long)]
+    pub fail_on_output: Vec<String>,
+    /// A bug when the file an execution writes matches: PATH=REGEX (removed before each
+    /// execution).
+    #[arg(long)]
+    pub fail_on_file: Vec<String>,
+    /// The exit status of a correct run.
+    #[arg(long)]
+    pub expect_exit: Option<i32>,
+    /// One JVM per execution.
+    #[arg(long)]
+    pub fork: bool,
+    /// Where bug reports go.
+    #[arg(long, default_value = "rankcheck-out")]
+    pub out: PathBuf,
+    /// One JSON object on stdout at the end (other output goes to stderr).
+    #[arg(long)]
+    pub json: bool,
+    /// Go on after a bug.
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Step bound of one execution (a livelock beyond it).
+    #[arg(long, default_value_t = 100_000)]
+    pub max_steps: u64,
+    /// Wall-clock bound of one execution, in milliseconds.
+    #[arg(long, default_value_t = 20_000)]
+    pub timeout_ms: u64,
+    /// Let the scheduler choose spurious wake-ups.
+    #[arg(long)]
+    pub spurious: bool,
+    /// Instrument only synchronization (no data-access scheduling points).
+    #[arg(long)]
+    pub sync_only: bool,
+    /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
+    #[arg(long, allow_hyphen_values = true)]
+    pub jvm_arg: Vec<String>,
+    /// The program's arguments.
+    #[arg(last = true)]
+    pub args: Vec<String>,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`rankcheck test` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let info = strategy::lookup(&args.strategy)?;
+    let given = Bounds {
+        c: args.c,
+        v: args.v,
+        t: args.t,
+        d: args.d,
+        l: args.l,
+    };
+    let unused = given.unused_by(info);
+    if !unused.is_empty() {
+        eprintln!(
+            "rankcheck: note: {} does not use {}; ignored",
+            info.name,
+            unused.join(", ")
+        );
+    }
+    if args.budget == 0 {
+        return Err(bad_input("--budget must be at least 1"));
+    }
+    if args.jobs == Some(0) {
+        return Err(bad_input("-j must be at least 1"));
+    }
+    let time_limit = match args.time_limit {
+        Some(t) if !(t > 0.0 && t.is_finite()) => {
+            return Err(bad_input(
+                "--time-limit must be a positive number of seconds",
+            ))
+        }
+        t => t.map(Duration::from_secs_f64),
+    };
+    for f in &args.fail_on_file {
+        if !f.contains('=') {
+            return Err(bad_input(format!(
+                "--fail-on-file wants PATH=REGEX, not {f:?}"
+            )));
+        }
+    }
+    let mut fork = args.fork;
+    if fork && info.spread == strategy::Spread::OneJvm {
+        eprintln!(
+            "rankcheck: note: --fork ignored: {} keeps its search state in one JVM",
+            info.name
+        );
+        fork = false;
+    }
+    let mode = if args.sync_only {
+        Mode::SyncOnly
+    } else {
+        Mode::All
+    };
+    let program = resolve_program(&args, mode)?;
+    let search = Search {
+        strategy: info,
+        bounds: given.used_by(info),
+        c_mode: args.c_mode.clone(),
+        seed: args.seed,
+        budget: args.budget,
+        jobs: args.jobs.unwrap_or_else(default_jobs),
+        fork,
+        keep_going: args.keep_going,
+        time_limit,
+        max_steps: args.max_steps,
+        timeout_ms: args.timeout_ms,
+        spurious: args.spurious,
+        jvm_args: args.jvm_arg.clone(),
+        out: args.out.clone(),
+        progress: !args.json && std::io::stderr().is_terminal(),
+    };
+    let result = search.run(&program)?;
+    print(&args, &search, &result);
+    if !result.unreproduced.is_empty() && result.bugs.is_empty() {
+        anyhow::bail!(
+            "a failure did not replay, so it is not reported as a bug: {}",
+            result.unreproduced.join("; ")
+        );
+    }
+    Ok(if result.bugs.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Bug
+    })
+}
+
+/// The default `-j`: one JVM per core.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// The program from `--cp/--main` or from `--manifest`, with the command line's oracles added.
+fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
+    let mut program = match &args.manifest {
+        Some(path) => manifest_program(path, mode)?,
+        None => {
+            let cp = args.cp.as_deref().unwrap_or_default();
+            let main = args.main.clone().unwrap_or_default();
+            if main.trim().is_empty() {
+                return Err(bad_input("--main is empty"));
+            }
+            Program {
+                classpath: classpath::prepare(cp, mode)?,
+                main,
+                args: Vec::new(),
+                fail_on_output: Vec::new(),
+                fail_on_file: Vec::new(),
+                expect_exit: 0,
+                private_cwd: false,
+            }
+        }
+    };
+    if !args.args.is_empty() {
+        program.args = args.args.clone();
+    }
+    program
+        .fail_on_output
+        .extend(args.fail_on_output.iter().cloned());
+    program
+        .fail_on_file
+        .extend(args.fail_on_file.iter().cloned());
+    if let Some(e) = args.expect_exit {
+        program.expect_exit = e;
+    }
+    // Parallel JVMs must not write the same checked file.
+    if !program.fail_on_file.is_empty() && args.jobs.unwrap_or_else(default_jobs) > 1 {
+        program.private_cwd = true;
+    }
+    Ok(program)
+}
+
+/// Compiles a manifest's program (cached) and reads its main class, arguments and oracles.
+pub fn manifest_program(path: &Path, mode: Mode) -> anyhow::Result<Program> {
+    let dir = if path.is_dir() {
+        path.to_path_buf()
+    } else {
+        path.parent().map(Path::to_path_buf).unwrap_or_default()
+    };
+    let program = crate::suite::Program::load(&dir).map_err(|e| bad_input(e.to_string()))?;
+    program_of(&program, mode)
+}
+
+/// A suite program, compiled and instrumented.
+pub fn program_of(program: &crate::suite::Program, mode: Mode) -> anyhow::Result<Program> {
+    let classes = crate::suite::compile(program, &classpath::cache_dir()?.join("javac"))
+        .map_err(|e| bad_input(e.to_string()))?;
+    let m = &program.manifest;
+    Ok(Program {
+        classpath: classpath::prepare(&classes.display().to_string(), mode)?,
+        main: m.main.clone(),
+        args: m.args.clone(),
+        fail_on_output: m.oracle.fail_on_output.iter().cloned().collect(),
+        fail_on_file: m.oracle.fail_on_file.iter().cloned().collect(),
+        expect_exit: m.oracle.exit_status(),
+        private_cwd: true,
+    })
+}
+
+fn print(args: &Args, search: &Search, result: &SearchResult) {
+    let f = &result.finished;
+    let say = |line: String| {
+        if args.json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    };
+    for bug in &result.bugs {
+        say(format!(
+            "rankcheck: BUG in execution {} ({}): {}",
+            bug.execution, bug.kind, bug.message
+        ));
+        say("  replayed: the recorded schedule reproduces it".into());
+        say(format!("  report: {}", bug.dir.display()));
+        say(format!(
+            "  replay: {}",
+            crate::driver::report::replay_command(&bug.dir)
+        ));
+    }
+    for u in &result.unreproduced {
+        eprintln!("rankcheck: internal failure: {u}");
+    }
+    let verdict = if !result.bugs.is_empty() {
+        "bug found"
+    } else if f.time_limited {
+        "no bug found (time limit reached)"
+    } else {
+        "no bug found"
+    };
+    say(format!(
+        "rankcheck: {} execution(s) in {:.2} s, strategy {} {}, seed {}: {verdict}",
+        f.executions,
+        f.seconds,
+        search.strategy.name,
+        search.bounds.label(),
+        search.seed
+    ));
+    if result.bugs.is_empty() {
+        say(format!("coverage: {}", result.coverage));
+    }
+    if args.json {
+        let report = result.bugs.first().map(|b| b.dir.display().to_string());
+        let value = json!({
+            "bug": !result.bugs.is_empty(),
+            "executions": f.executions,
+            "seconds": f.seconds,
+            "strategy": search.strategy.name,
+            "bounds": search.bounds,
+            "seed": search.seed,
+            "budget": search.budget,
+            "report": report,
+            "coverage": result.coverage,
+            "bugs": result.bugs.iter().map(|b| json!({
+                "execution": b.execution,
+                "kind": b.kind,
+                "message": b.message,
+                "report": b.dir.display().to_string(),
+                "replay": crate::driver::report::replay_command(&b.dir),
+            })).collect::<Vec<_>>(),
+            "unreproduced": result.unreproduced,
+            "time_limited": f.time_limited,
+        });
+        println!("{value}");
+    }
 }

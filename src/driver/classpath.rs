@@ -1,0 +1,200 @@
+//! The program's class path, instrumented: entries that already carry a site table are used as
+//! they are; the others are instrumented into a cache directory keyed by a hash of their
+//! contents, the rankcheck version and the instrumentation mode, so repeated runs instrument
+//! once and a changed class is never served stale.
+
+use crate::error::bad_input;
+use rewriter::jar::{instrument_dir, instrument_jar, JarOptions};
+use std::path::{Path, PathBuf};
+
+/// Which sites get hooks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Every field, static and array access, and synchronization (`instrument --all`).
+    All,
+    /// Only synchronization and thread operations (`instrument --sync-only`).
+    SyncOnly,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::All => "all",
+            Mode::SyncOnly => "sync-only",
+        }
+    }
+
+    fn config(self) -> rewriter::Config {
+        match self {
+            Mode::All => rewriter::Config::all(),
+            Mode::SyncOnly => rewriter::Config::sync_only(),
+        }
+    }
+}
+
+/// Each class-path entry of `cp` (`:`-separated), instrumented for `mode`.
+pub fn prepare(cp: &str, mode: Mode) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for entry in cp.split(':').filter(|e| !e.is_empty()) {
+        let path = PathBuf::from(entry);
+        if !path.exists() {
+            return Err(bad_input(format!(
+                "class path entry {entry}: no such file or directory"
+            )));
+        }
+        if is_instrumented(&path) {
+            out.push(std::fs::canonicalize(&path)?);
+            continue;
+        }
+        out.push(instrument_cached(&path, mode)?);
+    }
+    if out.is_empty() {
+        return Err(bad_input("--cp is empty"));
+    }
+    Ok(out)
+}
+
+/// True when `path` (a jar or a directory) was written by the rewriter: it carries the site
+/// table resource.
+pub fn is_instrumented(path: &Path) -> bool {
+    let resource = java_harness::hooks::SITE_TABLE_RESOURCE;
+    if path.is_dir() {
+        return path.join(resource).is_file();
+    }
+    // Entry names sit uncompressed in a jar's headers.
+    std::fs::read(path).is_ok_and(|bytes| {
+        bytes
+            .windows(resource.len())
+            .any(|w| w == resource.as_bytes())
+    })
+}
+
+/// The cache folder for instrumented copies (beside the unpacked runtime).
+pub fn cache_dir() -> anyhow::Result<PathBuf> {
+    let rt = crate::cmd::rt::runtime()?;
+    Ok(rt
+        .jar
+        .parent()
+        .map(|p| p.join("instrumented"))
+        .unwrap_or_else(|| PathBuf::from("rankcheck-instrumented")))
+}
+
+fn instrument_cached(path: &Path, mode: Mode) -> anyhow::Result<PathBuf> {
+    let abs = std::fs::canonicalize(path)?;
+    let mut key = Fnv::new();
+    key.write(env!("CARGO_PKG_VERSION").as_bytes());
+    key.write(mode.name().as_bytes());
+    hash_tree(&abs, &abs, &mut key)?;
+    let cache = cache_dir()?.join(format!("{:016x}", key.0));
+    let is_jar = abs.is_file();
+    let target = if is_jar {
+        cache.join("app.jar")
+    } else {
+        cache.join("classes")
+    };
+    if cache.join("done").exists() {
+        return Ok(target);
+    }
+    // Build into a private folder and rename it into place: parallel rankchecks may race here.
+    let staging = cache.with_extension(format!("tmp{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir_all(&staging)?;
+    let staged = staging.join(target.file_name().unwrap());
+    let options = JarOptions {
+        config: mode.config(),
+        include: Vec::new(),
+        exclude: Vec::new(),
+        runtime_jar: None,
+        skip_bad: true,
+    };
+    let quiet = |_: usize, _: usize| {};
+    let result = if is_jar {
+        let bytes = std::fs::read(&abs)?;
+        instrument_jar(&bytes, &options, &quiet)
+            .map_err(|e| bad_input(format!("{}: cannot instrument: {e}", path.display())))
+            .and_then(|(out, _)| Ok(std::fs::write(&staged, out)?))
+    } else {
+        instrument_dir(&abs, &staged, &options, &quiet)
+            .map(|_| ())
+            .map_err(|e| bad_input(format!("{}: cannot instrument: {e}", path.display())))
+    };
+    if let Err(e) = result {
+        let _ = std::fs::remove_dir_all(&staging);
+        return Err(e);
+    }
+    std::fs::write(staging.join("done"), abs.display().to_string())?;
+    if std::fs::rename(&staging, &cache).is_err() {
+        // Someone else finished first; theirs is as good as ours.
+        let _ = std::fs::remove_dir_all(&staging);
+        if !cache.join("done").exists() {
+            anyhow::bail!("cannot move the instrumented copy into {}", cache.display());
+        }
+    }
+    Ok(target)
+}
+
+/// Hashes every file below `path` (names relative to `root`, and contents), in sorted order.
+fn hash_tree(root: &Path, path: &Path, key: &mut Fnv) -> anyhow::Result<()> {
+    if path.is_dir() {
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for e in entries {
+            hash_tree(root, &e, key)?;
+        }
+    } else {
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        key.write(rel.to_string_lossy().as_bytes());
+        key.write(&std::fs::read(path)?);
+    }
+    Ok(())
+}
+
+/// FNV-1a over length-prefixed chunks: stable across Rust versions, unlike std's hashers.
+pub struct Fnv(pub u64);
+
+impl Fnv {
+    pub fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    pub fn write(&mut self, bytes: &[u8]) {
+        for &b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+impl Default for Fnv {
+    fn default() -> Fnv {
+        Fnv::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hash_depends_on_names_and_contents() {
+        let dir = std::env::temp_dir().join(format!("rc-cp-hash-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("a")).unwrap();
+        std::fs::write(dir.join("a/X.class"), b"one").unwrap();
+        let hash = |d: &Path| {
+            let mut k = Fnv::new();
+            hash_tree(d, d, &mut k).unwrap();
+            k.0
+        };
+        let first = hash(&dir);
+        assert_eq!(first, hash(&dir));
+        std::fs::write(dir.join("a/X.class"), b"two").unwrap();
+        assert_ne!(first, hash(&dir));
+        std::fs::rename(dir.join("a/X.class"), dir.join("a/Y.class")).unwrap();
+        std::fs::write(dir.join("a/Y.class"), b"one").unwrap();
+        assert_ne!(first, hash(&dir));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

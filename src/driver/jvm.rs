@@ -1,0 +1,244 @@
+//! One JVM under the agent: the `java` command line (agent options file, harness, program) and
+//! the guard that reads its JSON-lines results (format: agent/src/report.rs, agent/PROTOCOL.md)
+//! and kills a JVM that stops reporting. Shared by `run`, `test`, `replay`, `sweep` and the
+//! benchmarks so that every command launches programs the same way.
+
+use crate::error::bad_input;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// One JVM under the agent: the agent options, the harness arguments and the program.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub java: PathBuf,
+    pub jvm_args: Vec<String>,
+    /// `KEY=VALUE` agent options (agent/PROTOCOL.md), passed through an options file.
+    pub agent_options: Vec<(String, String)>,
+    pub runtime: crate::cmd::rt::Runtime,
+    pub classpath: Vec<PathBuf>,
+    pub main: String,
+    pub fail_on_output: Vec<String>,
+    pub fail_on_file: Vec<String>,
+    pub args: Vec<String>,
+    /// Per-execution wall-clock bound, for the guard that kills a JVM that stops reporting.
+    pub timeout_ms: u64,
+    /// Working directory of the JVM (`None`: ours). Parallel JVMs each get their own, so
+    /// `--fail-on-file` paths do not collide.
+    pub cwd: Option<PathBuf>,
+    /// Where the JVM's own stdout and stderr go (`None`: inherited). The program's output is
+    /// captured by the harness either way.
+    pub log: Option<PathBuf>,
+}
+
+/// What one JVM produced.
+pub struct JvmRun {
+    /// One JSON object per execution, in order.
+    pub results: Vec<Value>,
+    pub status: Option<i32>,
+}
+
+impl Launch {
+    /// Sets (or replaces) one agent option.
+    pub fn set_option(&mut self, key: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.agent_options.iter_mut().find(|(k, _)| k == key) {
+            Some(slot) => slot.1 = value,
+            None => self.agent_options.push((key.to_string(), value)),
+        }
+    }
+
+    /// Removes one agent option.
+    pub fn remove_option(&mut self, key: &str) {
+        self.agent_options.retain(|(k, _)| k != key);
+    }
+
+    /// The value of one agent option.
+    pub fn option(&self, key: &str) -> Option<&str> {
+        self.agent_options
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The `java` command, with the agent reading its options from `options_file` (written by
+    /// [`Launch::options_text`]).
+    pub fn command(&self, options_file: &Path) -> Command {
+        let mut cmd = Command::new(&self.java);
+        cmd.args(&self.jvm_args);
+        cmd.arg(format!(
+            "-agentpath:{}=options-file={}",
+            self.runtime.agent.display(),
+            options_file.display()
+        ));
+        cmd.arg("-cp").arg(&self.runtime.jar);
+        cmd.arg("rankcheck.harness.Main");
+        for r in &self.fail_on_output {
+            cmd.arg("--fail-on-output").arg(r);
+        }
+        for f in &self.fail_on_file {
+            cmd.arg("--fail-on-file").arg(f);
+        }
+        cmd.arg("--cp").arg(join_paths(&self.classpath));
+        cmd.arg("--main").arg(&self.main);
+        cmd.arg("--");
+        cmd.args(&self.args);
+        if let Some(dir) = &self.cwd {
+            cmd.current_dir(dir);
+        }
+        cmd
+    }
+
+    /// The agent's options file text (one `KEY=VALUE` per line).
+    pub fn options_text(&self, results: &Path) -> String {
+        let mut text = String::new();
+        for (k, v) in &self.agent_options {
+            text.push_str(&format!("{k}={v}\n"));
+        }
+        text.push_str(&format!("out={}\n", results.display()));
+        text
+    }
+
+    /// Runs the JVM to the end and reads its results. A JVM that writes no result for the
+    /// per-execution bound plus a minute is killed (the agent's own watchdog should have ended
+    /// the execution long before). `cancel` is polled: when it turns true the JVM is killed and
+    /// the results so far are returned.
+    pub fn run_cancellable(
+        &self,
+        results: &Path,
+        cancel: &dyn Fn() -> bool,
+    ) -> anyhow::Result<JvmRun> {
+        let results = absolute(results);
+        let options_file = results.with_extension("options");
+        std::fs::write(&options_file, self.options_text(&results))?;
+        let mut command = self.command(&options_file);
+        command.stdin(Stdio::null());
+        if let Some(log) = &self.log {
+            let file = std::fs::File::create(log)
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", log.display()))?;
+            command.stdout(file.try_clone()?).stderr(file);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| anyhow::anyhow!("cannot run {}: {e}", self.java.display()))?;
+        let patience = Duration::from_millis(self.timeout_ms) + Duration::from_secs(60);
+        let mut last_len = 0;
+        let mut last_change = Instant::now();
+        let mut cancelled = false;
+        let status = loop {
+            if let Some(status) = child.try_wait()? {
+                break Some(status);
+            }
+            if cancel() {
+                let _ = child.kill();
+                let _ = child.wait();
+                cancelled = true;
+                break None;
+            }
+            let len = std::fs::metadata(&results).map_or(0, |m| m.len());
+            if len != last_len {
+                last_len = len;
+                last_change = Instant::now();
+            } else if last_change.elapsed() > patience {
+                let _ = child.kill();
+                let _ = child.wait();
+                anyhow::bail!(
+                    "the JVM reported nothing for {} s and was killed (an agent failure)",
+                    patience.as_secs()
+                );
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        let text = std::fs::read_to_string(&results).unwrap_or_default();
+        let mut parsed = Vec::new();
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            match serde_json::from_str::<Value>(line) {
+                Ok(v) => parsed.push(v),
+                // A JVM killed mid-write leaves half a line; anything else is the agent's fault.
+                Err(_) if cancelled => break,
+                Err(e) => anyhow::bail!("bad result line from the agent: {e}"),
+            }
+        }
+        let code = status.and_then(|s| s.code());
+        if cancelled {
+            return Ok(JvmRun {
+                results: parsed,
+                status: None,
+            });
+        }
+        let said = self.log_excerpt();
+        if code == Some(2) {
+            return Err(bad_input(match said {
+                Some(line) => line,
+                None => "the JVM rejected the program (see the harness's message above)".into(),
+            }));
+        }
+        if parsed.is_empty() {
+            anyhow::bail!(
+                "the JVM ended ({}) without reporting an execution{}",
+                code.map_or("killed by a signal".to_string(), |c| format!(
+                    "exit status {c}"
+                )),
+                said.map(|s| format!(": {s}")).unwrap_or_default()
+            );
+        }
+        Ok(JvmRun {
+            results: parsed,
+            status: code,
+        })
+    }
+
+    /// [`Launch::run_cancellable`] without cancellation.
+    pub fn run(&self, results: &Path) -> anyhow::Result<JvmRun> {
+        self.run_cancellable(results, &|| false)
+    }
+
+    /// The most telling line of the captured JVM log: a harness or agent error, else the
+    /// first non-empty line.
+    fn log_excerpt(&self) -> Option<String> {
+        let text = std::fs::read_to_string(self.log.as_ref()?).ok()?;
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        lines
+            .iter()
+            .find(|l| l.contains("error") || l.contains("Error"))
+            .or(lines.first())
+            .map(|l| {
+                l.trim()
+                    .trim_start_matches("rankcheck harness: error: ")
+                    .to_string()
+            })
+    }
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    }
+}
+
+/// `on` or `off`, as the agent's switches want them.
+pub fn on_off(b: bool) -> String {
+    if b { "on" } else { "off" }.to_string()
+}
+
+/// Class-path entries joined with `:`.
+pub fn join_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// `$JAVA_HOME/bin/java`, or `java` from the PATH.
+pub fn java_binary() -> PathBuf {
+    std::env::var_os("JAVA_HOME")
+        .map(|h| PathBuf::from(h).join("bin").join("java"))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from("java"))
+}

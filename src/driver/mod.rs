@@ -1,0 +1,16 @@
+//! The driver: everything between a command line and the JVMs it starts — instrumenting the
+//! class path (cached), launching the harness under the agent, spreading a search session over
+//! parallel JVMs, writing and re-reading bug reports, replaying them, and the coverage
+//! statement. `run`, `test`, `replay`, `sweep` and the benchmarks are thin layers over it.
+//!
+//! **Architecture invariant:** no strategy logic here; the driver only names strategies and
+//! reads the results the agent writes.
+
+pub mod classpath;
+pub mod coverage;
+pub mod jvm;
+pub mod replay;
+pub mod report;
+pub mod search;
+pub mod session;
+pub mod strategy;

@@ -1,0 +1,79 @@
+//! Replaying a recorded bug: the report folder's `run.json` names the program, its oracles and
+//! the agent options; the schedule file drives a fresh JVM through the same choices.
+
+use super::jvm::{java_binary, Launch};
+use super::report::{same_failure, Recorded};
+use serde_json::Value;
+use std::path::Path;
+
+/// What a replay showed.
+#[derive(Debug)]
+pub struct Replayed {
+    /// The replayed execution's result line.
+    pub result: Value,
+    /// It failed the way the report says.
+    pub reproduced: bool,
+}
+
+/// The launch that re-runs `recorded` once under its schedule.
+pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
+    let runtime = crate::cmd::rt::runtime()?;
+    let mut launch = Launch {
+        java: java_binary(),
+        jvm_args: recorded.jvm_args.clone(),
+        agent_options: recorded.agent_options.clone(),
+        runtime,
+        classpath: recorded.classpath.clone(),
+        main: recorded.main.clone(),
+        fail_on_output: recorded.fail_on_output.clone(),
+        fail_on_file: recorded.fail_on_file.clone(),
+        args: recorded.args.clone(),
+        timeout_ms: 20_000,
+        cwd: None,
+        log: Some(work.join("replay-jvm.log")),
+    };
+    if let Some(t) = launch.option("timeout-ms").and_then(|t| t.parse().ok()) {
+        launch.timeout_ms = t;
+    }
+    let schedule = std::fs::canonicalize(&recorded.schedule)
+        .map_err(|e| crate::error::bad_input(format!("{}: {e}", recorded.schedule.display())))?;
+    launch.set_option("replay", schedule.display().to_string());
+    launch.set_option("executions", "1");
+    launch.set_option("first-execution", recorded.execution.to_string());
+    launch.set_option("keep-going", "off");
+    launch.remove_option("time-limit-ms");
+    // The recorded run may have had a private working directory that is gone by now: a fresh
+    // one does as well (the file oracles' files are removed before each execution anyway).
+    launch.cwd = match &recorded.cwd {
+        Some(dir) if dir.is_dir() => Some(dir.clone()),
+        Some(_) => {
+            let dir = work.join("cwd");
+            std::fs::create_dir_all(&dir)?;
+            Some(dir)
+        }
+        None => None,
+    };
+    Ok(launch)
+}
+
+/// Replays `recorded` in a fresh JVM (scratch files in `work`).
+pub fn replay(recorded: &Recorded, work: &Path) -> anyhow::Result<Replayed> {
+    std::fs::create_dir_all(work)?;
+    for entry in &recorded.classpath {
+        if !entry.exists() {
+            return Err(crate::error::bad_input(format!(
+                "the recorded class path entry {} is gone (was the cache cleared?)",
+                entry.display()
+            )));
+        }
+    }
+    let launch = launch_for(recorded, work)?;
+    let run = launch.run(&work.join("replay.jsonl"))?;
+    let result = run
+        .results
+        .into_iter()
+        .next()
+        .ok_or_else(|| anyhow::anyhow!("the replay JVM reported no execution"))?;
+    let reproduced = same_failure(&recorded.expected_kind, &recorded.expected_message, &result);
+    Ok(Replayed { result, reproduced })
+}

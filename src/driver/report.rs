@@ -1,0 +1,340 @@
+//! Bug report folders: what `run` and `test` write for each bug, and what `replay` reads.
+//!
+//! A folder holds `result.json` (the agent's result line), `schedule.txt`, `stacks.txt`,
+//! `stdout.txt`, `stderr.txt`, `timeline.txt` (which thread ran when, and at which source lines
+//! where the site table tells), `run.json` (everything `replay` needs: class path, main,
+//! arguments, agent options, oracles) and `replay.txt` with the exact command.
+
+use super::jvm::Launch;
+use java_harness::hooks::{SiteRecord, SITE_TABLE_RESOURCE};
+use serde_json::{json, Value};
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Writes one bug's report folder under `out` and returns it.
+pub fn write_report(out: &Path, launch: &Launch, result: &Value) -> anyhow::Result<PathBuf> {
+    let simple = launch.main.rsplit('.').next().unwrap_or("Main");
+    let dir = out.join(format!(
+        "{simple}-{}-{}",
+        result["kind"].as_str().unwrap_or("bug"),
+        result["index"]
+    ));
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    let dir = std::fs::canonicalize(&dir)?;
+    std::fs::write(
+        dir.join("result.json"),
+        serde_json::to_string_pretty(result)?,
+    )?;
+    if let Some(schedule) = result["schedule"].as_str() {
+        std::fs::write(dir.join("schedule.txt"), schedule)?;
+    }
+    std::fs::write(dir.join("stacks.txt"), stacks_text(result))?;
+    std::fs::write(
+        dir.join("stdout.txt"),
+        result["stdout"].as_str().unwrap_or(""),
+    )?;
+    std::fs::write(
+        dir.join("stderr.txt"),
+        result["stderr"].as_str().unwrap_or(""),
+    )?;
+    let sites = site_table(&launch.classpath);
+    std::fs::write(dir.join("timeline.txt"), timeline(result, &sites))?;
+    let options: serde_json::Map<String, Value> = launch
+        .agent_options
+        .iter()
+        .filter(|(k, _)| {
+            !matches!(
+                k.as_str(),
+                "executions" | "first-execution" | "keep-going" | "time-limit-ms" | "pin"
+            )
+        })
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    let run = json!({
+        "classpath": launch.classpath.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()).display().to_string()).collect::<Vec<_>>(),
+        "main": launch.main,
+        "args": launch.args,
+        "jvm_args": launch.jvm_args,
+        "cwd": launch.cwd.as_ref().map(|d| d.display().to_string()),
+        "agent_options": options,
+        "fail_on_output": launch.fail_on_output,
+        "fail_on_file": launch.fail_on_file,
+        "execution": result["index"],
+        "schedule": "schedule.txt",
+        "expected": {"kind": result["kind"], "message": result["message"]},
+    });
+    std::fs::write(dir.join("run.json"), serde_json::to_string_pretty(&run)?)?;
+    std::fs::write(
+        dir.join("replay.txt"),
+        format!("{}\n", replay_command(&dir)),
+    )?;
+    Ok(dir)
+}
+
+/// The exact command that replays the report in `dir`.
+pub fn replay_command(dir: &Path) -> String {
+    format!(
+        "rankcheck replay {}",
+        shell_word(&dir.display().to_string())
+    )
+}
+
+fn shell_word(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// The bug message, the throwable's trace and every thread's stack.
+fn stacks_text(result: &Value) -> String {
+    let mut stacks = String::new();
+    stacks.push_str(result["message"].as_str().unwrap_or(""));
+    stacks.push_str("\n\n");
+    if let Some(trace) = result["trace"].as_str() {
+        stacks.push_str(trace);
+        stacks.push('\n');
+    }
+    for s in result["stacks"].as_array().into_iter().flatten() {
+        stacks.push_str(&format!(
+            "thread t{} \"{}\" ({})\n",
+            s["thread"],
+            s["name"].as_str().unwrap_or(""),
+            s["state"].as_str().unwrap_or("")
+        ));
+        for f in s["frames"].as_array().into_iter().flatten() {
+            stacks.push_str(&format!("\t{}\n", f.as_str().unwrap_or("")));
+        }
+        stacks.push('\n');
+    }
+    stacks
+}
+
+/// Every site-table row of the class path's entries, by site id.
+pub fn site_table(classpath: &[PathBuf]) -> HashMap<i64, SiteRecord> {
+    let mut sites = HashMap::new();
+    for entry in classpath {
+        let text = if entry.is_dir() {
+            std::fs::read_to_string(entry.join(SITE_TABLE_RESOURCE)).ok()
+        } else {
+            read_jar_entry(entry, SITE_TABLE_RESOURCE)
+        };
+        for line in text.unwrap_or_default().lines() {
+            if let Ok(record) = SiteRecord::parse_line(line) {
+                sites.insert(record.id, record);
+            }
+        }
+    }
+    sites
+}
+
+fn read_jar_entry(jar: &Path, name: &str) -> Option<String> {
+    let file = std::fs::File::open(jar).ok()?;
+    let mut zip = zip::ZipArchive::new(file).ok()?;
+    let mut entry = zip.by_name(name).ok()?;
+    let mut text = String::new();
+    entry.read_to_string(&mut text).ok()?;
+    Some(text)
+}
+
+/// One site as people read it: `pkg/Cls.method (Cls.java line 12): write owner.f:I`.
+pub fn describe_site(site: &SiteRecord) -> String {
+    let line = site.line.map_or_else(|| "?".to_string(), |l| l.to_string());
+    let detail = if site.detail.is_empty() || site.detail == "-" {
+        String::new()
+    } else {
+        format!(" {}", site.detail)
+    };
+    format!(
+        "{}.{} line {line}: {}{detail}",
+        site.class.replace('/', "."),
+        site.method,
+        site.kind.as_str()
+    )
+}
+
+/// A readable timeline of the execution: the runs of the schedule (which thread performed
+/// which steps), and, when the result carries the executed events (`events`: objects with
+/// `thread` and `site`), the source line of every step.
+pub fn timeline(result: &Value, sites: &HashMap<i64, SiteRecord>) -> String {
+    let names: HashMap<u64, String> = result["stacks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| Some((s["thread"].as_u64()?, s["name"].as_str()?.to_string())))
+        .collect();
+    let who = |t: u64| match names.get(&t) {
+        Some(n) => format!("t{t} ({n})"),
+        None => format!("t{t}"),
+    };
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{}\n\n",
+        result["message"].as_str().unwrap_or("(no message)")
+    ));
+    if let Some(events) = result["events"].as_array() {
+        out.push_str("step  thread  site\n");
+        for (i, e) in events.iter().enumerate() {
+            let thread = e["thread"].as_u64().unwrap_or(u64::MAX);
+            let site = e["site"].as_i64().and_then(|s| sites.get(&s));
+            let what = match site {
+                Some(s) => describe_site(s),
+                None => e["op"].as_str().unwrap_or("-").to_string(),
+            };
+            out.push_str(&format!("{:>4}  {}  {what}\n", i + 1, who(thread)));
+        }
+        return out;
+    }
+    let Some(text) = result["schedule"].as_str() else {
+        out.push_str("(no schedule recorded)\n");
+        return out;
+    };
+    let Ok(schedule) = scheduler::Schedule::parse(text) else {
+        out.push_str("(the schedule cannot be read)\n");
+        return out;
+    };
+    out.push_str("steps        thread\n");
+    let mut step = 1u64;
+    for &(choice, n) in schedule.runs() {
+        let range = if n == 1 {
+            format!("{step}")
+        } else {
+            format!("{step}-{}", step + u64::from(n) - 1)
+        };
+        let what = match choice {
+            scheduler::Choice::Thread(t) => who(u64::from(t.0)),
+            scheduler::Choice::Waiter(t) => format!("notify wakes {}", who(u64::from(t.0))),
+        };
+        out.push_str(&format!("{range:<12} {what}\n"));
+        step += u64::from(n);
+    }
+    out.push_str(&format!(
+        "\n{} site(s) in the site table; the stacks in stacks.txt show where each thread stopped.\n",
+        sites.len()
+    ));
+    out
+}
+
+/// What `replay` reads back from a report folder (`run.json`).
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    pub dir: Option<PathBuf>,
+    pub classpath: Vec<PathBuf>,
+    pub main: String,
+    pub args: Vec<String>,
+    pub jvm_args: Vec<String>,
+    pub cwd: Option<PathBuf>,
+    pub agent_options: Vec<(String, String)>,
+    pub fail_on_output: Vec<String>,
+    pub fail_on_file: Vec<String>,
+    pub execution: u64,
+    pub schedule: PathBuf,
+    pub expected_kind: String,
+    pub expected_message: String,
+}
+
+/// Reads `dir/run.json`; errors are one line naming the file.
+pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
+    let path = dir.join("run.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let v: Value =
+        serde_json::from_str(&text).map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+    let strings = |key: &str| -> Vec<String> {
+        v[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect()
+    };
+    let main = v["main"]
+        .as_str()
+        .ok_or_else(|| format!("{}: no main class recorded", path.display()))?
+        .to_string();
+    let agent_options = v["agent_options"]
+        .as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Recorded {
+        dir: Some(dir.to_path_buf()),
+        classpath: strings("classpath")
+            .into_iter()
+            .map(PathBuf::from)
+            .collect(),
+        main,
+        args: strings("args"),
+        jvm_args: strings("jvm_args"),
+        cwd: v["cwd"].as_str().map(PathBuf::from),
+        agent_options,
+        fail_on_output: strings("fail_on_output"),
+        fail_on_file: strings("fail_on_file"),
+        execution: v["execution"].as_u64().unwrap_or(0),
+        schedule: dir.join(v["schedule"].as_str().unwrap_or("schedule.txt")),
+        expected_kind: v["expected"]["kind"].as_str().unwrap_or("").to_string(),
+        expected_message: v["expected"]["message"].as_str().unwrap_or("").to_string(),
+    })
+}
+
+/// True when a replayed result shows the recorded failure: the same kind and, for kinds whose
+/// message names the failure (throwables, oracles, exit statuses), the same first line.
+pub fn same_failure(expected_kind: &str, expected_message: &str, result: &Value) -> bool {
+    if result["outcome"] != "bug" || result["kind"].as_str() != Some(expected_kind) {
+        return false;
+    }
+    let first = |s: &str| s.lines().next().unwrap_or("").trim().to_string();
+    match expected_kind {
+        // Deadlock and step-bound messages name thread states that may be worded differently
+        // from run to run; the kind is what matters.
+        "deadlock" | "livelock" | "step-bound" | "watchdog" => true,
+        _ => first(expected_message) == first(result["message"].as_str().unwrap_or("")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeline_lists_the_runs_of_the_schedule() {
+        let result = json!({
+            "message": "boom",
+            "schedule": "rankcheck-schedule 1\nt0*3\nt1\nt0*2\n",
+            "stacks": [{"thread": 0, "name": "main", "frames": []}],
+        });
+        let text = timeline(&result, &HashMap::new());
+        assert!(text.contains("1-3          t0 (main)"), "{text}");
+        assert!(text.contains("4            t1\n"), "{text}");
+        assert!(text.contains("5-6          t0 (main)"), "{text}");
+    }
+
+    #[test]
+    fn same_failure_compares_kind_and_first_line() {
+        let r = json!({"outcome": "bug", "kind": "uncaught", "message": "x: boom\nmore"});
+        assert!(same_failure("uncaught", "x: boom", &r));
+        assert!(!same_failure("uncaught", "x: other", &r));
+        assert!(!same_failure("deadlock", "x: boom", &r));
+        let d = json!({"outcome": "bug", "kind": "deadlock", "message": "t1 waits"});
+        assert!(same_failure("deadlock", "t2 waits", &d));
+        assert!(!same_failure(
+            "uncaught",
+            "x",
+            &json!({"outcome": "pass", "kind": "finished"})
+        ));
+    }
+
+    #[test]
+    fn shell_words_are_quoted_when_needed() {
+        assert_eq!(shell_word("/tmp/a-b"), "/tmp/a-b");
+        assert_eq!(shell_word("/tmp/a b"), "'/tmp/a b'");
+    }
+}

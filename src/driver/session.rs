@@ -1,0 +1,342 @@
+//! A search session: up to `budget` executions of one program under one strategy, spread over
+//! `jobs` JVMs running at once, each pinned to its own CPU, stopping at the first bug.
+//!
+//! Determinism: the executions are cut into chunks of [`CHUNK`] (one JVM each, execution indices
+//! `first .. first + count`), a size that never depends on `jobs`; a strategy's schedule for
+//! execution `i` depends only on the seed, `i` and what it learned earlier in the same chunk. So
+//! the same options give the same schedules whatever `-j` is. Several JVMs may find bugs; the
+//! session reports the one with the lowest execution index, and waits for every chunk before it
+//! (cancelling only those after it), so the reported bug and "executions to the first bug" do not
+//! depend on timing either. Strategies whose search state spans the session (ICB, SCS) run in one
+//! JVM.
+
+use super::coverage::Seen;
+use super::jvm::{on_off, Launch};
+use super::strategy::{Spread, CHUNK};
+use serde_json::Value;
+use std::cell::Cell;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// How to run one session.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// The JVM to start, with strategy, seed, bounds and oracles set; `executions`,
+    /// `first-execution`, `pin`, `keep-going` and `time-limit-ms` are set per JVM.
+    pub launch: Launch,
+    pub spread: Spread,
+    pub budget: u64,
+    pub jobs: usize,
+    /// One JVM per execution.
+    pub fork: bool,
+    pub keep_going: bool,
+    pub time_limit: Option<Duration>,
+    /// Scratch folder for options, result and log files (and private working directories).
+    pub work: PathBuf,
+    /// Give every JVM its own working directory below `work` (files the program writes, and
+    /// `--fail-on-file` paths, cannot collide between parallel JVMs).
+    pub private_cwd: bool,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// One failing execution and the JVM launch that ran it.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub result: Value,
+    pub launch: Launch,
+}
+
+impl Found {
+    pub fn index(&self) -> u64 {
+        self.result["index"].as_u64().unwrap_or(u64::MAX)
+    }
+}
+
+/// What a session did.
+#[derive(Debug)]
+pub struct Finished {
+    /// Executions counted: up to and including the first bug (by index) unless keep-going,
+    /// else every execution run.
+    pub executions: u64,
+    /// Bugs by execution index (only the first unless keep-going).
+    pub bugs: Vec<Found>,
+    pub seconds: f64,
+    pub seen: Seen,
+    /// The time limit ended the session.
+    pub time_limited: bool,
+}
+
+struct ChunkRun {
+    first: u64,
+    results: Vec<Value>,
+    launch: Launch,
+}
+
+impl Session {
+    /// Runs the session.
+    pub fn run(&self) -> anyhow::Result<Finished> {
+        std::fs::create_dir_all(&self.work)
+            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", self.work.display()))?;
+        let chunks = self.chunks();
+        let jobs = self.jobs.max(1).min(chunks.len().max(1));
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let started = Instant::now();
+        let deadline = self.time_limit.map(|t| started + t);
+        let next = AtomicU64::new(0);
+        let lowest_bug = AtomicU64::new(u64::MAX);
+        let failed = AtomicBool::new(false);
+        let done = AtomicU64::new(0);
+        let runs: Mutex<Vec<ChunkRun>> = Mutex::new(Vec::new());
+        let error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+        let bar = self.progress.then(|| progress_bar(self.budget));
+
+        std::thread::scope(|scope| {
+            for worker in 0..jobs {
+                let (chunks, next, lowest_bug, failed, done, runs, error, bar) = (
+                    &chunks,
+                    &next,
+                    &lowest_bug,
+                    &failed,
+                    &done,
+                    &runs,
+                    &error,
+                    &bar,
+                );
+                scope.spawn(move || loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst) as usize;
+                    let Some(&(first, count)) = chunks.get(i) else {
+                        break;
+                    };
+                    if failed.load(Ordering::SeqCst)
+                        || (!self.keep_going && first > lowest_bug.load(Ordering::SeqCst))
+                        || deadline.is_some_and(|d| Instant::now() >= d)
+                    {
+                        break;
+                    }
+                    let launch = self.chunk_launch(worker, jobs, cpus, first, count, deadline);
+                    let results = self.work.join(format!("results-{first}.jsonl"));
+                    let polls = Cell::new(0u32);
+                    let live = Cell::new(0u64);
+                    let cancel = || {
+                        polls.set(polls.get() + 1);
+                        if let (Some(bar), 0) = (bar, polls.get() % 25) {
+                            let now = count_lines(&results);
+                            if now > live.get() {
+                                bar.inc(now - live.get());
+                                live.set(now);
+                            }
+                        }
+                        failed.load(Ordering::SeqCst)
+                            || (!self.keep_going && lowest_bug.load(Ordering::SeqCst) < first)
+                    };
+                    match launch.run_cancellable(&results, &cancel) {
+                        Ok(run) => {
+                            let n = run.results.len() as u64;
+                            if let Some(bar) = bar {
+                                bar.inc(n.saturating_sub(live.get()));
+                            }
+                            done.fetch_add(n, Ordering::SeqCst);
+                            for r in &run.results {
+                                if r["outcome"] == "bug" {
+                                    let index = r["index"].as_u64().unwrap_or(first);
+                                    lowest_bug.fetch_min(index, Ordering::SeqCst);
+                                }
+                            }
+                            runs.lock().unwrap().push(ChunkRun {
+                                first,
+                                results: run.results,
+                                launch,
+                            });
+                        }
+                        Err(e) => {
+                            failed.store(true, Ordering::SeqCst);
+                            error.lock().unwrap().get_or_insert(e);
+                            break;
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(bar) = &bar {
+            bar.finish_and_clear();
+        }
+        if let Some(e) = error.into_inner().unwrap() {
+            return Err(e);
+        }
+        let mut runs = runs.into_inner().unwrap();
+        runs.sort_by_key(|r| r.first);
+        Ok(self.summarize(runs, started.elapsed(), deadline))
+    }
+
+    /// `(first, count)` of every JVM, in execution order.
+    fn chunks(&self) -> Vec<(u64, u64)> {
+        let size = match (self.spread, self.fork) {
+            (Spread::OneJvm, _) => self.budget.max(1),
+            (Spread::Chunks, true) => 1,
+            (Spread::Chunks, false) => CHUNK,
+        };
+        let mut out = Vec::new();
+        let mut first = 0;
+        while first < self.budget {
+            let count = size.min(self.budget - first);
+            out.push((first, count));
+            first += count;
+        }
+        out
+    }
+
+    fn chunk_launch(
+        &self,
+        worker: usize,
+        jobs: usize,
+        cpus: usize,
+        first: u64,
+        count: u64,
+        deadline: Option<Instant>,
+    ) -> Launch {
+        let mut launch = self.launch.clone();
+        launch.set_option("executions", count.to_string());
+        launch.set_option("first-execution", first.to_string());
+        launch.set_option("keep-going", on_off(self.keep_going));
+        if jobs > 1 {
+            launch.set_option("pin", (worker % cpus).to_string());
+        }
+        if let Some(d) = deadline {
+            let left = d
+                .saturating_duration_since(Instant::now())
+                .as_millis()
+                .max(1);
+            launch.set_option("time-limit-ms", left.to_string());
+        }
+        launch.log = Some(self.work.join(format!("jvm-{first}.log")));
+        if self.private_cwd {
+            let cwd = self.work.join(format!("cwd-{worker}"));
+            let _ = std::fs::create_dir_all(&cwd);
+            launch.cwd = Some(cwd);
+        }
+        launch
+    }
+
+    fn summarize(
+        &self,
+        runs: Vec<ChunkRun>,
+        elapsed: Duration,
+        deadline: Option<Instant>,
+    ) -> Finished {
+        let mut seen = Seen::default();
+        let mut hbs = BTreeSet::new();
+        let mut any_hb = false;
+        let mut bugs = Vec::new();
+        let mut counted = 0u64;
+        let mut ran = 0u64;
+        let first_bug = runs
+            .iter()
+            .flat_map(|r| &r.results)
+            .filter(|r| r["outcome"] == "bug")
+            .filter_map(|r| r["index"].as_u64())
+            .min();
+        for run in &runs {
+            for r in &run.results {
+                let index = r["index"].as_u64().unwrap_or(0);
+                ran += 1;
+                if !self.keep_going && first_bug.is_some_and(|b| index > b) {
+                    continue;
+                }
+                counted += 1;
+                seen.max_threads = seen
+                    .max_threads
+                    .max(r["threads"].as_u64().unwrap_or(0) as u32);
+                seen.max_steps = seen.max_steps.max(r["steps"].as_u64().unwrap_or(0));
+                if let Some(h) = r.get("hb").filter(|h| !h.is_null()) {
+                    any_hb = true;
+                    hbs.insert(h.to_string());
+                }
+                if r["outcome"] == "bug" && (self.keep_going || Some(index) == first_bug) {
+                    bugs.push(Found {
+                        result: r.clone(),
+                        launch: run.launch.clone(),
+                    });
+                }
+            }
+        }
+        bugs.sort_by_key(Found::index);
+        let time_limited =
+            deadline.is_some_and(|d| Instant::now() + Duration::from_millis(50) >= d);
+        seen.executions = counted;
+        seen.exhausted = bugs.is_empty() && !time_limited && ran < self.budget;
+        seen.distinct_hb = any_hb.then_some(hbs.len() as u64);
+        Finished {
+            executions: counted,
+            bugs,
+            seconds: elapsed.as_secs_f64(),
+            seen,
+            time_limited,
+        }
+    }
+}
+
+fn count_lines(path: &Path) -> u64 {
+    std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count() as u64)
+}
+
+fn progress_bar(len: u64) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} executions ({per_sec})",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(spread: Spread, budget: u64, fork: bool) -> Session {
+        Session {
+            launch: Launch {
+                java: "java".into(),
+                jvm_args: vec![],
+                agent_options: vec![],
+                runtime: crate::cmd::rt::Runtime {
+                    jar: "rt.jar".into(),
+                    agent: "agent.so".into(),
+                },
+                classpath: vec![],
+                main: "Main".into(),
+                fail_on_output: vec![],
+                fail_on_file: vec![],
+                args: vec![],
+                timeout_ms: 1000,
+                cwd: None,
+                log: None,
+            },
+            spread,
+            budget,
+            jobs: 3,
+            fork,
+            keep_going: false,
+            time_limit: None,
+            work: "/nonexistent".into(),
+            private_cwd: false,
+            progress: false,
+        }
+    }
+
+    #[test]
+    fn chunks_do_not_depend_on_jobs() {
+        let mut s = session(Spread::Chunks, 450, false);
+        let a = s.chunks();
+        s.jobs = 1;
+        assert_eq!(a, s.chunks());
+        assert_eq!(a, vec![(0, 200), (200, 200), (400, 50)]);
+        assert_eq!(session(Spread::OneJvm, 450, false).chunks(), vec![(0, 450)]);
+        assert_eq!(session(Spread::Chunks, 3, true).chunks().len(), 3);
+    }
+}
