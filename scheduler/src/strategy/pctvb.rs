@@ -20,22 +20,45 @@
 
 use super::rankchecker::Priorities;
 use crate::ids::{ObjId, ThreadId, VarId};
+use crate::OpKind;
 use crate::rng::{RandomSource, SeededRandom};
 use crate::strategy::{ExecutionSummary, Pick, Strategy, View};
 use crate::Event;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+/// A variable in the variable-bounding sense: a field variable named by the agent (static field
+/// or allocation site), or a monitor (RankChecker §1: the variables "may include
+/// synchronization operations"; a monitor's accesses are its `monitorenter`s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Variable {
+    Field(VarId),
+    Monitor(ObjId),
+}
+
+impl Variable {
+    /// The variable a performed event accesses, if it counts as an access of one.
+    pub fn of(e: &Event) -> Option<Variable> {
+        if e.is_access() && e.var != VarId::UNKNOWN {
+            Some(Variable::Field(e.var))
+        } else if e.kind == OpKind::MonitorEnter {
+            Some(Variable::Monitor(ObjId(e.target)))
+        } else {
+            None
+        }
+    }
+}
+
 /// What is known about the program's variables: the candidates and their access bounds.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct VarProfile {
     /// Per variable: total accesses over the profiled runs, and the threads that touched it.
-    stats: BTreeMap<VarId, (u64, BTreeSet<u32>)>,
+    stats: BTreeMap<Variable, (u64, BTreeSet<u32>)>,
     /// Profiled runs (averages divide by this).
     runs: u64,
     /// Caller-supplied `Kᵢ` (override the learned averages).
-    supplied_k: BTreeMap<VarId, u64>,
+    supplied_k: BTreeMap<Variable, u64>,
     /// Caller-supplied shared variables.
-    supplied_shared: BTreeSet<VarId>,
+    supplied_shared: BTreeSet<Variable>,
     /// Whether the caller supplied the candidates (then no learning is needed).
     supplied: bool,
     /// Most threads seen in one run.
@@ -46,10 +69,10 @@ impl VarProfile {
     /// A profile from the caller: each candidate with its access bound `Kᵢ`, and which of them
     /// are known to be shared (searched first).
     pub fn supplied(
-        candidates: impl IntoIterator<Item = (VarId, u64)>,
-        shared: impl IntoIterator<Item = VarId>,
+        candidates: impl IntoIterator<Item = (Variable, u64)>,
+        shared: impl IntoIterator<Item = Variable>,
     ) -> VarProfile {
-        let supplied_k: BTreeMap<VarId, u64> = candidates.into_iter().collect();
+        let supplied_k: BTreeMap<Variable, u64> = candidates.into_iter().collect();
         let stats = supplied_k
             .keys()
             .map(|&v| (v, (0, BTreeSet::new())))
@@ -72,11 +95,11 @@ impl VarProfile {
     pub fn learn(&mut self, events: &[Event], threads: u32) {
         self.runs += 1;
         self.max_threads = self.max_threads.max(threads);
-        for e in events
-            .iter()
-            .filter(|e| e.is_access() && e.var != VarId::UNKNOWN)
-        {
-            let entry = self.stats.entry(e.var).or_default();
+        for e in events {
+            let Some(var) = Variable::of(e) else {
+                continue;
+            };
+            let entry = self.stats.entry(var).or_default();
             entry.0 += 1;
             entry.1.insert(e.thread.0);
         }
@@ -88,14 +111,14 @@ impl VarProfile {
     }
 
     /// Whether `var` is shared (supplied as such, or touched by two threads in a profiled run).
-    pub fn is_shared(&self, var: VarId) -> bool {
+    pub fn is_shared(&self, var: Variable) -> bool {
         self.supplied_shared.contains(&var)
             || self.stats.get(&var).is_some_and(|(_, t)| t.len() >= 2)
     }
 
     /// The candidates, shared ones first (each group in id order).
-    pub fn candidates(&self) -> Vec<VarId> {
-        let (mut shared, other): (Vec<VarId>, Vec<VarId>) =
+    pub fn candidates(&self) -> Vec<Variable> {
+        let (mut shared, other): (Vec<Variable>, Vec<Variable>) =
             self.stats.keys().partition(|&&v| self.is_shared(v));
         shared.extend(other);
         shared
@@ -107,7 +130,7 @@ impl VarProfile {
     }
 
     /// `Kᵢ`: the supplied bound, else the average accesses per profiled run (at least 1).
-    pub fn k(&self, var: VarId) -> u64 {
+    pub fn k(&self, var: Variable) -> u64 {
         if let Some(&k) = self.supplied_k.get(&var) {
             return k.max(1);
         }
@@ -119,13 +142,13 @@ impl VarProfile {
 
     /// Chooses `v` variables: uniformly among the shared candidates if there are at least `v`,
     /// otherwise all shared ones plus a uniform choice among the rest.
-    pub fn choose(&self, v: u32, rng: &mut impl RandomSource) -> Vec<VarId> {
+    pub fn choose(&self, v: u32, rng: &mut impl RandomSource) -> Vec<Variable> {
         let all = self.candidates();
         let shared = self.shared_count();
         let v = (v as usize).min(all.len());
         let mut chosen = Vec::with_capacity(v);
         let (first, rest) = all.split_at(shared);
-        let mut pool: Vec<VarId> = first.to_vec();
+        let mut pool: Vec<Variable> = first.to_vec();
         if pool.len() < v {
             chosen.append(&mut pool);
             pool = rest.to_vec();
@@ -142,11 +165,11 @@ impl VarProfile {
 /// Picks `count` distinct change points uniformly from `S = {(var, j) : 1 ≤ j ≤ K(var)}`;
 /// returned as `(var, j) → change-point number (1-based, in the order drawn)`.
 pub(crate) fn draw_change_points(
-    vars: &[VarId],
+    vars: &[Variable],
     profile: &VarProfile,
     count: u32,
     rng: &mut impl RandomSource,
-) -> HashMap<(VarId, u64), u32> {
+) -> HashMap<(Variable, u64), u32> {
     let total: u64 = vars.iter().map(|&v| profile.k(v)).sum();
     let count = u64::from(count).min(total);
     let mut points = HashMap::new();
@@ -189,9 +212,9 @@ pub struct Pctvb {
     profile: VarProfile,
     learning_left: u32,
     rng: SeededRandom,
-    tracked: Vec<VarId>,
-    change_points: HashMap<(VarId, u64), u32>,
-    access_counts: HashMap<VarId, u64>,
+    tracked: Vec<Variable>,
+    change_points: HashMap<(Variable, u64), u32>,
+    access_counts: HashMap<Variable, u64>,
     priorities: Priorities,
     consumed: usize,
     executions: u64,
@@ -225,7 +248,7 @@ impl Pctvb {
     }
 
     /// The variables tracked in the current execution (empty during preparatory runs).
-    pub fn tracked(&self) -> &[VarId] {
+    pub fn tracked(&self) -> &[Variable] {
         &self.tracked
     }
 
@@ -281,10 +304,10 @@ impl Strategy for Pctvb {
         while self.consumed < view.events.len() {
             let e = view.events[self.consumed];
             self.consumed += 1;
-            if e.is_access() && self.tracked.contains(&e.var) {
-                let count = self.access_counts.entry(e.var).or_insert(0);
+            if let Some(var) = Variable::of(&e).filter(|v| self.tracked.contains(v)) {
+                let count = self.access_counts.entry(var).or_insert(0);
                 *count += 1;
-                if let Some(&k) = self.change_points.get(&(e.var, *count)) {
+                if let Some(&k) = self.change_points.get(&(var, *count)) {
                     // PCT: change point k lowers the thread to priority k (below every
                     // initial priority, which start at d).
                     self.priorities.set(e.thread, f64::from(k));

@@ -19,7 +19,8 @@
 //! `c = 0 … C`, for each of the `m` permutations of Lemma 4.1 over `n + c` fragments, every
 //! placement of at most `c` change points among the tracked accesses runs under strict priority.
 //! Placements are explored as a stateless tree (each tracked access: fire the next change point
-//! here, or not), and a placement whose state — the canonical hash of the happens-before graph
+//! here, or not; each `notify` with several waiters: which one wakes, a free choice), and a
+//! placement whose state — the canonical hash of the happens-before graph
 //! plus the priorities — was already reached for this `V` is pruned with its whole subtree.
 //! Pruning never crosses variable sets.
 //!
@@ -34,10 +35,10 @@
 //! Accesses outside the tracked variable set are not preemption points: there the running thread
 //! keeps running, as if only the tracked variables were instrumented.
 
-use super::pctvb::{draw_change_points, shuffle, VarProfile};
+use super::pctvb::{draw_change_points, shuffle, VarProfile, Variable};
 use crate::bounds;
 use crate::hb::{self, HbTracker};
-use crate::ids::{ObjId, ThreadId, VarId};
+use crate::ids::{ObjId, ThreadId};
 use crate::op::Op;
 use crate::rng::{RandomSource, SeededRandom};
 use crate::strategy::{ExecutionSummary, Pick, Strategy, View};
@@ -71,9 +72,9 @@ impl std::str::FromStr for CMode {
 
 /// Whether the running thread's pending `op` is a point where a switch may happen: every
 /// synchronization operation, and accesses to the tracked variables.
-pub(crate) fn is_tracked_point(op: &Op, tracked: &[VarId]) -> bool {
+pub(crate) fn is_tracked_point(op: &Op, tracked: &[Variable]) -> bool {
     match op {
-        Op::Access { var, .. } => tracked.contains(var),
+        Op::Access { var, .. } => tracked.contains(&Variable::Field(*var)),
         _ => true,
     }
 }
@@ -291,9 +292,9 @@ pub struct RankChecker {
     learning_left: u32,
     rng: SeededRandom,
     perm: FragmentPermutation,
-    tracked: Vec<VarId>,
-    change_points: HashMap<(VarId, u64), u32>,
-    access_counts: HashMap<VarId, u64>,
+    tracked: Vec<Variable>,
+    change_points: HashMap<(Variable, u64), u32>,
+    access_counts: HashMap<Variable, u64>,
     priorities: Priorities,
     consumed: usize,
     /// Executions run with thread-bounding priorities (not preparatory).
@@ -342,7 +343,7 @@ impl RankChecker {
     }
 
     /// The variables tracked in the current execution.
-    pub fn tracked(&self) -> &[VarId] {
+    pub fn tracked(&self) -> &[Variable] {
         &self.tracked
     }
 
@@ -394,10 +395,10 @@ impl Strategy for RankChecker {
         while self.consumed < view.events.len() {
             let e = view.events[self.consumed];
             self.consumed += 1;
-            if e.is_access() && self.tracked.contains(&e.var) {
-                let count = self.access_counts.entry(e.var).or_insert(0);
+            if let Some(var) = Variable::of(&e).filter(|v| self.tracked.contains(v)) {
+                let count = self.access_counts.entry(var).or_insert(0);
                 *count += 1;
-                if let Some(&k) = self.change_points.get(&(e.var, *count)) {
+                if let Some(&k) = self.change_points.get(&(var, *count)) {
                     if let Some(p) = self.perm.change_priority(k) {
                         self.priorities.set(e.thread, f64::from(p));
                     }
@@ -426,10 +427,35 @@ impl Strategy for RankChecker {
     }
 }
 
+/// Distinguishes the state "about to choose a waiter" from the state after the same events.
+const WAITER_POINT: u64 = 0x7761_6974_6572_0001;
+
 /// One execution of the exhaustive tree: the tracked-access indices where change points fire.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Placement {
-    fires: Vec<u64>,
+    /// `(decision point, choice)` in execution order, only the non-default ones: at a tracked
+    /// access `1` fires the next change point; at a `notify` with several waiters, the index of
+    /// the waiter woken. Decision points are numbered in execution order from 1.
+    decisions: Vec<(u64, u32)>,
+}
+
+impl Placement {
+    fn last_point(&self) -> u64 {
+        self.decisions.last().map_or(0, |d| d.0)
+    }
+
+    fn choice_at(&self, point: u64) -> u32 {
+        self.decisions
+            .iter()
+            .find(|d| d.0 == point)
+            .map_or(0, |d| d.1)
+    }
+
+    fn with(&self, point: u64, choice: u32) -> Placement {
+        let mut decisions = self.decisions.clone();
+        decisions.push((point, choice));
+        Placement { decisions }
+    }
 }
 
 /// Exhaustive RankChecker (Algorithm 1 as reconstructed in `ALGORITHMS.md`).
@@ -439,7 +465,7 @@ pub struct RankCheckerExhaustive {
     profile: VarProfile,
     learning_left: u32,
     /// Variable sets of the current size, in search order; `set_index` into it.
-    sets: Vec<Vec<VarId>>,
+    sets: Vec<Vec<Variable>>,
     set_index: usize,
     v: u32,
     c: u32,
@@ -461,7 +487,8 @@ pub struct RankCheckerExhaustive {
     priorities: Priorities,
     hb: HbTracker,
     consumed: usize,
-    tracked_accesses: u64,
+    /// Decision points passed in this execution (tracked accesses and multi-waiter notifies).
+    points: u64,
     fired: u32,
     stop_branching: bool,
 }
@@ -499,7 +526,9 @@ impl RankCheckerExhaustive {
                 threads: 0,
             },
             frontier: Vec::new(),
-            active: Placement { fires: Vec::new() },
+            active: Placement {
+                decisions: Vec::new(),
+            },
             visited: HashSet::new(),
             claimed: HashSet::new(),
             graphs: HashSet::new(),
@@ -509,7 +538,7 @@ impl RankCheckerExhaustive {
             priorities,
             hb: HbTracker::new(),
             consumed: 0,
-            tracked_accesses: 0,
+            points: 0,
             fired: 0,
             stop_branching: false,
         };
@@ -529,7 +558,7 @@ impl RankCheckerExhaustive {
     }
 
     /// The variable set of the current execution.
-    pub fn tracked(&self) -> &[VarId] {
+    pub fn tracked(&self) -> &[Variable] {
         self.sets.get(self.set_index).map_or(&[], |s| s.as_slice())
     }
 
@@ -593,16 +622,16 @@ impl RankCheckerExhaustive {
         self.start_set();
     }
 
-    fn sets_of_size(&self, v: u32) -> Vec<Vec<VarId>> {
+    fn sets_of_size(&self, v: u32) -> Vec<Vec<Variable>> {
         let all = self.profile.candidates();
         let mut out = Vec::new();
         let mut cur = Vec::new();
         fn go(
-            all: &[VarId],
+            all: &[Variable],
             start: usize,
             v: usize,
-            cur: &mut Vec<VarId>,
-            out: &mut Vec<Vec<VarId>>,
+            cur: &mut Vec<Variable>,
+            out: &mut Vec<Vec<Variable>>,
         ) {
             if cur.len() == v {
                 out.push(cur.clone());
@@ -648,7 +677,9 @@ impl RankCheckerExhaustive {
         );
         self.perm = FragmentPermutation::draw(self.n(), self.c, &mut rng);
         self.frontier.clear();
-        self.active = Placement { fires: Vec::new() };
+        self.active = Placement {
+                decisions: Vec::new(),
+            };
     }
 
     /// Moves to the next placement / permutation / bound / set / size; false when done.
@@ -693,62 +724,68 @@ impl RankCheckerExhaustive {
         hb::mix_all([hash, priorities, u64::from(fired)].into_iter().chain(rest))
     }
 
-    /// Processes new events: counts tracked accesses, fires replayed change points, and at the
-    /// frontier queues "fire here" alternatives.
+    /// Processes new events: counts tracked accesses (decision points), fires replayed change
+    /// points, and at the frontier queues "fire here" alternatives.
     fn observe(&mut self, events: &[crate::Event]) {
         while self.consumed < events.len() {
             let e = events[self.consumed];
             self.consumed += 1;
             let (label, touch) = hb::event_touches(&e);
             self.hb.record(e.thread.0, label, touch.as_slice());
-            let tracked = self
-                .sets
-                .get(self.set_index)
-                .is_some_and(|s| s.contains(&e.var));
-            if !(e.is_access() && tracked) {
+            let tracked = Variable::of(&e)
+                .is_some_and(|v| self.sets.get(self.set_index).is_some_and(|s| s.contains(&v)));
+            if !tracked {
                 continue;
             }
-            self.tracked_accesses += 1;
-            let j = self.tracked_accesses;
-            let replayed = self.active.fires.last().is_some_and(|&last| j <= last);
-            if replayed {
-                if self.active.fires.contains(&j) {
+            self.points += 1;
+            let j = self.points;
+            if j <= self.active.last_point() {
+                if self.active.choice_at(j) == 1 {
                     self.fire(e.thread);
-                    if self.active.fires.last() == Some(&j) {
-                        // The state this placement was queued for: ours to explore.
-                        let key = self.state_key(
-                            self.hb.hash(),
-                            self.priorities.fingerprint(),
-                            self.fired,
-                        );
-                        self.claimed.remove(&key);
-                        self.visited.insert(key);
-                    }
+                }
+                if j == self.active.last_point() {
+                    self.take_own_state(self.hb.hash());
                 }
                 continue;
             }
-            if self.stop_branching {
+            if !self.at_new_state(self.hb.hash()) || self.fired >= self.c {
                 continue;
             }
-            let here = self.state_key(self.hb.hash(), self.priorities.fingerprint(), self.fired);
-            if self.visited.contains(&here) || self.claimed.contains(&here) {
-                self.stop_branching = true;
-                continue;
-            }
-            self.visited.insert(here);
-            if self.fired < self.c {
-                let mut alt = self.priorities.clone();
-                let p = self.perm.change_priority(self.fired + 1).unwrap_or(0);
-                alt.set(e.thread, f64::from(p));
-                let key = self.state_key(self.hb.hash(), alt.fingerprint(), self.fired + 1);
-                if self.visited.contains(&key) || !self.claimed.insert(key) {
-                    self.pruned_placements += 1;
-                } else {
-                    let mut fires = self.active.fires.clone();
-                    fires.push(j);
-                    self.frontier.push(Placement { fires });
-                }
-            }
+            let mut alt = self.priorities.clone();
+            let p = self.perm.change_priority(self.fired + 1).unwrap_or(0);
+            alt.set(e.thread, f64::from(p));
+            let key = self.state_key(self.hb.hash(), alt.fingerprint(), self.fired + 1);
+            self.queue(key, self.active.with(j, 1));
+        }
+    }
+
+    /// The state this placement was queued for (reached at its last decision) is ours.
+    fn take_own_state(&mut self, hash: u64) {
+        let key = self.state_key(hash, self.priorities.fingerprint(), self.fired);
+        self.claimed.remove(&key);
+        self.visited.insert(key);
+    }
+
+    /// At a frontier decision point: registers the state; false if it was explored before (then
+    /// this execution stops branching).
+    fn at_new_state(&mut self, hash: u64) -> bool {
+        if self.stop_branching {
+            return false;
+        }
+        let here = self.state_key(hash, self.priorities.fingerprint(), self.fired);
+        if self.visited.contains(&here) || self.claimed.contains(&here) {
+            self.stop_branching = true;
+            return false;
+        }
+        self.visited.insert(here);
+        true
+    }
+
+    fn queue(&mut self, key: u64, placement: Placement) {
+        if self.visited.contains(&key) || !self.claimed.insert(key) {
+            self.pruned_placements += 1;
+        } else {
+            self.frontier.push(placement);
         }
     }
 
@@ -765,7 +802,7 @@ impl Strategy for RankCheckerExhaustive {
         self.rng = SeededRandom::for_execution(self.config.seed, index);
         self.hb.reset();
         self.consumed = 0;
-        self.tracked_accesses = 0;
+        self.points = 0;
         self.fired = 0;
         self.stop_branching = false;
         if self.learning_left > 0 {
@@ -802,10 +839,34 @@ impl Strategy for RankCheckerExhaustive {
             .pick(view, &mut self.rng, |op| is_tracked_point(op, &tracked)))
     }
 
-    fn pick_waiter(&mut self, _obj: ObjId, waiters: &[ThreadId]) -> Pick {
-        // Strict priority decides who runs; the longest waiter is woken (deterministic, so
-        // placements replay).
-        Ok(waiters[0])
+    fn pick_waiter(&mut self, obj: ObjId, waiters: &[ThreadId]) -> Pick {
+        if self.learning_left > 0 {
+            return Ok(waiters[self.rng.index(waiters.len())]);
+        }
+        // Which waiter wakes is a free decision point of the tree (no change point spent).
+        self.points += 1;
+        let j = self.points;
+        let woken_key = |w: ThreadId| (w, [(hb::monitor_key(obj.0), hb::Mode::Write)]);
+        let chosen = if j <= self.active.last_point() {
+            let i = self.active.choice_at(j) as usize;
+            waiters.get(i).copied().unwrap_or(waiters[0])
+        } else {
+            let base = self.hb.hash();
+            if self.at_new_state(base ^ WAITER_POINT) {
+                for (i, &w) in waiters.iter().enumerate().skip(1) {
+                    let (t, touch) = woken_key(w);
+                    let after = self.hb.hash_after(t.0, hb::WOKEN_LABEL, &touch);
+                    let key = self.state_key(after, self.priorities.fingerprint(), self.fired);
+                    self.queue(key, self.active.with(j, i as u32));
+                }
+            }
+            waiters[0]
+        };
+        self.hb.record_woken(chosen, obj.0);
+        if j == self.active.last_point() {
+            self.take_own_state(self.hb.hash());
+        }
+        Ok(chosen)
     }
 
     fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {

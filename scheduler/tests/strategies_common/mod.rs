@@ -317,3 +317,47 @@ pub fn mixed_counter() -> Program {
     };
     prog("mixed-counter", 3, vec![main_starting(2), worker(1), worker(2)])
 }
+
+/// The running example of the POS paper (Yuan, Yang, Gu, CAV 2018, Fig. 2), one sim event per
+/// paper statement. `x`, `y`, `z` = vars 0, 1, 2; `signal(w)`/`wait(w)` = unpark/park of B.
+/// A is the main thread and starts B first (the JVM has no threads that exist before `start`).
+/// The assertion at A4 fails iff B1 < A1 < B2, B3 < A2 and B6 < A4, i.e. exactly along the
+/// paper's order B1 A1 B2 B3 A2 A3 B4 B5 B6 A4:
+/// - A: A1 `x = 2`; A2 `y = 10`; A3 `signal(w)`; A4 `r = z; assert r != 1`.
+/// - B: B1 `x = 1`; B2 `r0 = x`; B3 `y = 20`; B4 `wait(w)`; B5 `r1 = y`;
+///   B6 `z = (r0 == 2 && r1 == 10) ? 1 : 0`.
+pub fn pos_running_example() -> Program {
+    let (x, y, z) = (0, 1, 2);
+    let a = vec![
+        Ins::Start(1),
+        write(x, k(2)),
+        write(y, k(10)),
+        Ins::Unpark(1),
+        read(z, 0),
+        assert(0, Cmp::Ne, k(1), "POS Fig. 2: z == 1 at A4"),
+    ];
+    let b = vec![
+        write(x, k(1)),
+        read(x, 0),
+        write(y, k(20)),
+        Ins::Park,
+        read(y, 1),
+        Ins::JumpIf {
+            reg: 0,
+            cmp: Cmp::Ne,
+            val: k(2),
+            to: 10,
+        },
+        Ins::JumpIf {
+            reg: 1,
+            cmp: Cmp::Ne,
+            val: k(10),
+            to: 10,
+        },
+        write(z, k(1)),
+        Ins::Goto(11),
+        Ins::Goto(11), // (padding so the targets read plainly)
+        write(z, k(0)),
+    ];
+    prog("pos-fig2", 3, vec![a, b])
+}
