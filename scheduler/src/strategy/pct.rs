@@ -8,9 +8,8 @@
 //!    paper's random permutation of `{d, …, d+n−1}` without having to know `n` in advance.
 //! 2. `d − 1` change points `k₁ … k_{d−1}` are drawn uniformly from `[1, k]`; change point `i`
 //!    carries priority `i` (below every initial priority).
-//! 3. At each scheduling point the highest-priority enabled thread runs. When the step about to
-//!    be performed (1-based: `view.step + 1`) is `kᵢ`, the thread that would run has its priority
-//!    lowered to `i` first, and the highest-priority enabled thread is picked again.
+//! 3. At each scheduling point the highest-priority enabled thread runs. The thread that performs
+//!    step `kᵢ` (steps are 1-based: `view.step + 1`) has its priority set to `i` afterwards.
 //!
 //! Estimates: `n` is not needed (see 1.). `k` is [`PctConfig::steps`] if given; otherwise it is
 //! learned: the largest step count of the earlier executions of this session (100 before the
@@ -131,11 +130,11 @@ impl Strategy for Pct {
                 self.priority[t] = self.lowest;
             }
         }
-        let mut t = self.highest(view);
+        let t = self.highest(view);
         let step = view.step + 1;
         if let Some(&(_, p)) = self.change_points.iter().find(|&&(s, _)| s == step) {
+            // `t` performs step kᵢ, then runs at priority i.
             self.priority[t.index()] = p;
-            t = self.highest(view);
         }
         Ok(t)
     }
@@ -147,5 +146,86 @@ impl Strategy for Pct {
     fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
         self.learned_steps = Some(self.learned_steps.unwrap_or(0).max(summary.steps));
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{self, Cmp, Ins, Outcome, Program, Val};
+    use crate::Config;
+
+    #[test]
+    fn change_points_are_d_minus_1_steps_within_k() {
+        let mut pct = Pct::new(PctConfig {
+            seed: 1,
+            depth: 4,
+            steps: Some(10),
+        });
+        for i in 0..50 {
+            pct.begin_execution(i);
+            let cps = pct.change_points();
+            assert_eq!(cps.iter().map(|c| c.1).collect::<Vec<_>>(), vec![1, 2, 3]);
+            assert!(cps.iter().all(|&(s, _)| (1..=10).contains(&s)));
+        }
+    }
+
+    #[test]
+    fn k_is_learned_from_earlier_executions() {
+        let p = sim::programs::lost_update(false);
+        let mut pct = Pct::new(PctConfig {
+            seed: 1,
+            depth: 2,
+            steps: None,
+        });
+        assert_eq!(pct.steps_estimate(), DEFAULT_STEPS);
+        sim::search(&p, Config::default(), &mut pct, 3, false).unwrap();
+        // main: Begin Start Start Join Join Read End; workers: Begin Read Write End.
+        assert_eq!(pct.steps_estimate(), 15);
+    }
+
+    #[test]
+    fn a_yielding_spin_loop_ends_under_strict_priority() {
+        use Ins::*;
+        let spinner = vec![
+            Read { var: 0, reg: 0 },
+            JumpIf {
+                reg: 0,
+                cmp: Cmp::Ne,
+                val: Val::Const(0),
+                to: 4,
+            },
+            Yield,
+            Goto(0),
+        ];
+        let p = Program {
+            name: "spin",
+            vars: vec![0],
+            bodies: vec![
+                vec![Start(1), Start(2), Join(1), Join(2)],
+                spinner,
+                vec![Write {
+                    var: 0,
+                    val: Val::Const(1),
+                }],
+            ],
+        };
+        let config = Config {
+            max_steps: 5_000,
+            ..Config::default()
+        };
+        for seed in 0..20 {
+            let pct = Pct::new(PctConfig {
+                seed,
+                depth: 1,
+                steps: None,
+            });
+            let mut exec = crate::Execution::new(config.clone(), pct);
+            assert_eq!(
+                sim::run_execution(&mut exec, &p),
+                Ok(Outcome::Pass),
+                "seed {seed}"
+            );
+        }
     }
 }
