@@ -55,6 +55,10 @@
 //!    and returns whether the strategy wants another execution; it may be called at any time
 //!    (watchdog). [`restart()`](Execution::restart) starts the next execution.
 //!
+//! For reports, [`Execution::status`] says where each thread stands ([`ThreadStatus`]: running,
+//! ready with its op, blocked on a monitor and its owner, waiting, joining, parked, finished),
+//! [`Execution::monitor`] who holds a monitor, and every [`Op`] displays itself in one line.
+//!
 //! Wrong calls (a thread that is not the running one, an unknown thread id, `WaitReturn`
 //! without `Wait`, …) return an [`ExecError`] and leave the model unchanged; no sequence of
 //! calls panics.

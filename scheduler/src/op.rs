@@ -205,6 +205,43 @@ impl Op {
     }
 }
 
+impl std::fmt::Display for Op {
+    /// E.g. `write loc 12 (var 3) @site 0x…`, `monitor-enter obj 5`, `join t2 (timed)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.kind().as_str())?;
+        match *self {
+            Op::Access { loc, var, .. } => {
+                write!(f, " loc {}", loc.0)?;
+                if var != VarId::UNKNOWN {
+                    write!(f, " (var {})", var.0)?;
+                }
+            }
+            Op::Exit { status, .. } => write!(f, " {status}")?,
+            Op::Interrupted { clear: true, .. } => f.write_str(" (clear)")?,
+            _ => {
+                if let Some(obj) = self.obj() {
+                    write!(f, " obj {}", obj.0)?;
+                }
+                if let Some(t) = self.target() {
+                    write!(f, " {t}")?;
+                }
+            }
+        }
+        if matches!(
+            self,
+            Op::Wait { timed: true, .. }
+                | Op::Join { timed: true, .. }
+                | Op::Park { timed: true, .. }
+        ) {
+            f.write_str(" (timed)")?;
+        }
+        if let Some(site) = self.site() {
+            write!(f, " @site {site:#x}")?;
+        }
+        Ok(())
+    }
+}
+
 /// What the thread that performs its operation is told, so the agent can reproduce Java's
 /// behaviour (return a value, throw `InterruptedException`, …).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -257,5 +294,46 @@ impl Decision {
     /// `true` for every decision that ends the execution (all but `Run`).
     pub fn is_terminal(&self) -> bool {
         !matches!(self, Decision::Run { .. })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ops_display_their_operands() {
+        let cases = [
+            (
+                Op::Access {
+                    loc: Loc(12),
+                    var: VarId(3),
+                    write: true,
+                    site: 255,
+                },
+                "write loc 12 (var 3) @site 0xff",
+            ),
+            (
+                Op::MonitorEnter {
+                    obj: ObjId(5),
+                    site: 1,
+                },
+                "monitor-enter obj 5 @site 0x1",
+            ),
+            (
+                Op::Join {
+                    target: ThreadId(2),
+                    timed: true,
+                    site: 0,
+                },
+                "join t2 (timed) @site 0x0",
+            ),
+            (Op::WaitReturn { obj: ObjId(4) }, "wait-return obj 4"),
+            (Op::End, "end"),
+            (Op::Exit { status: 3, site: 0 }, "exit 3 @site 0x0"),
+        ];
+        for (op, text) in cases {
+            assert_eq!(op.to_string(), text);
+        }
     }
 }
