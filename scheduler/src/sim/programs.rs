@@ -120,34 +120,25 @@ pub fn atomicity_violation(fixed: bool) -> Program {
     p
 }
 
-/// `lock; while (flag == 0) wait; unlock`, with `flag` the variable `var`.
+/// `lock; while (flag == 0) wait;` (or `if` instead of `while`), with `flag` the variable
+/// `var`; the monitor is still held at the end.
 fn wait_for(var: u32, use_while: bool) -> Vec<Ins> {
+    let after_wait = if use_while { 5 } else { 4 };
+    let mut v = vec![
+        Lock(0),
+        Read { var, reg: 0 },
+        JumpIf {
+            reg: 0,
+            cmp: Cmp::Ne,
+            val: k(0),
+            to: after_wait,
+        },
+        Wait(0),
+    ];
     if use_while {
-        vec![
-            Lock(0),
-            Read { var, reg: 0 },
-            JumpIf {
-                reg: 0,
-                cmp: Cmp::Ne,
-                val: k(0),
-                to: 5,
-            },
-            Wait(0),
-            Goto(1),
-        ]
-    } else {
-        vec![
-            Lock(0),
-            Read { var, reg: 0 },
-            JumpIf {
-                reg: 0,
-                cmp: Cmp::Ne,
-                val: k(0),
-                to: 4,
-            },
-            Wait(0),
-        ]
+        v.push(Goto(1));
     }
+    v
 }
 
 /// Two threads wait on one monitor for two different flags; main sets each flag with `notify`,
