@@ -1,0 +1,60 @@
+package diningphilosophers;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+
+/**
+ * DiningPhilosophers: philosophers sit round a table with one fork between each two neighbours;
+ * each eats a few meals, picking up the left fork and then the right one.
+ *
+ * <p>Failing interleaving (n - 1 preemptions for n philosophers, all n threads): philosopher 0
+ * takes its left fork and is preempted before the right one; so are philosophers 1 .. n-2; the
+ * last one takes its left fork and blocks on its right fork (philosopher 0's left); then each of
+ * the others blocks in turn: a cycle of waits, a deadlock. At "little" (3 philosophers) that is
+ * two preemptions, at monitorenter operations.
+ *
+ * <p>Usage: {@code Main OUTPUT little|average|lot} (philosophers/meals 3/1, 5/10, 8/200).
+ */
+public final class Main {
+    public static void main(String[] args) throws IOException, InterruptedException {
+        String output = args.length > 0 ? args[0] : "output.txt";
+        String level = args.length > 1 ? args[1] : "little";
+        int seats;
+        int meals;
+        switch (level) {
+            case "little" -> { seats = 3; meals = 1; }
+            case "average" -> { seats = 5; meals = 10; }
+            case "lot" -> { seats = 8; meals = 200; }
+            default -> throw new IllegalArgumentException("concurrency level must be little, average or lot");
+        }
+        Fork[] forks = new Fork[seats];
+        for (int i = 0; i < seats; i++) {
+            forks[i] = new Fork(i);
+        }
+        Philosopher[] table = new Philosopher[seats];
+        for (int i = 0; i < seats; i++) {
+            table[i] = new Philosopher(i, forks[i], forks[(i + 1) % seats], meals);
+            table[i].start();
+        }
+        int eaten = 0;
+        for (Philosopher p : table) {
+            p.join();
+            eaten += p.eaten();
+        }
+        int uses = 0;
+        for (Fork f : forks) {
+            uses += f.uses();
+        }
+        boolean ok = eaten == seats * meals && uses == 2 * eaten;
+        String verdict = ok
+                ? "DiningPhilosophers: OK " + eaten + " meals"
+                : "DiningPhilosophers: BUG " + eaten + " meals and " + uses + " fork uses";
+        try (PrintWriter out = new PrintWriter(output)) {
+            out.println(verdict);
+        }
+        System.out.println(verdict);
+        if (!ok) {
+            throw new AssertionError(verdict);
+        }
+    }
+}
