@@ -286,3 +286,89 @@ fn exit_ends_the_execution_with_its_status() {
     assert_eq!(report.bugs, report.executions);
     assert_eq!(report.first_bug.unwrap().outcome, Outcome::Exit(3));
 }
+
+/// A small random program: main starts two workers and joins them; each worker does up to three
+/// random steps (accesses, critical sections, notify, timed wait, yield, assertions).
+fn random_program(rng: &mut crate::SeededRandom) -> Program {
+    use crate::RandomSource;
+    use Ins::*;
+    let mut worker = || {
+        let mut v = Vec::new();
+        for _ in 0..1 + rng.below(3) {
+            let var = rng.below(2) as u32;
+            let m = rng.below(2) as u32;
+            match rng.below(7) {
+                0 => v.push(Read { var, reg: 0 }),
+                1 => v.push(Write {
+                    var,
+                    val: Val::RegPlus(0, 1),
+                }),
+                2 => v.extend([Lock(m), Read { var, reg: 0 }, Unlock(m)]),
+                3 => v.extend([Lock(m), Notify(m), Unlock(m)]),
+                4 => v.extend([Lock(m), TimedWait(m), Unlock(m)]),
+                5 => v.push(Yield),
+                _ => v.push(Assert {
+                    reg: 0,
+                    cmp: Cmp::Lt,
+                    val: Val::Const(1 + rng.below(2) as i64),
+                    msg: "random assertion",
+                }),
+            }
+        }
+        v
+    };
+    let (w1, w2) = (worker(), worker());
+    Program {
+        name: "random",
+        vars: vec![0; 2],
+        bodies: vec![
+            vec![Ins::Start(1), Ins::Start(2), Ins::Join(1), Ins::Join(2)],
+            w1,
+            w2,
+        ],
+    }
+}
+
+/// Property, over random programs: DFS runs every schedule exactly once; replaying any of them
+/// gives the same outcome and follows it to the end; random walk sees no outcome DFS did not.
+#[test]
+fn dfs_replay_and_random_walk_agree_on_random_programs() {
+    let mut rng = crate::SeededRandom::new(77);
+    let mut checked = 0;
+    for _ in 0..60 {
+        let p = random_program(&mut rng);
+        let mut exec = Execution::new(Config::default(), Dfs::new());
+        let mut runs: Vec<(Schedule, Outcome)> = Vec::new();
+        let complete = loop {
+            let o = run_execution(&mut exec, &p).unwrap();
+            runs.push((exec.schedule().clone(), o.clone()));
+            if !exec.finish(o.is_bug()).unwrap() {
+                break true;
+            }
+            if runs.len() >= 3_000 {
+                break false;
+            }
+            exec.restart().unwrap();
+        };
+        if !complete {
+            continue;
+        }
+        checked += 1;
+        let mut texts: Vec<String> = runs.iter().map(|(s, _)| s.to_text()).collect();
+        texts.sort();
+        texts.dedup();
+        assert_eq!(texts.len(), runs.len(), "{p:?}: a schedule ran twice");
+        for (schedule, outcome) in runs.iter().step_by(7) {
+            let (o, r) = replay(&p, Config::default(), schedule).unwrap();
+            assert_eq!((&o, &r), (outcome, &ReplayResult::Followed), "{p:?}");
+        }
+        let mut exec = Execution::new(Config::default(), RandomWalk::new(1));
+        for _ in 0..50 {
+            let o = run_execution(&mut exec, &p).unwrap();
+            assert!(runs.iter().any(|(_, seen)| *seen == o), "{p:?}: {o:?}");
+            exec.finish(o.is_bug()).unwrap();
+            exec.restart().unwrap();
+        }
+    }
+    assert!(checked >= 40, "only {checked} programs small enough");
+}
