@@ -226,6 +226,13 @@ fn replay_reports_divergence_instead_of_continuing() {
         panic!("{result:?}")
     };
     assert_eq!((d.choice_index, d.expected), (3, None));
+    let message = Stop::Diverged(d).to_string();
+    assert!(
+        message.starts_with(
+            "the replay diverged at choice 3: the schedule has ended but the program offered t"
+        ),
+        "{message}"
+    );
 }
 
 #[test]

@@ -60,6 +60,15 @@ pub enum Stop {
     Pruned,
 }
 
+impl std::fmt::Display for Stop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stop::Diverged(d) => write!(f, "the replay diverged at {d}"),
+            Stop::Pruned => write!(f, "the strategy pruned the rest of this execution"),
+        }
+    }
+}
+
 /// Where and how a replayed program left its schedule.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Divergence {
