@@ -48,13 +48,23 @@ fn icb_runs_exactly_the_schedules_within_the_bound_each_once() {
                 .map(|r| r.schedule.as_str())
                 .collect();
             let (runs, icb, exhausted) = run_all(&program, config(), Icb::new(c, false), 1_000_000);
-            assert!(exhausted && icb.exhausted(), "{} c={c}: not exhausted", program.name);
+            assert!(
+                exhausted && icb.exhausted(),
+                "{} c={c}: not exhausted",
+                program.name
+            );
             let got: BTreeSet<&str> = runs.iter().map(|r| r.schedule.as_str()).collect();
-            assert_eq!(got.len(), runs.len(), "{} c={c}: a schedule ran twice", program.name);
+            assert_eq!(
+                got.len(),
+                runs.len(),
+                "{} c={c}: a schedule ran twice",
+                program.name
+            );
             assert_eq!(got, expected, "{} c={c}", program.name);
             // Iterative: every schedule with fewer preemptions first.
             assert!(
-                runs.windows(2).all(|w| w[0].preemptions <= w[1].preemptions),
+                runs.windows(2)
+                    .all(|w| w[0].preemptions <= w[1].preemptions),
                 "{} c={c}: bounds out of order",
                 program.name
             );
@@ -78,16 +88,23 @@ fn final_states(runs: &[Run]) -> BTreeSet<String> {
 fn hb_pruning_keeps_every_final_state_and_cuts_executions() {
     let cases: Vec<(Program, f64)> = vec![
         // (program with a final-state probe, smallest reduction factor expected at c = 2)
-        (with_final_state(&independent_writers(3, 2), &[0, 1, 2], 3), 5.0),
+        (
+            with_final_state(&independent_writers(3, 2), &[0, 1, 2], 3),
+            5.0,
+        ),
         (with_final_state(&mixed_counter(), &[0, 1, 2], 3), 1.5),
-        (with_final_state(&programs::lost_update(false), &[0], 3), 1.0),
+        (
+            with_final_state(&programs::lost_update(false), &[0], 3),
+            1.0,
+        ),
     ];
     for (program, min_factor) in cases {
         let all = brute_force(&program);
         for c in 0..=2 {
             let within: Vec<Run> = all.iter().filter(|r| r.preemptions <= c).cloned().collect();
             let (full, _, _) = run_all(&program, config(), Icb::new(c, false), 1_000_000);
-            let (pruned, icb, exhausted) = run_all(&program, config(), Icb::new(c, true), 1_000_000);
+            let (pruned, icb, exhausted) =
+                run_all(&program, config(), Icb::new(c, true), 1_000_000);
             assert!(exhausted);
             assert_eq!(
                 final_states(&pruned),
@@ -158,11 +175,16 @@ fn coverage_claims_the_bound_only_when_exhausted() {
     let program = mixed_counter();
     let (_, icb, exhausted) = run_all(&program, config(), Icb::new(2, false), 3);
     assert!(!exhausted && !icb.exhausted());
-    assert!(icb.coverage().contains("not exhausted"), "{}", icb.coverage());
+    assert!(
+        icb.coverage().contains("not exhausted"),
+        "{}",
+        icb.coverage()
+    );
     let (_, icb, _) = run_all(&program, config(), Icb::new(1, false), 1_000_000);
     assert!(icb.exhausted());
     assert!(
-        icb.coverage().starts_with("every schedule with <= 1 preemptions"),
+        icb.coverage()
+            .starts_with("every schedule with <= 1 preemptions"),
         "{}",
         icb.coverage()
     );

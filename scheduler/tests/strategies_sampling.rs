@@ -30,7 +30,10 @@ fn fig2_rates<S: Strategy>(strategy: S, samples: u64) -> (f64, f64, f64) {
 fn within(observed: f64, expected: f64, samples: f64, what: &str) {
     // Four standard deviations of a binomial proportion.
     let sigma = (expected * (1.0 - expected) / samples).sqrt();
-    eprintln!("{what}: observed {observed:.5}, expected {expected:.5} (±{:.5})", 4.0 * sigma);
+    eprintln!(
+        "{what}: observed {observed:.5}, expected {expected:.5} (±{:.5})",
+        4.0 * sigma
+    );
     assert!(
         (observed - expected).abs() <= 4.0 * sigma,
         "{what}: {observed} is not within 4σ of {expected}"
@@ -47,7 +50,12 @@ fn pos_samples_the_running_example_at_the_papers_rate() {
     let (rate, b_first, given) = fig2_rates(Pos::new(48, false), samples);
     let n = samples as f64;
     within(b_first, 1.0 / 3.0, n, "POS: B1 before A1");
-    within(given, 1.0 / 24.0, n * b_first, "POS: failure given B1 before A1");
+    within(
+        given,
+        1.0 / 24.0,
+        n * b_first,
+        "POS: failure given B1 before A1",
+    );
     within(rate, 1.0 / 72.0, n, "POS: failing order");
     eprintln!(
         "POS Fig. 2: paper-model rate 1/2 × {given:.5} = {:.5} (1/48 = {:.5})",
@@ -56,15 +64,28 @@ fn pos_samples_the_running_example_at_the_papers_rate() {
     );
     // Random walk, for contrast: the paper's 1/128 becomes 1/4 · 1/64 = 1/256 here.
     let (rw_rate, _, rw_given) = fig2_rates(RandomWalk::new(48), 40_000);
-    within(rw_given, 1.0 / 64.0, 10_000.0, "random walk: failure given B1 before A1");
-    assert!(rw_rate < rate, "POS {rate} should beat random walk {rw_rate}");
+    within(
+        rw_given,
+        1.0 / 64.0,
+        10_000.0,
+        "random walk: failure given B1 before A1",
+    );
+    assert!(
+        rw_rate < rate,
+        "POS {rate} should beat random walk {rw_rate}"
+    );
 }
 
 #[test]
 fn pos_star_finds_the_running_example_too() {
     let (rate, _, given) = fig2_rates(Pos::new(7, true), 20_000);
     // No read-read pair decides this bug, so POS* samples it like POS.
-    within(given, 1.0 / 24.0, 20_000.0 / 3.0, "POS*: failure given B1 before A1");
+    within(
+        given,
+        1.0 / 24.0,
+        20_000.0 / 3.0,
+        "POS*: failure given B1 before A1",
+    );
     assert!(rate > 0.0);
 }
 
@@ -107,9 +128,17 @@ fn every_strategy_finds_every_simulated_bug() {
             eprintln!(
                 "{name:>22} on {:<12}: {}",
                 case.name,
-                at.map_or("not found".to_string(), |i| format!("found at execution {}", i + 1))
+                at.map_or("not found".to_string(), |i| format!(
+                    "found at execution {}",
+                    i + 1
+                ))
             );
-            assert!(at.is_some(), "{name} missed {}: {}", case.name, strategy.coverage());
+            assert!(
+                at.is_some(),
+                "{name} missed {}: {}",
+                case.name,
+                strategy.coverage()
+            );
         }
     }
 }

@@ -111,7 +111,9 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         )));
     }
     if bounds.d == Some(0) {
-        return Err(ChooseError::BadBound("the depth d must be at least 1".into()));
+        return Err(ChooseError::BadBound(
+            "the depth d must be at least 1".into(),
+        ));
     }
     if bounds.v == Some(0) || bounds.t == Some(0) {
         return Err(ChooseError::BadBound(
@@ -127,6 +129,7 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         epsilon,
         preparatory_runs: 3,
         seed,
+        prune: true,
     };
     fn boxed<S: Covering + 'static>(s: S) -> Box<dyn Covering> {
         Box::new(CountGraphs::new(s))
@@ -195,7 +198,10 @@ mod tests {
             assert!(!chosen.strategy.coverage().is_empty());
         }
         let err = from_name("chess", &Bounds::default(), 1).unwrap_err();
-        assert!(err.to_string().contains("unknown strategy `chess`"), "{err}");
+        assert!(
+            err.to_string().contains("unknown strategy `chess`"),
+            "{err}"
+        );
         assert!(err.to_string().contains("rankchecker"));
     }
 
@@ -209,10 +215,22 @@ mod tests {
             l: Some(1),
             ..Bounds::default()
         };
-        assert_eq!(from_name("icb", &bounds, 0).unwrap().ignored, ["v", "t", "d", "l"]);
-        assert_eq!(from_name("rankchecker", &bounds, 0).unwrap().ignored, ["d", "l"]);
-        assert_eq!(from_name("pos", &bounds, 0).unwrap().ignored, ["c", "v", "t", "d", "l"]);
-        assert_eq!(from_name("pct", &bounds, 0).unwrap().ignored, ["c", "v", "t", "l"]);
+        assert_eq!(
+            from_name("icb", &bounds, 0).unwrap().ignored,
+            ["v", "t", "d", "l"]
+        );
+        assert_eq!(
+            from_name("rankchecker", &bounds, 0).unwrap().ignored,
+            ["d", "l"]
+        );
+        assert_eq!(
+            from_name("pos", &bounds, 0).unwrap().ignored,
+            ["c", "v", "t", "d", "l"]
+        );
+        assert_eq!(
+            from_name("pct", &bounds, 0).unwrap().ignored,
+            ["c", "v", "t", "l"]
+        );
     }
 
     #[test]
@@ -221,7 +239,10 @@ mod tests {
             d: Some(0),
             ..Bounds::default()
         };
-        assert!(matches!(from_name("pct", &bad, 0), Err(ChooseError::BadBound(_))));
+        assert!(matches!(
+            from_name("pct", &bad, 0),
+            Err(ChooseError::BadBound(_))
+        ));
         let bad = Bounds {
             epsilon: Some(1.5),
             ..Bounds::default()

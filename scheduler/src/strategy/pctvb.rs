@@ -20,10 +20,10 @@
 
 use super::rankchecker::Priorities;
 use crate::ids::{ObjId, ThreadId, VarId};
-use crate::OpKind;
 use crate::rng::{RandomSource, SeededRandom};
 use crate::strategy::{ExecutionSummary, Pick, Strategy, View};
 use crate::Event;
+use crate::OpKind;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// A variable in the variable-bounding sense: a field variable named by the agent (static field

@@ -141,11 +141,18 @@ impl Priorities {
     }
 
     /// A hash of every priority assigned so far (part of the exhaustive search's state).
+    /// Threads not looked at yet count with their initial priority: two states that differ
+    /// only in a later thread's future priority are different states.
     pub(crate) fn fingerprint(&self) -> u64 {
+        let threads = self.values.len().max(self.initial.len());
+        let effective = (0..threads).map(|i| match self.values.get(i).copied().flatten() {
+            Some(v) => v.to_bits(),
+            None => self.initial.get(i).map_or(u64::MAX, |v| v.to_bits()),
+        });
+        let yields = self.yields_at_lowering.iter().map(|&y| u64::from(y));
         hb::mix_all(
-            self.values
-                .iter()
-                .map(|v| v.map_or(u64::MAX, f64::to_bits))
+            effective
+                .chain(yields)
                 .chain([self.floor.to_bits(), u64::from(self.used)]),
         )
     }
@@ -210,6 +217,15 @@ impl Priorities {
     }
 }
 
+/// How many fragments' relative order a `t`-thread bug at bound `c` depends on: its `t` threads
+/// plus the `c` fragments the preemptions create (§4: "consider a pre-empted thread as two
+/// distinct threads"), at most all `n + c` fragments. Lemma 4.1 is applied to subsets of this
+/// size: covering only `t`-subsets of fragments would miss e.g. Fig. 4, whose two threads need
+/// the chain T1 > T2 > T1' > T2' over four fragments.
+pub fn subset_size(t: u32, c: u32, fragments: u32) -> u32 {
+    (t + c).clamp(1, fragments.max(1))
+}
+
 /// The thread-bounding permutation of one execution: `p₁ … p_{n+c}`, a uniformly random
 /// permutation of `1 … n+c`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -267,6 +283,8 @@ pub struct RankCheckerConfig {
     /// Preparatory runs when no profile is supplied.
     pub preparatory_runs: u32,
     pub seed: u64,
+    /// Happens-before pruning in the exhaustive search (on by default).
+    pub prune: bool,
 }
 
 impl Default for RankCheckerConfig {
@@ -280,6 +298,7 @@ impl Default for RankCheckerConfig {
             epsilon: 0.01,
             preparatory_runs: 3,
             seed: 0,
+            prune: true,
         }
     }
 }
@@ -351,16 +370,20 @@ impl RankChecker {
     /// the `n + c` fragments was never used (Lemma 4.1's union bound).
     pub fn epsilon(&self) -> f64 {
         let f = self.n() + self.config.c;
-        bounds::permutation_miss_probability(f, self.config.t.min(f), self.ranked_executions)
+        bounds::permutation_miss_probability(
+            f,
+            subset_size(self.config.t, self.config.c, f),
+            self.ranked_executions,
+        )
     }
 
     /// The coverage statement after the executions so far.
     pub fn coverage(&self) -> String {
         let f = self.n() + self.config.c;
-        let t = self.config.t.min(f);
+        let t = subset_size(self.config.t, self.config.c, f);
         let m = bounds::permutations_needed(f, t, self.config.epsilon).unwrap_or(u64::MAX);
         format!(
-            "every relative order of every {t} of the {f} thread fragments (n = {}, c = {}) was used with probability >= {:.4} (Lemma 4.1) after {} executions ({} needed for epsilon = {}); variable sets and change points are random",
+            "every relative order of every {t} (= t + c) of the {f} thread fragments (n = {}, c = {}) was used with probability >= {:.4} (Lemma 4.1) after {} executions ({} needed for epsilon = {}); variable sets and change points are random",
             self.n(),
             self.config.c,
             1.0 - self.epsilon(),
@@ -601,7 +624,7 @@ impl RankCheckerExhaustive {
             )
         };
         format!(
-            "exhaustive RankChecker ({scope}): every {}-thread ordering at each completed bound was run with probability >= {} (Lemma 4.1, epsilon = {}); {} executions, {} placements pruned by happens-before, {} distinct happens-before graphs",
+            "exhaustive RankChecker ({scope}): every {}-thread ordering at each completed bound c (every order of every t + c of the n + c fragments) was run with probability >= {} (Lemma 4.1, epsilon = {}); {} executions, {} placements pruned by happens-before, {} distinct happens-before graphs",
             self.config.t,
             1.0 - self.config.epsilon,
             self.config.epsilon,
@@ -658,16 +681,19 @@ impl RankCheckerExhaustive {
 
     fn start_bound(&mut self) {
         let f = self.n() + self.c;
-        self.perms_needed =
-            bounds::permutations_needed(f, self.config.t.clamp(1, f), self.config.epsilon)
-                .unwrap_or(1);
+        self.perms_needed = bounds::permutations_needed(
+            f,
+            subset_size(self.config.t, self.c, f),
+            self.config.epsilon,
+        )
+        .unwrap_or(1);
         self.perm_index = 0;
         self.start_permutation();
     }
 
     fn start_permutation(&mut self) {
         let mut rng = SeededRandom::for_execution(
-            self.config.seed ^ 0x5eed_0f_a1_90_0001,
+            self.config.seed ^ 0x5eed_0fa1_9000_0001,
             hb::mix_all([
                 self.v.into(),
                 self.set_index as u64,
@@ -678,8 +704,8 @@ impl RankCheckerExhaustive {
         self.perm = FragmentPermutation::draw(self.n(), self.c, &mut rng);
         self.frontier.clear();
         self.active = Placement {
-                decisions: Vec::new(),
-            };
+            decisions: Vec::new(),
+        };
     }
 
     /// Moves to the next placement / permutation / bound / set / size; false when done.
@@ -732,8 +758,11 @@ impl RankCheckerExhaustive {
             self.consumed += 1;
             let (label, touch) = hb::event_touches(&e);
             self.hb.record(e.thread.0, label, touch.as_slice());
-            let tracked = Variable::of(&e)
-                .is_some_and(|v| self.sets.get(self.set_index).is_some_and(|s| s.contains(&v)));
+            let tracked = Variable::of(&e).is_some_and(|v| {
+                self.sets
+                    .get(self.set_index)
+                    .is_some_and(|s| s.contains(&v))
+            });
             if !tracked {
                 continue;
             }
@@ -772,6 +801,9 @@ impl RankCheckerExhaustive {
         if self.stop_branching {
             return false;
         }
+        if !self.config.prune {
+            return true;
+        }
         let here = self.state_key(hash, self.priorities.fingerprint(), self.fired);
         if self.visited.contains(&here) || self.claimed.contains(&here) {
             self.stop_branching = true;
@@ -782,7 +814,9 @@ impl RankCheckerExhaustive {
     }
 
     fn queue(&mut self, key: u64, placement: Placement) {
-        if self.visited.contains(&key) || !self.claimed.insert(key) {
+        if !self.config.prune {
+            self.frontier.push(placement);
+        } else if self.visited.contains(&key) || !self.claimed.insert(key) {
             self.pruned_placements += 1;
         } else {
             self.frontier.push(placement);

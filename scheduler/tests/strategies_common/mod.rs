@@ -198,7 +198,11 @@ pub fn paper_programs() -> Vec<PaperProgram> {
         1,
         vec![
             main_starting(2),
-            vec![read(A, 0), read(A, 1), assert(0, Cmp::Eq, Val::Reg(1), "fig2: t1 != t2")],
+            vec![
+                read(A, 0),
+                read(A, 1),
+                assert(0, Cmp::Eq, Val::Reg(1), "fig2: t1 != t2"),
+            ],
             inc(A).to_vec(),
         ],
     );
@@ -207,7 +211,11 @@ pub fn paper_programs() -> Vec<PaperProgram> {
         1,
         vec![
             main_starting(2),
-            vec![read(A, 0), read(A, 1), assert(0, Cmp::Eq, Val::Reg(1), "fig3: t1 != t2")],
+            vec![
+                read(A, 0),
+                read(A, 1),
+                assert(0, Cmp::Eq, Val::Reg(1), "fig3: t1 != t2"),
+            ],
             vec![write(A, k(1)), write(A, k(0))],
         ],
     );
@@ -315,7 +323,11 @@ pub fn mixed_counter() -> Program {
             write(own, k(2)),
         ]
     };
-    prog("mixed-counter", 3, vec![main_starting(2), worker(1), worker(2)])
+    prog(
+        "mixed-counter",
+        3,
+        vec![main_starting(2), worker(1), worker(2)],
+    )
 }
 
 /// The running example of the POS paper (Yuan, Yang, Gu, CAV 2018, Fig. 2), one sim event per
@@ -360,4 +372,28 @@ pub fn pos_running_example() -> Program {
         write(z, k(0)),
     ];
     prog("pos-fig2", 3, vec![a, b])
+}
+
+/// Runs `strategy` until the first bug or `budget` executions: the 0-based index of the failing
+/// execution, if any, and the strategy.
+pub fn until_bug<S: Strategy>(
+    program: &Program,
+    config: Config,
+    strategy: S,
+    budget: u64,
+) -> (Option<u64>, S) {
+    let mut exec = Execution::new(config, strategy);
+    for i in 0..budget {
+        let outcome = sim::run_execution(&mut exec, program).expect("simulation");
+        let bug = outcome.is_bug();
+        let more = exec.finish(bug).expect("finish");
+        if bug {
+            return (Some(i), exec.into_strategy());
+        }
+        if !more {
+            break;
+        }
+        exec.restart().expect("restart");
+    }
+    (None, exec.into_strategy())
 }
