@@ -548,6 +548,7 @@ pub fn apply(
     code: &CodeAttr,
     edits: &Edits,
     cp: &mut ConstantPool,
+    method: &crate::frames::MethodInfo,
     needs_frames: bool,
 ) -> Result<Vec<u8>, RewriteError> {
     let lay = layout(code, edits)?;
@@ -555,29 +556,31 @@ pub fn apply(
     let orig_len = code.code.len() as u32;
     let start_of = |off: u32| -> Result<u32, RewriteError> { Ok(lay.start[code.index(off)?]) };
 
-    // Frames: original ones moved, plus any a widened conditional needs, plus the handler's.
+    // Frames: the original ones, plus one at the fall-through of every widened conditional
+    // (the inverted branch lands there) that lacks one, then all moved to their new offsets.
     let mut frames = code.frames(cp)?;
+    if needs_frames {
+        for (i, insn) in code.insns.iter().enumerate() {
+            if !(lay.widened[i] && is_conditional(insn.op)) {
+                continue;
+            }
+            let next = i + 1;
+            let next_offset = code
+                .insns
+                .get(next)
+                .ok_or_else(|| RewriteError::Malformed("branch at the end of the code".into()))?
+                .offset;
+            let fs = frames.get_or_insert_with(Vec::new);
+            if let Err(at) = fs.binary_search_by_key(&next_offset, |f| f.offset) {
+                let f = crate::frames::synthesize(code, cp, method, fs, next)?;
+                fs.insert(at, f);
+            }
+        }
+    }
     if let Some(fs) = frames.as_mut() {
         for f in fs.iter_mut() {
             f.offset = start_of(f.offset)?;
             f.remap_uninitialized(|off| Ok(lay.at[code.index(off)?]))?;
-        }
-    }
-    if needs_frames {
-        for (i, insn) in code.insns.iter().enumerate() {
-            if lay.widened[i] && is_conditional(insn.op) {
-                // The inverted branch lands on the next instruction, which then needs a frame;
-                // only an existing one can be reused.
-                let next = lay.end[i];
-                let has = frames
-                    .as_ref()
-                    .is_some_and(|fs| fs.iter().any(|f| f.offset == next));
-                if !has {
-                    return Err(RewriteError::TooLarge(
-                        "a widened branch would need a stack map frame this method lacks".into(),
-                    ));
-                }
-            }
         }
     }
 

@@ -140,6 +140,14 @@ impl<'a> ConstantPool<'a> {
         self.utf8(r.u2()?)
     }
 
+    /// The name of a class entry, original or appended.
+    pub fn class_name_string(&self, index: u16) -> Result<String, RewriteError> {
+        if let Some((name, _)) = self.class_cache.iter().find(|(_, &i)| i == index) {
+            return Ok(decode_mutf8(name));
+        }
+        Ok(decode_mutf8(self.class_name(index)?))
+    }
+
     /// A Fieldref, Methodref or InterfaceMethodref.
     pub fn member(&self, index: u16) -> Result<MemberRef<'a>, RewriteError> {
         let tag = self.tag(index).unwrap_or(0);
@@ -160,6 +168,21 @@ impl<'a> ConstantPool<'a> {
             name: self.utf8(name)?,
             descriptor: self.utf8(descriptor)?,
         })
+    }
+
+    /// The descriptor of an InvokeDynamic (18) or Dynamic (17) entry's NameAndType.
+    pub fn dynamic_descriptor(&self, index: u16) -> Result<&'a [u8], RewriteError> {
+        let tag = self.tag(index).unwrap_or(0);
+        if tag != 17 && tag != 18 {
+            return Err(RewriteError::Malformed(format!(
+                "constant pool index {index} is not a dynamic constant"
+            )));
+        }
+        let mut r = self.entry(index, tag)?;
+        r.u2()?;
+        let mut n = self.entry(r.u2()?, TAG_NAME_AND_TYPE)?;
+        n.u2()?;
+        self.utf8(n.u2()?)
     }
 
     fn push(&mut self, slots: u32) -> Result<u16, RewriteError> {

@@ -5,7 +5,7 @@
 //! found in neither is unknown, and an unknown owner is not a `Thread` (its call is left alone).
 
 use std::collections::HashMap;
-use std::io::{Cursor, Read};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
@@ -96,16 +96,39 @@ impl Hierarchy {
     }
 }
 
-type InMemoryZip = zip::ZipArchive<Cursor<Vec<u8>>>;
+/// A file seen from byte `base` on: the zip inside a jmod, which starts after a 4-byte header.
+struct FromOffset {
+    file: std::fs::File,
+    base: u64,
+}
 
-/// The JDK's java.base module as an in-memory zip, loaded once.
-fn jdk_base() -> Option<&'static Mutex<InMemoryZip>> {
-    static JMOD: OnceLock<Option<Mutex<InMemoryZip>>> = OnceLock::new();
+impl Read for FromOffset {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.file.read(buf)
+    }
+}
+
+impl Seek for FromOffset {
+    fn seek(&mut self, pos: SeekFrom) -> std::io::Result<u64> {
+        let pos = match pos {
+            SeekFrom::Start(p) => SeekFrom::Start(p + self.base),
+            other => other,
+        };
+        Ok(self.file.seek(pos)? - self.base)
+    }
+}
+
+type Jmod = zip::ZipArchive<std::io::BufReader<FromOffset>>;
+
+/// The JDK's java.base module, opened once (only its central directory is read up front).
+fn jdk_base() -> Option<&'static Mutex<Jmod>> {
+    static JMOD: OnceLock<Option<Mutex<Jmod>>> = OnceLock::new();
     JMOD.get_or_init(|| {
         let path = java_home()?.join("jmods").join("java.base.jmod");
-        let bytes = std::fs::read(path).ok()?;
-        let zip = bytes.get(4..)?.to_vec();
-        zip::ZipArchive::new(Cursor::new(zip)).ok().map(Mutex::new)
+        let mut file = std::fs::File::open(path).ok()?;
+        file.seek(SeekFrom::Start(4)).ok()?;
+        let reader = std::io::BufReader::new(FromOffset { file, base: 4 });
+        zip::ZipArchive::new(reader).ok().map(Mutex::new)
     })
     .as_ref()
 }

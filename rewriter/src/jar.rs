@@ -145,6 +145,7 @@ impl Sink {
             Sink::Zip(w) => {
                 let options = zip::write::SimpleFileOptions::default()
                     .compression_method(zip::CompressionMethod::Deflated)
+                    .compression_level(Some(1))
                     .last_modified_time(zip::DateTime::default());
                 w.start_file(name, options).map_err(io)?;
                 w.write_all(bytes).map_err(io)
@@ -445,6 +446,35 @@ fn run(
         sink.write(SITE_TABLE_RESOURCE, table.as_bytes())?;
     }
     Ok(summary)
+}
+
+/// Every `.class` entry of a jar or jmod (a jmod is a 4-byte `JM\x01\x00` header, then a zip),
+/// as (entry name, bytes), in archive order.
+pub fn read_classes(archive: &[u8]) -> Result<Vec<(String, Vec<u8>)>, JarError> {
+    let zip_bytes = if archive.starts_with(b"JM\x01\x00") {
+        &archive[4..]
+    } else {
+        archive
+    };
+    let mut z = zip::ZipArchive::new(Cursor::new(zip_bytes))
+        .map_err(|e| JarError::Archive(e.to_string()))?;
+    let mut out = Vec::new();
+    for i in 0..z.len() {
+        let mut f = z
+            .by_index(i)
+            .map_err(|e| JarError::Archive(e.to_string()))?;
+        if f.is_dir() || !f.name().ends_with(".class") {
+            continue;
+        }
+        let name = f.name().to_string();
+        let mut v = Vec::with_capacity(f.size() as usize);
+        f.read_to_end(&mut v).map_err(|e| JarError::Entry {
+            entry: name.clone(),
+            error: e.to_string(),
+        })?;
+        out.push((name, v));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

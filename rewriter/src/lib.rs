@@ -20,6 +20,7 @@ pub mod bytes;
 pub mod classfile;
 pub mod code;
 pub mod constant_pool;
+pub mod frames;
 pub mod hierarchy;
 pub mod jar;
 pub mod passes;
@@ -32,6 +33,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use hierarchy::Hierarchy;
+pub use passes::round_trip;
 
 /// Why a class could not be rewritten.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -13,7 +13,11 @@ use java_harness::hooks::{Hook, SiteKind};
 /// Element descriptor of an array load/store opcode's array (`L` for any reference, `B` for
 /// byte or boolean).
 fn element(opc: u8) -> &'static str {
-    let base = if opc >= op::IASTORE { op::IASTORE } else { op::IALOAD };
+    let base = if opc >= op::IASTORE {
+        op::IASTORE
+    } else {
+        op::IALOAD
+    };
     ["I", "J", "F", "D", "L", "B", "C", "S"][(opc - base) as usize]
 }
 

@@ -164,7 +164,13 @@ fn instrument_method(ctx: &mut MethodCtx) -> Result<Option<Vec<u8>>, RewriteErro
         return Ok(None);
     }
     let needs_frames = ctx.major >= 50;
-    crate::code::apply(code, &ctx.edits, ctx.cp, needs_frames).map(Some)
+    let method = crate::frames::MethodInfo {
+        class: ctx.class_name,
+        name: &ctx.method_name,
+        descriptor: &ctx.descriptor,
+        is_static: ctx.is_static(),
+    };
+    crate::code::apply(code, &ctx.edits, ctx.cp, &method, needs_frames).map(Some)
 }
 
 fn encode_method(class: &ClassFile, index: usize, access: u16, new_code: Vec<u8>) -> Vec<u8> {
@@ -282,4 +288,32 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
         changed: true,
         warnings,
     })
+}
+
+/// Parses `bytes` and writes it back with every Code attribute decoded and re-encoded through
+/// the editor with no edits (instructions, tables, frames and type annotations all re-laid
+/// out). The output equals the input for any class whose encoding was already canonical,
+/// which is what compilers emit; it checks the Code layer on real classes.
+pub fn round_trip(bytes: &[u8]) -> Result<Vec<u8>, RewriteError> {
+    let mut class = ClassFile::parse(bytes)?;
+    let methods = class.methods.clone();
+    let mut new_methods: Vec<Option<Vec<u8>>> = vec![None; methods.len()];
+    for (mi, m) in methods.iter().enumerate() {
+        let Some(ci) = m.code else { continue };
+        let code = CodeAttr::parse(class.bytes, m.attributes[ci].info.clone())?;
+        let edits = Edits::new(code.insns.len());
+        let class_name = decode_mutf8(class.name);
+        let name = class.cp.utf8_string(m.name_index)?;
+        let descriptor = class.cp.utf8_string(m.descriptor_index)?;
+        let method = crate::frames::MethodInfo {
+            class: &class_name,
+            name: &name,
+            descriptor: &descriptor,
+            is_static: m.access & ACC_STATIC != 0,
+        };
+        let new_code =
+            crate::code::apply(&code, &edits, &mut class.cp, &method, class.major >= 50)?;
+        new_methods[mi] = Some(encode_method(&class, mi, m.access, new_code));
+    }
+    Ok(class.write(&new_methods, &[]))
 }
