@@ -3,4 +3,5 @@
 set -e
 cd "$(dirname "$0")"
 rm -rf ../../corpus/rewrite
+python3 gen_big.py
 javac --release 17 -g -d ../../corpus/rewrite rw/*.java
