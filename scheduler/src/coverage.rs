@@ -14,7 +14,7 @@
 use crate::hb::HbTracker;
 use crate::ids::{ObjId, ThreadId};
 use crate::strategy::icb::Icb;
-use crate::strategy::pctvb::Pctvb;
+use crate::strategy::pctvb::{Pctvb, Variable};
 use crate::strategy::pos::Pos;
 use crate::strategy::rankchecker::{RankChecker, RankCheckerExhaustive};
 use crate::strategy::scs::Scs;
@@ -29,6 +29,16 @@ pub trait Covering: Strategy + Send {
     fn exhausted(&self) -> bool {
         false
     }
+    /// The variable set the current execution tracks, for variable-bounding strategies (the
+    /// caller may instrument only these; accesses to others are not switch points anyway).
+    fn tracked(&self) -> Option<Vec<Variable>> {
+        None
+    }
+    /// The state to hand to [`resume`](crate::strategy::by_name::resume) after a restart, for
+    /// strategies whose progress is more than their seed and execution index.
+    fn save(&self) -> Option<String> {
+        None
+    }
 }
 
 impl Covering for Icb {
@@ -38,11 +48,17 @@ impl Covering for Icb {
     fn exhausted(&self) -> bool {
         Icb::exhausted(self)
     }
+    fn save(&self) -> Option<String> {
+        Some(self.to_text())
+    }
 }
 
 impl Covering for RankChecker {
     fn coverage(&self) -> String {
         RankChecker::coverage(self)
+    }
+    fn tracked(&self) -> Option<Vec<Variable>> {
+        Some(RankChecker::tracked(self).to_vec())
     }
 }
 
@@ -52,6 +68,9 @@ impl Covering for RankCheckerExhaustive {
     }
     fn exhausted(&self) -> bool {
         RankCheckerExhaustive::exhausted(self)
+    }
+    fn tracked(&self) -> Option<Vec<Variable>> {
+        Some(RankCheckerExhaustive::tracked(self).to_vec())
     }
 }
 
@@ -63,6 +82,9 @@ impl Covering for Pctvb {
             ),
             None => "PCTVB: variables not profiled yet, no guarantee".to_string(),
         }
+    }
+    fn tracked(&self) -> Option<Vec<Variable>> {
+        Some(Pctvb::tracked(self).to_vec())
     }
 }
 
@@ -157,5 +179,11 @@ impl<S: Covering> Covering for CountGraphs<S> {
     }
     fn exhausted(&self) -> bool {
         self.inner.exhausted()
+    }
+    fn tracked(&self) -> Option<Vec<Variable>> {
+        self.inner.tracked()
+    }
+    fn save(&self) -> Option<String> {
+        self.inner.save()
     }
 }

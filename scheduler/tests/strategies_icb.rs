@@ -208,3 +208,38 @@ fn preemption_counts_by_bound_match_brute_force() {
         assert_eq!(histogram.get(&c), icb_histogram.get(&c), "c={c}");
     }
 }
+
+#[test]
+fn a_yielding_spin_loop_ends_at_every_bound() {
+    // T1: while (flag == 0) yield;  T2: flag = 1.
+    use scheduler::sim::{Cmp, Ins, Val};
+    let program = Program {
+        name: "yield-spin",
+        vars: vec![0],
+        bodies: vec![
+            vec![Ins::Start(1), Ins::Start(2), Ins::Join(1), Ins::Join(2)],
+            vec![
+                Ins::Read { var: 0, reg: 0 },
+                Ins::Yield,
+                Ins::JumpIf {
+                    reg: 0,
+                    cmp: Cmp::Eq,
+                    val: Val::Const(0),
+                    to: 0,
+                },
+            ],
+            vec![Ins::Write {
+                var: 0,
+                val: Val::Const(1),
+            }],
+        ],
+    };
+    for c in 0..=1 {
+        let (runs, icb, exhausted) = run_all(&program, config(), Icb::new(c, false), 10_000);
+        assert!(exhausted, "c={c}: {}", icb.coverage());
+        assert!(
+            runs.iter().all(|r| !r.outcome.is_bug()),
+            "c={c}: a spin loop did not end"
+        );
+    }
+}

@@ -142,3 +142,49 @@ fn every_strategy_finds_every_simulated_bug() {
         }
     }
 }
+
+#[test]
+fn scs_speeds_decide_which_worker_finishes_first() {
+    use scheduler::sim::{Ins, Program, Val};
+    use scheduler::strategy::scs::{Scs, ScsConfig};
+    let worker = |var: u32| -> Vec<Ins> {
+        (0..30)
+            .map(|i| Ins::Write {
+                var,
+                val: Val::Const(i),
+            })
+            .collect()
+    };
+    let program = Program {
+        name: "two-workers",
+        vars: vec![0, 0],
+        bodies: vec![
+            vec![Ins::Start(1), Ins::Start(2), Ins::Join(1), Ins::Join(2)],
+            worker(0),
+            worker(1),
+        ],
+    };
+    let scs = Scs::new(ScsConfig {
+        seed: 3,
+        ..ScsConfig::default()
+    });
+    let settings = scs.settings().to_vec();
+    assert_eq!(settings.len(), 42);
+    let (runs, _, _) = run_all(&program, Config::default(), scs, 42);
+    for (run, basis) in runs.iter().zip(&settings) {
+        let choices: Vec<String> = Schedule::parse(&run.schedule)
+            .unwrap()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
+        let last = |t: &str| choices.iter().rposition(|c| c == t).unwrap();
+        // From back-off 3 on, the slow worker's quota (64/8 = 8 steps per interval) is well below
+        // its 30 steps, while the fast one does all 30 in the first interval.
+        match (basis.fast, basis.slow) {
+            _ if basis.backoff < 3 => {}
+            (1, 2) => assert!(last("t1") < last("t2"), "{basis:?}: {choices:?}"),
+            (2, 1) => assert!(last("t2") < last("t1"), "{basis:?}: {choices:?}"),
+            _ => {}
+        }
+    }
+}

@@ -81,6 +81,8 @@ impl fmt::Debug for Chosen {
 pub enum ChooseError {
     UnknownStrategy(String),
     BadBound(String),
+    /// A saved state that cannot be resumed (wrong strategy, or unreadable).
+    BadSaved(String),
 }
 
 impl fmt::Display for ChooseError {
@@ -91,7 +93,7 @@ impl fmt::Display for ChooseError {
                 "unknown strategy `{name}` (expected one of: {})",
                 NAMES.join(", ")
             ),
-            ChooseError::BadBound(m) => write!(f, "{m}"),
+            ChooseError::BadBound(m) | ChooseError::BadSaved(m) => write!(f, "{m}"),
         }
     }
 }
@@ -186,6 +188,23 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
     Ok(Chosen { strategy, ignored })
 }
 
+/// The strategy called `name`, continuing from `saved` (what [`Covering::save`] returned before
+/// a restart). Only ICB keeps such state; the randomized strategies resume from their seed and the
+/// execution index alone (`Execution::starting_at`).
+pub fn resume(name: &str, bounds: &Bounds, seed: u64, saved: &str) -> Result<Chosen, ChooseError> {
+    let mut chosen = from_name(name, bounds, seed)?;
+    match name {
+        "icb" => {
+            let icb = Icb::from_text(saved).map_err(|e| ChooseError::BadSaved(e.to_string()))?;
+            chosen.strategy = Box::new(CountGraphs::new(icb));
+            Ok(chosen)
+        }
+        other => Err(ChooseError::BadSaved(format!(
+            "strategy `{other}` keeps no state to resume: start it with the same seed at the next execution index"
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,6 +250,19 @@ mod tests {
             from_name("pct", &bounds, 0).unwrap().ignored,
             ["c", "v", "t", "l"]
         );
+    }
+
+    #[test]
+    fn icb_resumes_from_its_saved_frontier() {
+        let chosen = from_name("icb", &Bounds::default(), 0).unwrap();
+        let saved = chosen.strategy.save().expect("ICB saves its frontier");
+        let resumed = resume("icb", &Bounds::default(), 0, &saved).unwrap();
+        assert_eq!(resumed.strategy.save().unwrap(), saved);
+        assert!(matches!(
+            resume("icb", &Bounds::default(), 0, "garbage"),
+            Err(ChooseError::BadSaved(_))
+        ));
+        assert!(resume("pos", &Bounds::default(), 0, &saved).is_err());
     }
 
     #[test]

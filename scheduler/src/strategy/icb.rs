@@ -5,9 +5,12 @@
 //! Every execution with at most `c` preemptions runs before any with `c + 1`. The search is
 //! stateless: an execution replays the prefix of choices of a *work item* and then follows the
 //! no-preemption default (keep running the current thread; when it blocks or ends, the lowest
-//! enabled id). At every scheduling point past the prefix, switching to another enabled thread is
-//! queued as a work item at bound + 1 (a preemption) or at the same bound (a free switch: the
-//! running thread blocked or ended; or another waiter for a `notify`). Each schedule is the
+//! enabled id; after it yields or sleeps, the next enabled id). At every scheduling point past the
+//! prefix, switching to another enabled thread is queued as a work item at bound + 1 (a
+//! preemption) or at the same bound (a free switch: the running thread blocked, ended, yielded or
+//! slept — CHESS treats a yield as "cannot make progress", and for fairness the yielder does not
+//! run again while another thread can; or another waiter for a `notify`).
+//! Each schedule is the
 //! default completion of exactly one work item, so each runs exactly once.
 //!
 //! **HB pruning** (optional, RankChecker §5 / CHESS): a state is the happens-before graph of the
@@ -23,6 +26,7 @@
 
 use crate::hb::{self, HbTracker};
 use crate::ids::{ObjId, ThreadId};
+use crate::op::OpKind;
 use crate::schedule::Choice;
 use crate::strategy::{Divergence, ExecutionSummary, Pick, Stop, Strategy, View};
 use std::collections::{HashMap, HashSet};
@@ -381,6 +385,20 @@ impl Icb {
     }
 }
 
+/// Whether the running thread's last step was a `yield` or `sleep` (CHESS: a thread that yields
+/// cannot make progress, so switching away from it is free; without this, a spin loop with
+/// `Thread.yield` would never end at bound 0).
+fn yielded(view: &View<'_>) -> bool {
+    view.events.last().is_some_and(|e| {
+        Some(e.thread) == view.running && matches!(e.kind, OpKind::Yield | OpKind::Sleep)
+    })
+}
+
+/// Whether picking `t` costs a preemption.
+fn costs(view: &View<'_>, t: ThreadId, yielded: bool) -> bool {
+    view.is_preemption(t) && !yielded
+}
+
 fn parse_choice(w: &str) -> Option<Choice> {
     let (kind, num) = w.split_at(1);
     let t = ThreadId(num.parse().ok()?);
@@ -436,17 +454,30 @@ impl Strategy for Icb {
                 }
             }
         } else {
-            let default = if view.running_enabled {
+            let yielded = yielded(view);
+            let default = if yielded {
+                // A thread that yields lets the next enabled thread (round robin) run.
+                let running = view
+                    .running
+                    .expect("a yield was performed by the running thread");
+                view.enabled
+                    .iter()
+                    .map(|c| c.thread)
+                    .find(|&t| t > running)
+                    .unwrap_or(view.enabled[0].thread)
+            } else if view.running_enabled {
                 view.running.expect("running_enabled implies running")
             } else {
                 view.enabled[0].thread
             };
             if !self.stop_branching {
                 for c in view.enabled.iter().rev() {
-                    if c.thread == default {
+                    // Fairness (CHESS): a thread that yielded does not run again while another
+                    // thread can, so a spin loop cannot starve the thread it waits for.
+                    if c.thread == default || (yielded && view.running == Some(c.thread)) {
                         continue;
                     }
-                    let cost = self.preemptions + u32::from(view.is_preemption(c.thread));
+                    let cost = self.preemptions + u32::from(costs(view, c.thread, yielded));
                     let e = hb::pending_event(c.thread, &c.op, 0, view.threads);
                     let after = (self.hb.hash_after_event(&e), c.thread.0);
                     self.queue(Choice::Thread(c.thread), cost, after);
@@ -454,7 +485,7 @@ impl Strategy for Icb {
             }
             default
         };
-        if view.is_preemption(chosen) {
+        if costs(view, chosen, yielded(view)) {
             self.preemptions += 1;
         }
         self.history.push(Choice::Thread(chosen));
