@@ -1,0 +1,89 @@
+//! Helpers of the `cli_*` end-to-end tests: run the built `rankcheck` binary with a timeout (a
+//! hang fails the test instead of stalling CI) and compile test programs.
+
+#![allow(dead_code)]
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What one `rankcheck` run printed and how it ended.
+pub struct Ran {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Ran {
+    pub fn both(&self) -> String {
+        format!(
+            "--- stdout ---\n{}\n--- stderr ---\n{}",
+            self.stdout, self.stderr
+        )
+    }
+}
+
+/// The workspace root (where `tests/programs` and `contest-bench` are).
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh scratch folder for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rankcheck-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `rankcheck ARGS` in `cwd`; kills it and panics after `limit`.
+pub fn rankcheck(cwd: &Path, args: &[&str], limit: Duration) -> Ran {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rankcheck"))
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the rankcheck binary runs");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("rankcheck {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ran {
+        code: status.code().unwrap_or(-1),
+        stdout: out_reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+    }
+}
+
+/// Compiles the program folder `tests/programs/NAME` and returns its classes folder.
+pub fn compile_test_program(name: &str, into: &Path) -> PathBuf {
+    let program = rankcheck::suite::Program::load(&root().join("tests/programs").join(name))
+        .expect("the test program loads");
+    rankcheck::suite::compile(&program, &into.join("javac")).expect("the test program compiles")
+}
+
+/// The generous bound on one command of these tests.
+pub const LIMIT: Duration = Duration::from_secs(240);

@@ -1,0 +1,267 @@
+//! `rankcheck test` and `rankcheck replay` end to end, on a real JVM through the built binary:
+//! a known bug is found, reported, replayed; a correct program gets a coverage line; the JSON
+//! shape; same seed, same schedules whatever `-j`; usage errors are one line with exit 2.
+
+mod cli_support;
+
+use cli_support::*;
+use std::path::Path;
+
+fn report_dir(stdout: &str) -> String {
+    stdout
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("report: "))
+        .unwrap_or_else(|| panic!("no report line in:\n{stdout}"))
+        .to_string()
+}
+
+#[test]
+fn finds_the_lost_update_reports_it_and_the_report_replays() {
+    let dir = scratch("lost-update");
+    let classes = compile_test_program("LostUpdate", &dir);
+    let ran = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--cp",
+            classes.to_str().unwrap(),
+            "--main",
+            "lostupdate.Main",
+            "--budget",
+            "300",
+            "-j",
+            "1",
+            "--out",
+            "reports",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(ran.stdout.contains("lost update"), "{}", ran.both());
+    let report = report_dir(&ran.stdout);
+    let report = Path::new(&report);
+    assert!(report.starts_with(dir.join("reports").canonicalize().unwrap()));
+    for file in [
+        "schedule.txt",
+        "stacks.txt",
+        "timeline.txt",
+        "run.json",
+        "replay.txt",
+        "stdout.txt",
+    ] {
+        assert!(
+            report.join(file).is_file(),
+            "{file} missing in {}",
+            report.display()
+        );
+    }
+    let replay_txt = std::fs::read_to_string(report.join("replay.txt")).unwrap();
+    assert!(replay_txt.starts_with("rankcheck replay "), "{replay_txt}");
+    let timeline = std::fs::read_to_string(report.join("timeline.txt")).unwrap();
+    assert!(
+        timeline.contains("t1") && timeline.contains("t2"),
+        "{timeline}"
+    );
+
+    let replayed = rankcheck(&dir, &["replay", report.to_str().unwrap()], LIMIT);
+    assert_eq!(replayed.code, 1, "{}", replayed.both());
+    assert!(
+        replayed.stdout.contains("reproduced"),
+        "{}",
+        replayed.both()
+    );
+
+    // A schedule that runs the two increments one after the other, so the update is not lost:
+    // exit 0 and a clear line.
+    let other = dir.join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    for f in ["run.json", "result.json"] {
+        std::fs::copy(report.join(f), other.join(f)).unwrap();
+    }
+    std::fs::write(
+        other.join("schedule.txt"),
+        "rankcheck-schedule 1\nt0*3\nt2*4\nt1*4\nt0*5\n",
+    )
+    .unwrap();
+    let diverged = rankcheck(&dir, &["replay", other.to_str().unwrap()], LIMIT);
+    assert_eq!(diverged.code, 0, "{}", diverged.both());
+    assert!(
+        diverged.stdout.contains("NOT reproduced"),
+        "{}",
+        diverged.both()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_correct_program_passes_with_a_coverage_line_and_json() {
+    let dir = scratch("fixed");
+    let manifest = root().join("tests/programs/LostUpdateFixed");
+    let ran = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--manifest",
+            manifest.to_str().unwrap(),
+            "--budget",
+            "60",
+            "-j",
+            "1",
+            "--json",
+            "-c",
+            "2",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let json: serde_json::Value = serde_json::from_str(ran.stdout.trim())
+        .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}):\n{}", ran.both()));
+    assert_eq!(json["bug"], false);
+    assert_eq!(json["executions"], 60);
+    assert_eq!(json["strategy"], "random");
+    assert!(json["seconds"].as_f64().unwrap() > 0.0);
+    assert!(json["bounds"].is_object());
+    assert!(json["report"].is_null());
+    assert!(json["coverage"]
+        .as_str()
+        .unwrap()
+        .contains("60 execution(s)"));
+    // The human lines go to stderr under --json, the unused bound is said once.
+    assert!(
+        ran.stderr.contains("coverage: 60 execution(s)"),
+        "{}",
+        ran.both()
+    );
+    assert_eq!(
+        ran.stderr.matches("does not use c").count(),
+        1,
+        "{}",
+        ran.both()
+    );
+
+    let plain = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--manifest",
+            manifest.to_str().unwrap(),
+            "--budget",
+            "20",
+            "-j",
+            "1",
+        ],
+        LIMIT,
+    );
+    assert_eq!(plain.code, 0, "{}", plain.both());
+    assert!(plain.stdout.contains("no bug found"), "{}", plain.both());
+    assert!(
+        plain.stdout.contains("coverage: 20 execution(s)"),
+        "{}",
+        plain.both()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_schedules_whatever_the_parallelism() {
+    let dir = scratch("seeds");
+    let manifest = root().join("tests/programs/LostUpdate");
+    let mut schedules = Vec::new();
+    for (jobs, out) in [("1", "a"), ("2", "b")] {
+        let ran = rankcheck(
+            &dir,
+            &[
+                "test",
+                "--manifest",
+                manifest.to_str().unwrap(),
+                "--strategy",
+                "pct",
+                "-d",
+                "2",
+                "--seed",
+                "7",
+                "--budget",
+                "500",
+                "-j",
+                jobs,
+                "--out",
+                out,
+                "--json",
+            ],
+            LIMIT,
+        );
+        assert_eq!(ran.code, 1, "{}", ran.both());
+        let json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+        let report = json["report"].as_str().unwrap().to_string();
+        schedules.push((
+            json["executions"].clone(),
+            std::fs::read_to_string(Path::new(&report).join("schedule.txt")).unwrap(),
+        ));
+    }
+    assert_eq!(schedules[0], schedules[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn usage_errors_are_one_line_with_exit_code_2() {
+    let dir = scratch("usage");
+    let classes = compile_test_program("LostUpdate", &dir);
+    let cp = classes.to_str().unwrap();
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec![
+                "test",
+                "--cp",
+                cp,
+                "--main",
+                "lostupdate.Main",
+                "--strategy",
+                "fastest",
+            ],
+            "unknown strategy",
+        ),
+        (
+            vec![
+                "test",
+                "--cp",
+                cp,
+                "--main",
+                "nosuch.Main",
+                "--budget",
+                "5",
+                "-j",
+                "1",
+            ],
+            "nosuch.Main",
+        ),
+        (
+            vec!["test", "--cp", "/no/such/dir", "--main", "lostupdate.Main"],
+            "no such file",
+        ),
+        (
+            vec![
+                "test",
+                "--cp",
+                cp,
+                "--main",
+                "lostupdate.Main",
+                "--budget",
+                "0",
+            ],
+            "--budget",
+        ),
+        (vec!["replay", "/no/such/report"], "no such report"),
+    ];
+    for (args, needle) in cases {
+        let ran = rankcheck(&dir, &args, LIMIT);
+        assert_eq!(ran.code, 2, "{args:?}\n{}", ran.both());
+        let lines: Vec<&str> = ran
+            .stderr
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .collect();
+        assert_eq!(lines.len(), 1, "{args:?}: not one line:\n{}", ran.both());
+        assert!(lines[0].contains(needle), "{args:?}: {}", lines[0]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
