@@ -17,7 +17,7 @@
 //! prefix (its canonical hash, see [`crate::hb`]) plus the running thread. A state first reached
 //! with `p` preemptions has its whole subtree within the bound explored, so an alternative that
 //! leads to a state already reached (or claimed by a queued item) with `≤ p` preemptions is not
-//! queued, and an execution that walks into such a state stops branching. This keeps every
+//! queued, and an execution that walks into such a state ends there ([`Stop::Pruned`]). This keeps every
 //! reachable final state while cutting executions that only reorder independent steps.
 //!
 //! The frontier (the work items, the bound, the pruning tables) has a versioned text form
@@ -66,6 +66,10 @@ pub struct Icb {
     preemptions: u32,
     running: Option<ThreadId>,
     stop_branching: bool,
+    /// This execution was ended early by pruning.
+    stopped: bool,
+    /// Executions ended early by pruning.
+    pruned_executions: u64,
     hb: HbTracker,
 }
 
@@ -93,6 +97,8 @@ impl Icb {
             preemptions: 0,
             running: None,
             stop_branching: false,
+            stopped: false,
+            pruned_executions: 0,
             hb: HbTracker::new(),
         }
     }
@@ -120,6 +126,11 @@ impl Icb {
     /// Distinct happens-before graphs among the finished executions.
     pub fn distinct_graphs(&self) -> usize {
         self.graphs.len()
+    }
+
+    /// Executions ended early because the rest had been explored from the same state.
+    pub fn pruned_executions(&self) -> u64 {
+        self.pruned_executions
     }
 
     /// Executions whose program did not offer what their prefix said (nondeterminism the
@@ -431,6 +442,7 @@ impl Strategy for Icb {
         self.preemptions = 0;
         self.running = None;
         self.stop_branching = false;
+        self.stopped = false;
         self.hb.reset();
     }
 
@@ -439,7 +451,11 @@ impl Strategy for Icb {
         let running = view.running.map_or(u32::MAX, |t| t.0);
         let state = (self.hb.hash(), running);
         if self.visit(state) {
+            // Everything from here on was (or will be) explored from this same state: end the
+            // execution now instead of running a duplicate to its end.
             self.stop_branching = true;
+            self.stopped = true;
+            return Err(Stop::Pruned);
         }
         let chosen = if let Some(expected) = self.replaying() {
             match expected {
@@ -521,7 +537,11 @@ impl Strategy for Icb {
 
     fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
         self.hb.sync(summary.events);
-        self.graphs.insert(self.hb.hash());
+        if self.stopped {
+            self.pruned_executions += 1;
+        } else {
+            self.graphs.insert(self.hb.hash());
+        }
         self.executions += 1;
         if self.exhausted {
             return false;

@@ -41,7 +41,7 @@ use crate::hb::{self, HbTracker};
 use crate::ids::{ObjId, ThreadId};
 use crate::op::Op;
 use crate::rng::{RandomSource, SeededRandom};
-use crate::strategy::{ExecutionSummary, Pick, Strategy, View};
+use crate::strategy::{ExecutionSummary, Pick, Stop, Strategy, View};
 use std::collections::{HashMap, HashSet};
 
 /// Yields (or sleeps, or spinning re-reads) after which a thread's priority is lowered.
@@ -514,6 +514,7 @@ pub struct RankCheckerExhaustive {
     points: u64,
     fired: u32,
     stop_branching: bool,
+    stopped: bool,
 }
 
 impl RankCheckerExhaustive {
@@ -564,6 +565,7 @@ impl RankCheckerExhaustive {
             points: 0,
             fired: 0,
             stop_branching: false,
+            stopped: false,
         };
         if s.learning_left == 0 {
             s.start_search();
@@ -839,6 +841,7 @@ impl Strategy for RankCheckerExhaustive {
         self.points = 0;
         self.fired = 0;
         self.stop_branching = false;
+        self.stopped = false;
         if self.learning_left > 0 {
             let n = self.n();
             let perm = FragmentPermutation::draw(n, 0, &mut self.rng);
@@ -867,6 +870,11 @@ impl Strategy for RankCheckerExhaustive {
             return Ok(self.priorities.pick(view, &mut self.rng, |_| true));
         }
         self.observe(view.events);
+        if self.stop_branching && self.config.prune {
+            // The rest of this execution repeats an explored state: end it here.
+            self.stopped = true;
+            return Err(Stop::Pruned);
+        }
         let tracked = self.sets.get(self.set_index).cloned().unwrap_or_default();
         Ok(self
             .priorities
@@ -913,7 +921,9 @@ impl Strategy for RankCheckerExhaustive {
             return true;
         }
         self.observe(summary.events);
-        self.graphs.insert(self.hb.hash());
+        if !self.stopped {
+            self.graphs.insert(self.hb.hash());
+        }
         self.executions += 1;
         self.advance()
     }
