@@ -248,3 +248,28 @@ fn a_yielding_spin_loop_ends_at_every_bound() {
         );
     }
 }
+
+#[test]
+fn hb_pruning_keeps_every_outcome_of_the_bug_programs() {
+    // Monitors, wait/notify (including the choice of waiter) and joins under pruning.
+    for case in programs::all().into_iter().filter(|c| !c.needs_spurious) {
+        for program in [&case.buggy, &case.fixed] {
+            let (full, _, _) = run_all(program, config(), Icb::new(2, false), 1_000_000);
+            let (pruned, icb, _) = run_all(program, config(), Icb::new(2, true), 1_000_000);
+            assert_eq!(
+                final_states(&pruned),
+                final_states(&full),
+                "{}: pruning lost an outcome",
+                program.name
+            );
+            eprintln!(
+                "HB pruning {} c=2: {} -> {} executions ({} ended early), outcomes {:?}",
+                program.name,
+                full.len(),
+                pruned.len(),
+                icb.pruned_executions(),
+                final_states(&full).len()
+            );
+        }
+    }
+}

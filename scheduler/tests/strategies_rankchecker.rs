@@ -292,3 +292,39 @@ fn exhaustive_search_is_deterministic_and_prunes() {
     assert!(s.pruned() > 0, "{}", s.coverage());
     eprintln!("Fig. 10 at c=1, v<=2: {}", s.coverage());
 }
+
+#[test]
+fn exhaustive_pruning_keeps_every_outcome_of_the_bug_programs() {
+    for case in sim::programs::all()
+        .into_iter()
+        .filter(|c| !c.needs_spurious)
+    {
+        let outcomes = |prune: bool| {
+            let cfg = RankCheckerConfig {
+                threads: case.buggy.bodies.len() as u32,
+                prune,
+                ..config(1, 1, 2)
+            };
+            let (runs, _, exhausted) = run_all(
+                &case.buggy,
+                Config::default(),
+                RankCheckerExhaustive::with_profile(cfg, profile(&case.buggy)),
+                1_000_000,
+            );
+            assert!(exhausted);
+            let set: std::collections::BTreeSet<String> = runs
+                .iter()
+                .filter(|r| !matches!(r.outcome, sim::Outcome::Stopped(_)))
+                .map(|r| format!("{:?}", r.outcome))
+                .collect();
+            (set, runs.len())
+        };
+        let (full, n_full) = outcomes(false);
+        let (pruned, n_pruned) = outcomes(true);
+        assert_eq!(full, pruned, "{}", case.name);
+        eprintln!(
+            "exhaustive RankChecker {} (c<=1, v<=1): {n_full} -> {n_pruned} executions",
+            case.name
+        );
+    }
+}
