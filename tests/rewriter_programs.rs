@@ -1,0 +1,186 @@
+//! Instrumented programs run unchanged under plain `java` (no agent: every hook does what the
+//! operation it stands for does), and the site table names real instructions.
+
+mod rewriter_common;
+use java_harness::hooks::{SiteKind, SiteRecord, SITE_TABLE_RESOURCE};
+use rewriter_common::*;
+use std::path::Path;
+
+const MAINS: [&str; 3] = ["rw.Basics", "rw.Threads", "rw.Big"];
+
+fn run_main(cp: &str, main: &str) -> (String, String, Option<i32>) {
+    let o = java().args(["-cp", cp, main]).output().unwrap();
+    (stdout(&o), stderr(&o), o.status.code())
+}
+
+fn instrument_dir(name: &str, extra: &[&str]) -> (std::path::PathBuf, String, String) {
+    let out = scratch(name).join("out");
+    let o = instrument_ok(&program_corpus(), &out, extra);
+    (out, stdout(&o), stderr(&o))
+}
+
+#[test]
+fn instrumented_programs_print_the_same() {
+    let (out, summary, warnings) = instrument_dir("programs", &["--self-contained"]);
+    // One summary line: classes, methods, sites, seconds.
+    let line = summary.trim();
+    assert!(
+        line.starts_with("10 classes, ") && line.contains(" methods, ") && line.ends_with(" s"),
+        "summary: {line}"
+    );
+    // The near-64-KiB method stays as it was, with a warning; the one whose branches had to be
+    // widened is instrumented.
+    assert!(
+        warnings.contains("rw/Big.huge(I)I left uninstrumented"),
+        "{warnings}"
+    );
+    assert!(!warnings.contains("rw/Big.wide"), "{warnings}");
+    let original = program_corpus();
+    for main in MAINS {
+        let before = run_main(original.to_str().unwrap(), main);
+        // --self-contained: the output directory alone is the class path.
+        let after = run_main(out.to_str().unwrap(), main);
+        assert_eq!(before.2, Some(0), "{main} failed originally: {}", before.1);
+        assert_eq!(
+            before, after,
+            "{main} behaves differently once instrumented"
+        );
+    }
+}
+
+#[test]
+fn jar_output_runs_with_the_runtime_jar() {
+    let dir = scratch("programs-jar");
+    let input = dir.join("in.jar");
+    write_jar(&input, &files_under(&program_corpus()));
+    let out = dir.join("out.jar");
+    instrument_ok(&input, &out, &[]);
+    let cp = format!("{}:{}", out.display(), rt_jar().display());
+    for main in MAINS {
+        let before = run_main(program_corpus().to_str().unwrap(), main);
+        assert_eq!(before, run_main(&cp, main), "{main}");
+    }
+    // Without the runtime classes, instrumented code cannot find RC: proof the hooks are there.
+    let (_, err, code) = run_main(out.to_str().unwrap(), "rw.Threads");
+    assert_ne!(code, Some(0));
+    assert!(err.contains("rankcheck/rt/RC"), "{err}");
+}
+
+fn site_table(dir: &Path) -> Vec<SiteRecord> {
+    std::fs::read_to_string(dir.join(SITE_TABLE_RESOURCE))
+        .unwrap()
+        .lines()
+        .map(|l| SiteRecord::parse_line(l).unwrap())
+        .collect()
+}
+
+/// The opcode at `bci` of `method` in the original class.
+fn opcode_at(class: &str, method: &str, descriptor: &str, bci: u32) -> Option<u8> {
+    let bytes = std::fs::read(program_corpus().join(format!("{class}.class"))).unwrap();
+    let cf = rewriter::classfile::ClassFile::parse(&bytes).unwrap();
+    let m = cf.methods.iter().find(|m| {
+        cf.cp.utf8_string(m.name_index).unwrap() == method
+            && cf.cp.utf8_string(m.descriptor_index).unwrap() == descriptor
+    })?;
+    let code = rewriter::code::CodeAttr::parse(&bytes, m.attributes[m.code?].info.clone()).unwrap();
+    if bci as usize == code.code.len() {
+        return Some(0); // the exceptional exit of a synchronized method
+    }
+    let i = code.index(bci).ok()?;
+    Some(code.insns[i].op)
+}
+
+#[test]
+fn site_table_names_original_instructions() {
+    let (out, _, _) = instrument_dir("sites", &[]);
+    let sites = site_table(&out);
+    assert!(sites.len() > 200, "{} sites", sites.len());
+    let mut ids = std::collections::HashSet::new();
+    for s in &sites {
+        assert!(ids.insert(s.id), "duplicate id {:x}", s.id);
+        let op = opcode_at(&s.class, &s.method, &s.descriptor, s.bci)
+            .unwrap_or_else(|| panic!("{} does not name an instruction", s.to_line()));
+        let expected: &[u8] = match s.kind {
+            SiteKind::FieldRead => &[0xb4],
+            SiteKind::FieldWrite => &[0xb5],
+            SiteKind::StaticRead => &[0xb2],
+            SiteKind::StaticWrite => &[0xb3],
+            SiteKind::ArrayRead => &[0x2e, 0x2f, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35],
+            SiteKind::ArrayWrite => &[0x4f, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56],
+            SiteKind::Alloc => &[0xbb, 0xbc, 0xbd, 0xc5],
+            SiteKind::MonitorEnter => &[0xc2],
+            SiteKind::MonitorExit => &[0xc3],
+            SiteKind::SyncMethodEnter => &[op_at_zero(&s.class, &s.method, &s.descriptor)],
+            SiteKind::SyncMethodExit => &[0, 0xac, 0xad, 0xae, 0xaf, 0xb0, 0xb1],
+            SiteKind::Call(_) => &[0xb6, 0xb7, 0xb8, 0xb9],
+        };
+        assert!(
+            expected.contains(&op),
+            "{} names opcode {op:#x}",
+            s.to_line()
+        );
+    }
+    let has = |kind: SiteKind, method: &str, detail: &str| {
+        sites
+            .iter()
+            .any(|s| s.kind == kind && s.method == method && s.detail.contains(detail))
+    };
+    assert!(has(SiteKind::FieldWrite, "fields", "rw/Basics.longField:J"));
+    assert!(has(
+        SiteKind::StaticWrite,
+        "fields",
+        "rw/Basics.staticDouble:D"
+    ));
+    assert!(has(SiteKind::ArrayWrite, "arrays", "J"));
+    assert!(has(SiteKind::Alloc, "arrays", "[[[I"));
+    assert!(has(SiteKind::Alloc, "main", "rw/Basics$Derived"));
+    assert!(has(SiteKind::SyncMethodEnter, "incStatic", ""));
+    assert!(has(SiteKind::MonitorEnter, "put", ""));
+    assert!(has(
+        SiteKind::Call(java_harness::hooks::Hook::Join),
+        "main",
+        ""
+    ));
+    assert!(has(
+        SiteKind::Call(java_harness::hooks::Hook::RandomSeed),
+        "main",
+        ""
+    ));
+    // Worker extends Thread: `ws[i].start()` names rw/Threads$Worker as owner.
+    assert!(
+        sites
+            .iter()
+            .filter(|s| s.kind == SiteKind::Call(java_harness::hooks::Hook::ThreadStart))
+            .count()
+            >= 4
+    );
+    // Lines come from the LineNumberTable.
+    assert!(sites.iter().all(|s| s.line.is_some()));
+    // `this.k = …` in Inner's constructor runs after super(); this$0 before it is not a site.
+    assert!(!has(
+        SiteKind::FieldWrite,
+        "<init>",
+        "rw/Basics$Inner.this$0"
+    ));
+    assert!(has(SiteKind::FieldWrite, "<init>", "rw/Basics$Inner.k"));
+}
+
+fn op_at_zero(class: &str, method: &str, descriptor: &str) -> u8 {
+    opcode_at(class, method, descriptor, 0).unwrap()
+}
+
+#[test]
+fn sync_only_and_filters_limit_what_is_instrumented() {
+    let (out, _, _) = instrument_dir("sync-only", &["--sync-only"]);
+    let sites = site_table(&out);
+    assert!(!sites.is_empty());
+    assert!(sites
+        .iter()
+        .all(|s| !s.kind.is_data() && s.kind != SiteKind::Alloc));
+    let (out, _, _) = instrument_dir("exclude", &["--exclude", "rw.Big"]);
+    assert_eq!(
+        std::fs::read(out.join("rw/Big.class")).unwrap(),
+        std::fs::read(program_corpus().join("rw/Big.class")).unwrap()
+    );
+    assert!(site_table(&out).iter().all(|s| s.class != "rw/Big"));
+}
