@@ -81,26 +81,42 @@ pub struct HbEvent {
 
 #[derive(Default)]
 struct KeyState {
-    last_write: Option<(VectorClock, usize)>,
+    /// Clock, event id and thread of the last write.
+    last_write: Option<(VectorClock, usize, u32)>,
     reads_since_write: VectorClock,
-    read_events_since_write: Vec<usize>,
+    /// `(event id, thread)` of those reads (kept only for the graph).
+    read_events_since_write: Vec<(usize, u32)>,
 }
 
 /// Incremental happens-before tracking for one execution.
+///
+/// [`HbTracker::new`] keeps only what the hash needs (one clock per thread and per key);
+/// [`HbTracker::with_graph`] also keeps every event and edge, for [`HbTracker::graph`].
 #[derive(Default)]
 pub struct HbTracker {
     thread_clocks: Vec<VectorClock>,
     keys: HashMap<Key, KeyState>,
+    keep_graph: bool,
     events: Vec<HbEvent>,
     edges: Vec<(usize, usize)>,
     last_of_thread: Vec<Option<usize>>,
+    recorded: usize,
     hash: u64,
     consumed: usize,
 }
 
 impl HbTracker {
+    /// A tracker for hashes only (memory per thread and per key, not per event).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A tracker that also keeps the graph.
+    pub fn with_graph() -> Self {
+        HbTracker {
+            keep_graph: true,
+            ..Self::default()
+        }
     }
 
     /// Records that `thread` performed an event with `label` (a hash of its operation) touching
@@ -111,24 +127,28 @@ impl HbTracker {
             self.thread_clocks.resize(t + 1, VectorClock::default());
             self.last_of_thread.resize(t + 1, None);
         }
-        let id = self.events.len();
+        let id = self.recorded;
+        self.recorded += 1;
+        let graph = self.keep_graph;
         let mut clock = self.thread_clocks[t].clone();
-        if let Some(prev) = self.last_of_thread[t] {
+        if let (true, Some(prev)) = (graph, self.last_of_thread[t]) {
             self.edges.push((prev, id));
         }
         for &(key, mode) in touches {
             let state = self.keys.entry(key).or_default();
-            if let Some((write_clock, write_event)) = &state.last_write {
+            if let Some((write_clock, write_event, writer)) = &state.last_write {
                 clock.join(write_clock);
-                if self.events[*write_event].thread != thread {
+                if graph && *writer != thread {
                     self.edges.push((*write_event, id));
                 }
             }
             if mode == Mode::Write {
                 clock.join(&state.reads_since_write);
-                for &r in &state.read_events_since_write {
-                    if self.events[r].thread != thread {
-                        self.edges.push((r, id));
+                if graph {
+                    for &(r, reader) in &state.read_events_since_write {
+                        if reader != thread {
+                            self.edges.push((r, id));
+                        }
                     }
                 }
             }
@@ -140,10 +160,12 @@ impl HbTracker {
             match mode {
                 Mode::Read => {
                     state.reads_since_write.join(&clock);
-                    state.read_events_since_write.push(id);
+                    if graph {
+                        state.read_events_since_write.push((id, thread));
+                    }
                 }
                 Mode::Write => {
-                    state.last_write = Some((clock.clone(), id));
+                    state.last_write = Some((clock.clone(), id, thread));
                     state.reads_since_write = VectorClock::default();
                     state.read_events_since_write.clear();
                 }
@@ -152,15 +174,17 @@ impl HbTracker {
         self.hash = self
             .hash
             .wrapping_add(event_hash(thread, index, label, &clock));
-        self.thread_clocks[t] = clock.clone();
-        self.last_of_thread[t] = Some(id);
-        self.events.push(HbEvent {
-            thread,
-            index,
-            label,
-            clock,
-        });
-        &self.events[id].clock
+        if graph {
+            self.last_of_thread[t] = Some(id);
+            self.events.push(HbEvent {
+                thread,
+                index,
+                label,
+                clock: clock.clone(),
+            });
+        }
+        self.thread_clocks[t] = clock;
+        &self.thread_clocks[t]
     }
 
     /// Canonical hash of the HB graph of everything recorded so far.
@@ -175,7 +199,7 @@ impl HbTracker {
         let mut clock = self.thread_clocks.get(t).cloned().unwrap_or_default();
         for &(key, mode) in touches {
             if let Some(state) = self.keys.get(&key) {
-                if let Some((write_clock, _)) = &state.last_write {
+                if let Some((write_clock, _, _)) = &state.last_write {
                     clock.join(write_clock);
                 }
                 if mode == Mode::Write {
@@ -211,9 +235,12 @@ impl HbTracker {
         self.record(waiter.0, WOKEN_LABEL, &[(monitor_key(obj), Mode::Write)]);
     }
 
-    /// Forgets everything: a new execution starts.
+    /// Forgets everything (keeping the graph setting): a new execution starts.
     pub fn reset(&mut self) {
-        *self = HbTracker::default();
+        *self = HbTracker {
+            keep_graph: self.keep_graph,
+            ..HbTracker::default()
+        };
     }
 
     /// Number of events of `thread` recorded so far.
@@ -223,7 +250,7 @@ impl HbTracker {
             .map_or(0, |c| c.get(thread.index()))
     }
 
-    /// Every event recorded, in execution order.
+    /// Every event recorded, in execution order (empty unless made [`HbTracker::with_graph`]).
     pub fn events(&self) -> &[HbEvent] {
         &self.events
     }
@@ -237,7 +264,8 @@ impl HbTracker {
     }
 
     /// The HB graph as a petgraph graph: program-order edges and conflict edges (from the last
-    /// conflicting events of other threads; transitive ones are implied).
+    /// conflicting events of other threads; transitive ones are implied). Empty unless the
+    /// tracker was made [`HbTracker::with_graph`].
     pub fn graph(&self) -> DiGraph<HbEvent, ()> {
         let mut g = DiGraph::with_capacity(self.events.len(), self.edges.len());
         for e in &self.events {
@@ -350,7 +378,7 @@ mod tests {
     const Y: Key = 2;
 
     fn run(steps: &[(u32, u64, Key, Mode)]) -> HbTracker {
-        let mut hb = HbTracker::new();
+        let mut hb = HbTracker::with_graph();
         for &(t, label, key, mode) in steps {
             hb.record(t, label, &[(key, mode)]);
         }
