@@ -7,11 +7,14 @@ import java.io.PrintWriter;
  * Manager: worker threads repeatedly allocate a block from a shared block manager and release it;
  * at the end every block must be free again.
  *
- * <p>Failing interleaving (one preemption, at the free stack, two threads): worker A in
- * {@code release} reads {@code freeCount} and is preempted before storing its block; worker B
- * releases its block into the same slot; A stores its own block there and sets the same count, so
- * B's release is lost: the manager ends with a block missing (or, with more rounds, a worker
- * waits forever for a block that never comes back).
+ * <p>Failing interleaving (two preemptions, two threads): worker A allocates a block and is
+ * preempted right after (at its monitorexit); worker B allocates the other block, enters
+ * {@code release}, reads {@code freeCount} and is preempted before storing its block (at the free
+ * stack); A releases into the same slot and ends; B stores its block there and sets the same
+ * count, so A's release is lost: the manager ends with a block missing (or, with more rounds, a
+ * block is handed out twice or a worker waits forever). One preemption is not enough: a release
+ * can only be lost to a concurrent release or allocation that is itself incomplete when the
+ * stale write lands, and a thread left to run on always completes its allocate/release pair.
  *
  * <p>Usage: {@code Main OUTPUT little|average|lot} (workers/blocks/rounds 2/2/1, 3/2/10, 5/3/200).
  */
