@@ -173,6 +173,20 @@ fn the_frontier_survives_a_restart() {
     let err = Icb::from_text("rankcheck-icb-frontier 1\nmax 2 bound 0 prune 0 exhausted 0 executions 0 divergences 0\nactive 0 t0 q7\n")
         .unwrap_err();
     assert_eq!(err.line, 3, "{err}");
+    for garbage in [
+        "active",
+        "active x",
+        "active 0 é",
+        "active 0 t",
+        "active 0 t1*0",
+        "graph zz",
+        "é",
+    ] {
+        let text = format!(
+            "rankcheck-icb-frontier 1\nmax 2 bound 0 prune 0 exhausted 0 executions 0 divergences 0\n{garbage}\n"
+        );
+        assert!(Icb::from_text(&text).is_err(), "{garbage}");
+    }
 }
 
 #[test]

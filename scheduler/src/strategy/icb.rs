@@ -27,7 +27,7 @@
 use crate::hb::{self, HbTracker};
 use crate::ids::{ObjId, ThreadId};
 use crate::op::OpKind;
-use crate::schedule::Choice;
+use crate::schedule::{Choice, Schedule};
 use crate::strategy::{Divergence, ExecutionSummary, Pick, Stop, Strategy, View};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
@@ -35,11 +35,13 @@ use std::fmt::Write as _;
 /// Header of the frontier's text form.
 pub const FRONTIER_HEADER: &str = "rankcheck-icb-frontier 1";
 
-/// A prefix of choices to replay, and the preemptions it contains.
+/// A prefix of choices to replay, and the preemptions it contains. Prefixes are run-length
+/// encoded ([`Schedule`]): a thread usually runs many steps in a row, so an item costs memory per
+/// context switch, not per step.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Item {
     preemptions: u32,
-    choices: Vec<Choice>,
+    choices: Schedule,
 }
 
 /// Iterative context bounding up to `max_bound` preemptions.
@@ -62,7 +64,9 @@ pub struct Icb {
     claimed: HashMap<(u64, u32), u32>,
     graphs: HashSet<u64>,
     // Per execution.
-    history: Vec<Choice>,
+    history: Schedule,
+    /// Replay position in `active.choices`: (run, offset within the run).
+    cursor: (usize, u32),
     preemptions: u32,
     running: Option<ThreadId>,
     stop_branching: bool,
@@ -85,7 +89,7 @@ impl Icb {
             next: Vec::new(),
             active: Item {
                 preemptions: 0,
-                choices: Vec::new(),
+                choices: Schedule::new(),
             },
             exhausted: false,
             executions: 0,
@@ -93,7 +97,8 @@ impl Icb {
             visited: HashMap::new(),
             claimed: HashMap::new(),
             graphs: HashSet::new(),
-            history: Vec::new(),
+            history: Schedule::new(),
+            cursor: (0, 0),
             preemptions: 0,
             running: None,
             stop_branching: false,
@@ -184,7 +189,18 @@ impl Icb {
     }
 
     fn replaying(&self) -> Option<Choice> {
-        self.active.choices.get(self.history.len()).copied()
+        self.active.choices.runs().get(self.cursor.0).map(|r| r.0)
+    }
+
+    /// Appends `choice` to this execution's history (moving the replay cursor along).
+    fn made(&mut self, choice: Choice) {
+        self.history.push(choice);
+        if let Some(&(_, count)) = self.active.choices.runs().get(self.cursor.0) {
+            self.cursor.1 += 1;
+            if self.cursor.1 >= count {
+                self.cursor = (self.cursor.0 + 1, 0);
+            }
+        }
     }
 
     /// Registers the state reached now at the frontier; `true` if its subtree is someone else's
@@ -241,7 +257,7 @@ impl Icb {
     fn diverged(&mut self, expected: Choice, offered: Vec<Choice>) -> Pick {
         self.divergences += 1;
         Err(Stop::Diverged(Divergence {
-            choice_index: self.history.len() as u64,
+            choice_index: self.history.len(),
             expected: Some(expected),
             offered,
         }))
@@ -279,8 +295,15 @@ impl Icb {
         );
         let item = |s: &mut String, tag: &str, it: &Item| {
             let _ = write!(s, "{tag} {}", it.preemptions);
-            for c in &it.choices {
-                let _ = write!(s, " {c}");
+            for &(c, count) in it.choices.runs() {
+                match count {
+                    1 => {
+                        let _ = write!(s, " {c}");
+                    }
+                    k => {
+                        let _ = write!(s, " {c}*{k}");
+                    }
+                }
             }
             s.push('\n');
         };
@@ -354,10 +377,11 @@ impl Icb {
                         rest.first().and_then(|p| p.parse().ok()).ok_or_else(|| {
                             err(n, "a work item starts with its preemption count".into())
                         })?;
-                    let choices = rest[1..]
-                        .iter()
-                        .map(|w| parse_choice(w).ok_or_else(|| err(n, format!("bad choice `{w}`"))))
-                        .collect::<Result<Vec<_>, _>>()?;
+                    // The prefix uses the schedule format's tokens (`t3`, `w1`, `t3*40`).
+                    let tokens = rest[1..].join(" ");
+                    let choices =
+                        Schedule::parse(&format!("{}\n{tokens}", crate::schedule::HEADER))
+                            .map_err(|e| err(n, format!("bad prefix: {}", e.message)))?;
                     let item = Item {
                         preemptions,
                         choices,
@@ -410,16 +434,6 @@ fn costs(view: &View<'_>, t: ThreadId, yielded: bool) -> bool {
     view.is_preemption(t) && !yielded
 }
 
-fn parse_choice(w: &str) -> Option<Choice> {
-    let (kind, num) = w.split_at(1);
-    let t = ThreadId(num.parse().ok()?);
-    match kind {
-        "t" => Some(Choice::Thread(t)),
-        "w" => Some(Choice::Waiter(t)),
-        _ => None,
-    }
-}
-
 /// A frontier text that cannot be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrontierError {
@@ -439,6 +453,7 @@ impl std::error::Error for FrontierError {}
 impl Strategy for Icb {
     fn begin_execution(&mut self, _index: u64) {
         self.history.clear();
+        self.cursor = (0, 0);
         self.preemptions = 0;
         self.running = None;
         self.stop_branching = false;
@@ -504,7 +519,7 @@ impl Strategy for Icb {
         if costs(view, chosen, yielded(view)) {
             self.preemptions += 1;
         }
-        self.history.push(Choice::Thread(chosen));
+        self.made(Choice::Thread(chosen));
         self.running = Some(chosen);
         Ok(chosen)
     }
@@ -531,7 +546,7 @@ impl Strategy for Icb {
             waiters[0]
         };
         self.hb.record_woken(chosen, obj.0);
-        self.history.push(Choice::Waiter(chosen));
+        self.made(Choice::Waiter(chosen));
         Ok(chosen)
     }
 
