@@ -51,6 +51,10 @@ pub struct Bounds {
     pub prune: bool,
 }
 
+/// The largest value any bound may take (far beyond what a search can finish, small enough that
+/// no strategy allocates for it).
+pub const MAX_BOUND: u32 = 1_000;
+
 /// Default context bound.
 pub const DEFAULT_C: u32 = 2;
 /// Default variable bound.
@@ -111,6 +115,20 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         return Err(ChooseError::BadBound(format!(
             "epsilon must be in (0, 1), got {epsilon}"
         )));
+    }
+    for (name, value) in [
+        ("c", bounds.c),
+        ("v", bounds.v),
+        ("t", bounds.t),
+        ("d", bounds.d),
+        ("l", bounds.l),
+        ("threads", bounds.threads),
+    ] {
+        if let Some(x) = value.filter(|&x| x > MAX_BOUND) {
+            return Err(ChooseError::BadBound(format!(
+                "bound {name} = {x} is too large (at most {MAX_BOUND})"
+            )));
+        }
     }
     if bounds.d == Some(0) {
         return Err(ChooseError::BadBound(
@@ -275,6 +293,12 @@ mod tests {
             from_name("pct", &bad, 0),
             Err(ChooseError::BadBound(_))
         ));
+        let huge = Bounds {
+            c: Some(4_000_000_000),
+            ..Bounds::default()
+        };
+        let err = from_name("rankchecker", &huge, 0).unwrap_err();
+        assert!(err.to_string().contains("too large"), "{err}");
         let bad = Bounds {
             epsilon: Some(1.5),
             ..Bounds::default()

@@ -450,6 +450,23 @@ impl Strategy for RankChecker {
     }
 }
 
+/// Advances `combo` (strictly increasing indices below `n`) to the next combination in
+/// colexicographic order; false after the last.
+fn next_combination(combo: &mut [usize], n: usize) -> bool {
+    let k = combo.len();
+    for i in 0..k {
+        let limit = if i + 1 < k { combo[i + 1] } else { n };
+        if combo[i] + 1 < limit {
+            combo[i] += 1;
+            for (j, x) in combo[..i].iter_mut().enumerate() {
+                *x = j;
+            }
+            return true;
+        }
+    }
+    false
+}
+
 /// Distinguishes the state "about to choose a waiter" from the state after the same events.
 const WAITER_POINT: u64 = 0x7761_6974_6572_0001;
 
@@ -487,9 +504,14 @@ pub struct RankCheckerExhaustive {
     config: RankCheckerConfig,
     profile: VarProfile,
     learning_left: u32,
-    /// Variable sets of the current size, in search order; `set_index` into it.
-    sets: Vec<Vec<Variable>>,
-    set_index: usize,
+    /// The candidates, shared first; variable sets are combinations of them, generated one at
+    /// a time in colexicographic order (every set within the first `k` candidates comes before
+    /// any set using candidate `k`, so all-shared sets lead), never all at once.
+    candidates: Vec<Variable>,
+    combo: Vec<usize>,
+    /// The current variable set and its index among the sets of its size.
+    set: Vec<Variable>,
+    set_index: u64,
     v: u32,
     c: u32,
     perm_index: u64,
@@ -539,7 +561,9 @@ impl RankCheckerExhaustive {
             config,
             profile,
             learning_left,
-            sets: Vec::new(),
+            candidates: Vec::new(),
+            combo: Vec::new(),
+            set: Vec::new(),
             set_index: 0,
             v: 0,
             c: 0,
@@ -578,13 +602,13 @@ impl RankCheckerExhaustive {
     }
 
     /// Where the search is: `(v, index of the variable set, c, permutation index)`.
-    pub fn position(&self) -> (u32, usize, u32, u64) {
+    pub fn position(&self) -> (u32, u64, u32, u64) {
         (self.v, self.set_index, self.c, self.perm_index)
     }
 
     /// The variable set of the current execution.
     pub fn tracked(&self) -> &[Variable] {
-        self.sets.get(self.set_index).map_or(&[], |s| s.as_slice())
+        &self.set
     }
 
     /// Whether the whole search has run.
@@ -619,7 +643,7 @@ impl RankCheckerExhaustive {
                 "search stopped at v = {}, set {} of {}, c = {}, permutation {} of {}",
                 self.v,
                 self.set_index + 1,
-                self.sets.len(),
+                bounds::binomial(self.candidates.len() as u64, u64::from(self.v)).max(1.0),
                 self.c,
                 self.perm_index + 1,
                 self.perms_needed
@@ -637,44 +661,21 @@ impl RankCheckerExhaustive {
     }
 
     fn start_search(&mut self) {
-        self.v = 1;
-        self.sets = self.sets_of_size(1);
+        self.candidates = self.profile.candidates();
+        // No variables known: only synchronization points, one empty set.
+        self.start_size(u32::from(!self.candidates.is_empty()));
+    }
+
+    /// Starts the sets of size `v` (`0`: the single empty set).
+    fn start_size(&mut self, v: u32) {
+        self.v = v.max(1);
+        self.combo = (0..v as usize).collect();
         self.set_index = 0;
-        if self.sets.is_empty() {
-            // No variables known: only synchronization points; one empty set.
-            self.sets = vec![Vec::new()];
-        }
         self.start_set();
     }
 
-    fn sets_of_size(&self, v: u32) -> Vec<Vec<Variable>> {
-        let all = self.profile.candidates();
-        let mut out = Vec::new();
-        let mut cur = Vec::new();
-        fn go(
-            all: &[Variable],
-            start: usize,
-            v: usize,
-            cur: &mut Vec<Variable>,
-            out: &mut Vec<Vec<Variable>>,
-        ) {
-            if cur.len() == v {
-                out.push(cur.clone());
-                return;
-            }
-            for i in start..all.len() {
-                cur.push(all[i]);
-                go(all, i + 1, v, cur, out);
-                cur.pop();
-            }
-        }
-        go(&all, 0, v as usize, &mut cur, &mut out);
-        // Shared variables come first in `candidates`, so sets made only of shared ones lead.
-        out.sort_by_key(|s| s.iter().filter(|&&x| !self.profile.is_shared(x)).count());
-        out
-    }
-
     fn start_set(&mut self) {
+        self.set = self.combo.iter().map(|&i| self.candidates[i]).collect();
         self.visited.clear();
         self.claimed.clear();
         self.c = 0;
@@ -698,7 +699,7 @@ impl RankCheckerExhaustive {
             self.config.seed ^ 0x5eed_0fa1_9000_0001,
             hb::mix_all([
                 self.v.into(),
-                self.set_index as u64,
+                self.set_index,
                 self.c.into(),
                 self.perm_index,
             ]),
@@ -726,20 +727,14 @@ impl RankCheckerExhaustive {
             self.start_bound();
             return true;
         }
-        if self.set_index + 1 < self.sets.len() {
+        if next_combination(&mut self.combo, self.candidates.len()) {
             self.set_index += 1;
             self.start_set();
             return true;
         }
-        if self.v < self.config.v {
-            let next = self.sets_of_size(self.v + 1);
-            if !next.is_empty() {
-                self.v += 1;
-                self.sets = next;
-                self.set_index = 0;
-                self.start_set();
-                return true;
-            }
+        if self.v < self.config.v && (self.v as usize) < self.candidates.len() {
+            self.start_size(self.v + 1);
+            return true;
         }
         self.exhausted = true;
         false
@@ -760,11 +755,7 @@ impl RankCheckerExhaustive {
             self.consumed += 1;
             let (label, touch) = hb::event_touches(&e);
             self.hb.record(e.thread.0, label, touch.as_slice());
-            let tracked = Variable::of(&e).is_some_and(|v| {
-                self.sets
-                    .get(self.set_index)
-                    .is_some_and(|s| s.contains(&v))
-            });
+            let tracked = Variable::of(&e).is_some_and(|v| self.set.contains(&v));
             if !tracked {
                 continue;
             }
@@ -854,7 +845,7 @@ impl Strategy for RankCheckerExhaustive {
                 self.config.seed,
                 hb::mix_all([
                     self.v.into(),
-                    self.set_index as u64,
+                    self.set_index,
                     self.c.into(),
                     self.perm_index,
                 ]),
@@ -875,10 +866,10 @@ impl Strategy for RankCheckerExhaustive {
             self.stopped = true;
             return Err(Stop::Pruned);
         }
-        let tracked = self.sets.get(self.set_index).cloned().unwrap_or_default();
+        let tracked = &self.set;
         Ok(self
             .priorities
-            .pick(view, &mut self.rng, |op| is_tracked_point(op, &tracked)))
+            .pick(view, &mut self.rng, |op| is_tracked_point(op, tracked)))
     }
 
     fn pick_waiter(&mut self, obj: ObjId, waiters: &[ThreadId]) -> Pick {
@@ -926,5 +917,25 @@ impl Strategy for RankCheckerExhaustive {
         }
         self.executions += 1;
         self.advance()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_come_in_colex_order_each_once() {
+        let mut combo = vec![0, 1];
+        let mut all = vec![combo.clone()];
+        while next_combination(&mut combo, 4) {
+            all.push(combo.clone());
+        }
+        assert_eq!(
+            all,
+            [[0, 1], [0, 2], [1, 2], [0, 3], [1, 3], [2, 3]].map(|c| c.to_vec())
+        );
+        let mut empty: Vec<usize> = Vec::new();
+        assert!(!next_combination(&mut empty, 3));
     }
 }

@@ -92,7 +92,11 @@ pub struct Scs {
 impl Scs {
     /// SCS with `config`.
     pub fn new(config: ScsConfig) -> Scs {
-        let settings = basis_settings(&config.basis, config.levels.max(1));
+        let mut settings = basis_settings(&config.basis, config.levels.max(1));
+        if settings.is_empty() {
+            // Fewer than two distinct basis threads: the main thread and the first worker.
+            settings = basis_settings(&[0, 1], config.levels.max(1));
+        }
         Scs {
             rng: SeededRandom::for_execution(config.seed, 0),
             current: settings[0],
@@ -195,6 +199,15 @@ impl Strategy for Scs {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_degenerate_basis_falls_back_to_main_and_first_worker() {
+        let scs = Scs::new(ScsConfig {
+            basis: vec![3, 3],
+            ..ScsConfig::default()
+        });
+        assert_eq!(scs.settings().len(), 14);
+    }
 
     #[test]
     fn paper_setting_gives_42_vectors_and_never_equal_basis_speeds() {
