@@ -188,3 +188,73 @@ fn scs_speeds_decide_which_worker_finishes_first() {
         }
     }
 }
+
+#[test]
+fn pctvb_meets_its_variable_bounded_guarantee() {
+    use scheduler::sim::{Cmp, Ins, Program, Val};
+    use scheduler::strategy::pctvb::{Pctvb, PctvbConfig, Variable};
+    use scheduler::VarId;
+    // Lost update on x (var 0), each worker also touching two noise variables several times.
+    let worker = |noise: u32| -> Vec<Ins> {
+        let mut v = Vec::new();
+        for i in 0..4 {
+            v.push(Ins::Write {
+                var: noise,
+                val: Val::Const(i),
+            });
+        }
+        v.push(Ins::Read { var: 0, reg: 0 });
+        v.push(Ins::Write {
+            var: 0,
+            val: Val::RegPlus(0, 1),
+        });
+        for i in 0..4 {
+            v.push(Ins::Write {
+                var: noise,
+                val: Val::Const(i),
+            });
+        }
+        v
+    };
+    let program = Program {
+        name: "lost-update-with-noise",
+        vars: vec![0, 0, 0],
+        bodies: vec![
+            vec![
+                Ins::Start(1),
+                Ins::Start(2),
+                Ins::Join(1),
+                Ins::Join(2),
+                Ins::Read { var: 0, reg: 0 },
+                Ins::Assert {
+                    reg: 0,
+                    cmp: Cmp::Eq,
+                    val: Val::Const(2),
+                    msg: "lost update",
+                },
+            ],
+            worker(1),
+            worker(2),
+        ],
+    };
+    let mut pctvb = Pctvb::new(PctvbConfig {
+        depth: 2,
+        vars: 1,
+        threads: 3,
+        preparatory_runs: 3,
+        seed: 17,
+    });
+    let (warm, _, _) = run_all(&program, Config::default(), &mut pctvb, 3);
+    assert_eq!(warm.len(), 3);
+    let runs = 6_000;
+    let (sampled, _, _) = run_all(&program, Config::default(), &mut pctvb, runs);
+    let rate = sampled.iter().filter(|r| r.outcome.is_bug()).count() as f64 / runs as f64;
+    let profile = pctvb.profile();
+    let candidates = profile.candidates().len() as u64;
+    let k_x = profile.k(Variable::Field(VarId(0)));
+    let bound = scheduler::bounds::pctvb_probability(candidates, 1, 3, k_x, 2).unwrap();
+    eprintln!(
+        "PCTVB lost update among {candidates} variables (K_x = {k_x}): rate {rate:.4} >= bound {bound:.4}"
+    );
+    assert!(rate >= bound, "rate {rate} below the guarantee {bound}");
+}
