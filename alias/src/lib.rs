@@ -10,8 +10,16 @@
 //!
 //! The file the analysis writes and the rewriter reads is described in [`format`].
 
+pub mod analysis;
+pub mod bitset;
+pub mod bytecode;
+pub mod classes;
+pub mod classpath;
 pub mod format;
+pub mod ir;
+pub mod solver;
 
+pub use analysis::{analyze, Config};
 pub use format::{
     selected_sites, AnalysisFile, Site, SiteKey, SiteSelection, Variable, VariableKind,
 };
