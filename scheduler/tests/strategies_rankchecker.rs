@@ -328,3 +328,74 @@ fn exhaustive_pruning_keeps_every_outcome_of_the_bug_programs() {
         );
     }
 }
+
+/// `T1: lock m; while (flag == 0) m.wait(timeout); unlock m` and `T2: lock m; flag = 1;
+/// m.notify(); unlock m`: a timeout may not fire while T2 can run, so the loop ends.
+fn timed_wait_loop() -> Program {
+    Program {
+        name: "timed-wait-loop",
+        vars: vec![0],
+        bodies: vec![
+            vec![Ins::Start(1), Ins::Start(2), Ins::Join(1), Ins::Join(2)],
+            vec![
+                Ins::Lock(0),
+                Ins::Read { var: 0, reg: 0 },
+                Ins::JumpIf {
+                    reg: 0,
+                    cmp: Cmp::Ne,
+                    val: Val::Const(0),
+                    to: 5,
+                },
+                Ins::TimedWait(0),
+                Ins::Goto(1),
+                Ins::Unlock(0),
+            ],
+            vec![
+                Ins::Lock(0),
+                Ins::Write {
+                    var: 0,
+                    val: Val::Const(1),
+                },
+                Ins::Notify(0),
+                Ins::Unlock(0),
+            ],
+        ],
+    }
+}
+
+#[test]
+fn timed_wait_loops_end_under_priorities_and_icb() {
+    let program = timed_wait_loop();
+    let config = Config {
+        max_steps: 5_000,
+        ..Config::default()
+    };
+    let (runs, _, _) = run_all(
+        &program,
+        config.clone(),
+        RankChecker::new(config_for_loop()),
+        50,
+    );
+    assert!(runs.iter().all(|r| !r.outcome.is_bug()), "RankChecker spun");
+    let chess = RankCheckerConfig {
+        c_mode: CMode::Chess,
+        ..config_for_loop()
+    };
+    let (runs, _, _) = run_all(&program, config.clone(), RankChecker::new(chess), 50);
+    assert!(
+        runs.iter().all(|r| !r.outcome.is_bug()),
+        "RankChecker (chess c-mode) spun"
+    );
+    let (runs, icb, exhausted) = run_all(
+        &program,
+        config,
+        scheduler::strategy::icb::Icb::new(1, false),
+        10_000,
+    );
+    assert!(exhausted, "{}", icb.coverage());
+    assert!(runs.iter().all(|r| !r.outcome.is_bug()), "ICB spun");
+}
+
+fn config_for_loop() -> RankCheckerConfig {
+    config(1, 1, 2)
+}

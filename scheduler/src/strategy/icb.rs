@@ -28,7 +28,7 @@ use crate::hb::{self, HbTracker};
 use crate::ids::{ObjId, ThreadId};
 use crate::op::OpKind;
 use crate::schedule::{Choice, Schedule};
-use crate::strategy::{Divergence, ExecutionSummary, Pick, Stop, Strategy, View};
+use crate::strategy::{Candidate, Divergence, ExecutionSummary, Pick, Stop, Strategy, Via, View};
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
@@ -420,13 +420,44 @@ impl Icb {
     }
 }
 
-/// Whether the running thread's last step was a `yield` or `sleep` (CHESS: a thread that yields
-/// cannot make progress, so switching away from it is free; without this, a spin loop with
-/// `Thread.yield` would never end at bound 0).
+/// Whether the running thread gives way: its last step was a `yield` or `sleep` (CHESS: a
+/// thread that yields cannot make progress, so switching away from it is free; without this, a
+/// spin loop with `Thread.yield` would never end at bound 0), or it could go on only by a timeout
+/// or a spurious wake-up while another thread can run normally (virtual time passes only when
+/// nobody else can run).
 fn yielded(view: &View<'_>) -> bool {
-    view.events.last().is_some_and(|e| {
+    let just_yielded = view.events.last().is_some_and(|e| {
         Some(e.thread) == view.running && matches!(e.kind, OpKind::Yield | OpKind::Sleep)
-    })
+    });
+    let only_by_time = view.running_candidate().is_some_and(|c| !normal(c))
+        && view
+            .enabled
+            .iter()
+            .any(|c| Some(c.thread) != view.running && normal(c));
+    just_yielded || only_by_time
+}
+
+/// Whether a candidate is enabled without a timeout or a spurious wake-up.
+pub(crate) fn normal(c: &Candidate) -> bool {
+    matches!(c.via, Via::Ready | Via::Interrupt)
+}
+
+/// The next enabled thread after `running` in id order (wrapping), preferring ones enabled
+/// normally.
+fn round_robin_after(view: &View<'_>, running: ThreadId) -> ThreadId {
+    let order = view
+        .enabled
+        .iter()
+        .filter(|c| c.thread > running)
+        .chain(view.enabled.iter().filter(|c| c.thread <= running));
+    let mut first = None;
+    for c in order {
+        if normal(c) && c.thread != running {
+            return c.thread;
+        }
+        first.get_or_insert(c.thread);
+    }
+    first.unwrap_or(view.enabled[0].thread)
 }
 
 /// Whether picking `t` costs a preemption.
@@ -491,11 +522,7 @@ impl Strategy for Icb {
                 let running = view
                     .running
                     .expect("a yield was performed by the running thread");
-                view.enabled
-                    .iter()
-                    .map(|c| c.thread)
-                    .find(|&t| t > running)
-                    .unwrap_or(view.enabled[0].thread)
+                round_robin_after(view, running)
             } else if view.running_enabled {
                 view.running.expect("running_enabled implies running")
             } else {

@@ -182,13 +182,20 @@ impl Priorities {
             }
         }
         let running = view.running_candidate().map(|c| (c.thread, c.op));
+        let running_normal = view.running_candidate().is_some_and(super::icb::normal);
         let chosen = match running {
-            Some((t, op)) if !is_point(&op) => t,
-            Some((t, _)) if self.budget.is_some_and(|b| self.used >= b) => t,
+            Some((t, op)) if !is_point(&op) && running_normal => t,
+            Some((t, _)) if running_normal && self.budget.is_some_and(|b| self.used >= b) => t,
             _ => {
+                // Virtual time: a timeout or a spurious wake-up happens only when no thread can
+                // run normally (otherwise a high-priority timed-wait loop would spin forever).
+                let any_normal = view.enabled.iter().any(super::icb::normal);
                 let mut best = view.enabled[0].thread;
                 let mut best_value = f64::NEG_INFINITY;
                 for c in view.enabled {
+                    if any_normal && !super::icb::normal(c) {
+                        continue;
+                    }
                     let v = self.value(c.thread, rng);
                     if v > best_value {
                         best = c.thread;
@@ -198,7 +205,8 @@ impl Priorities {
                 best
             }
         };
-        if view.is_preemption(chosen) {
+        // Leaving a thread that could only time out is not a preemption (it gives way).
+        if view.is_preemption(chosen) && running_normal {
             self.used += 1;
         }
         if let Some(c) = view.candidate(chosen) {
