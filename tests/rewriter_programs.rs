@@ -184,3 +184,18 @@ fn sync_only_and_filters_limit_what_is_instrumented() {
     );
     assert!(site_table(&out).iter().all(|s| s.class != "rw/Big"));
 }
+
+/// With 33,000 `nop`s in the middle of every method, branches across the middle are widened
+/// (conditionals inverted around a goto_w); the programs must still print the same.
+#[test]
+fn programs_with_widened_branches_print_the_same() {
+    let out = scratch("programs-widened").join("out");
+    let options = jar_options(padded_config(33_000), Some(java_harness::RUNTIME_JAR));
+    let summary =
+        rewriter::jar::instrument_dir(&program_corpus(), &out, &options, &|_, _| {}).unwrap();
+    assert!(summary.methods > 30, "{summary:?}");
+    for main in MAINS {
+        let before = run_main(program_corpus().to_str().unwrap(), main);
+        assert_eq!(before, run_main(out.to_str().unwrap(), main), "{main}");
+    }
+}

@@ -401,6 +401,9 @@ fn target(at: usize, delta: i64) -> Option<u32> {
 /// after the prologue to the end of the original code) and starts at the epilogue.
 pub struct AddedHandler {
     pub catch_type: u16,
+    /// When non-zero, the first this-many bytes of the epilogue are covered by the handler too
+    /// (as javac does for a synchronized block's handler, so that its monitorexit is retried).
+    pub covers_own_start: u16,
     /// The frame at the handler (required when the class has StackMapTables).
     pub frame: Option<Frame>,
 }
@@ -560,21 +563,22 @@ pub fn apply(
     // (the inverted branch lands there) that lacks one, then all moved to their new offsets.
     let mut frames = code.frames(cp)?;
     if needs_frames {
+        let mut targets = Vec::new();
         for (i, insn) in code.insns.iter().enumerate() {
-            if !(lay.widened[i] && is_conditional(insn.op)) {
-                continue;
+            if lay.widened[i] && is_conditional(insn.op) {
+                if i + 1 >= n {
+                    return Err(RewriteError::Malformed(
+                        "branch at the end of the code".into(),
+                    ));
+                }
+                targets.push(i + 1);
             }
-            let next = i + 1;
-            let next_offset = code
-                .insns
-                .get(next)
-                .ok_or_else(|| RewriteError::Malformed("branch at the end of the code".into()))?
-                .offset;
-            let fs = frames.get_or_insert_with(Vec::new);
-            if let Err(at) = fs.binary_search_by_key(&next_offset, |f| f.offset) {
-                let f = crate::frames::synthesize(code, cp, method, fs, next)?;
-                fs.insert(at, f);
-            }
+        }
+        if !targets.is_empty() {
+            let original = frames.take().unwrap_or_default();
+            frames = Some(crate::frames::with_frames_at(
+                code, cp, method, original, &targets,
+            )?);
         }
     }
     if let Some(fs) = frames.as_mut() {
@@ -672,7 +676,10 @@ pub fn apply(
     );
     put_u4(&mut out, out_code.len() as u32);
     out.extend_from_slice(&out_code);
-    let added = edits.handler.is_some() as usize;
+    let added = edits
+        .handler
+        .as_ref()
+        .map_or(0, |h| 1 + usize::from(h.covers_own_start > 0));
     put_u2(&mut out, (code.exceptions.len() + added) as u16);
     for e in &code.exceptions {
         put_u2(&mut out, start_of(e.start)? as u16);
@@ -685,6 +692,15 @@ pub fn apply(
         put_u2(&mut out, lay.start[n] as u16);
         put_u2(&mut out, lay.start[n] as u16);
         put_u2(&mut out, h.catch_type);
+        if h.covers_own_start > 0 {
+            put_u2(&mut out, lay.start[n] as u16);
+            put_u2(
+                &mut out,
+                (lay.start[n] + u32::from(h.covers_own_start)) as u16,
+            );
+            put_u2(&mut out, lay.start[n] as u16);
+            put_u2(&mut out, h.catch_type);
+        }
         if let Some(f) = &h.frame {
             let mut f = f.clone();
             f.offset = lay.start[n];

@@ -220,17 +220,16 @@ fn t_to_vtype(t: &T, cp: &mut ConstantPool) -> Result<VType, RewriteError> {
     })
 }
 
-/// The frame (in original offsets) at the start of instruction `target`, given the method's
-/// original frames (sorted).
-pub fn synthesize(
-    code: &CodeAttr,
-    cp: &mut ConstantPool,
+/// Locals and stack, in encoded form.
+type DeclaredState = (Vec<T>, Vec<T>);
+
+/// The state each frame declares, in encoded form (a long or double is one entry): the
+/// implicit initial frame first, then one per frame in `frames`.
+fn declared_states(
+    cp: &ConstantPool,
     method: &MethodInfo,
     frames: &[Frame],
-    target: usize,
-) -> Result<Frame, RewriteError> {
-    let target_offset = code.insns[target].offset;
-    // Initial frame (encoded locals), then each frame up to the target.
+) -> Result<Vec<DeclaredState>, RewriteError> {
     let (params, _) = method_types(method.descriptor.as_bytes())?;
     let mut locals: Vec<T> = Vec::with_capacity(params.len() + 1);
     if !method.is_static {
@@ -244,8 +243,9 @@ pub fn synthesize(
     }
     locals.extend(params);
     let mut stack: Vec<T> = Vec::new();
-    let mut from = 0u32;
-    for f in frames.iter().take_while(|f| f.offset < target_offset) {
+    let mut out = Vec::with_capacity(frames.len() + 1);
+    out.push((locals.clone(), stack.clone()));
+    for f in frames {
         match &f.kind {
             FrameKind::Same => stack.clear(),
             FrameKind::SameLocals1(v) => stack = vec![vtype_to_t(v, cp)?],
@@ -274,28 +274,91 @@ pub fn synthesize(
                     .collect::<Result<_, _>>()?;
             }
         }
-        from = f.offset;
+        out.push((locals.clone(), stack.clone()));
     }
-    let mut st = State {
-        locals: to_slots(&locals),
-        stack: to_slots(&stack),
-    };
-    let first = code.index(from)?;
-    for i in first..target {
-        transfer(code, cp, method, &mut st, i)?;
-    }
-    let locals = from_slots(&st.locals, true)
-        .iter()
-        .map(|t| t_to_vtype(t, cp))
-        .collect::<Result<_, _>>()?;
-    let stack = from_slots(&st.stack, false)
-        .iter()
-        .map(|t| t_to_vtype(t, cp))
-        .collect::<Result<_, _>>()?;
+    Ok(out)
+}
+
+fn full_frame(
+    cp: &mut ConstantPool,
+    offset: u32,
+    locals: &[T],
+    stack: &[T],
+) -> Result<Frame, RewriteError> {
     Ok(Frame {
-        offset: target_offset,
-        kind: FrameKind::Full(locals, stack),
+        offset,
+        kind: FrameKind::Full(
+            locals
+                .iter()
+                .map(|t| t_to_vtype(t, cp))
+                .collect::<Result<_, _>>()?,
+            stack
+                .iter()
+                .map(|t| t_to_vtype(t, cp))
+                .collect::<Result<_, _>>()?,
+        ),
     })
+}
+
+/// `frames` (sorted, original offsets) with a frame synthesized at the start of each
+/// instruction in `targets` that has none. A frame that follows a synthesized one is rewritten
+/// as a full frame: its encoding was relative to the frame before it, which is no longer the
+/// previous one.
+pub fn with_frames_at(
+    code: &CodeAttr,
+    cp: &mut ConstantPool,
+    method: &MethodInfo,
+    frames: Vec<Frame>,
+    targets: &[usize],
+) -> Result<Vec<Frame>, RewriteError> {
+    let states = declared_states(cp, method, &frames)?;
+    let mut added: Vec<Frame> = Vec::new();
+    for &target in targets {
+        let offset = code.insns[target].offset;
+        if frames.binary_search_by_key(&offset, |f| f.offset).is_ok()
+            || added.iter().any(|f| f.offset == offset)
+        {
+            continue;
+        }
+        // The last frame before the target (or the method entry), then straight-line code.
+        let k = frames.partition_point(|f| f.offset < offset);
+        let (locals, stack) = &states[k];
+        let from = if k == 0 { 0 } else { frames[k - 1].offset };
+        let mut st = State {
+            locals: to_slots(locals),
+            stack: to_slots(stack),
+        };
+        for i in code.index(from)?..target {
+            transfer(code, cp, method, &mut st, i)?;
+        }
+        let locals = from_slots(&st.locals, true);
+        let stack = from_slots(&st.stack, false);
+        added.push(full_frame(cp, offset, &locals, &stack)?);
+    }
+    if added.is_empty() {
+        return Ok(frames);
+    }
+    let mut merged: Vec<(Frame, bool)> = frames.into_iter().map(|f| (f, false)).collect();
+    merged.extend(added.into_iter().map(|f| (f, true)));
+    merged.sort_by_key(|(f, _)| f.offset);
+    let mut original_index = 0;
+    let mut out = Vec::with_capacity(merged.len());
+    let mut previous_synthesized = false;
+    for (f, synthesized) in merged {
+        if synthesized {
+            out.push(f);
+        } else {
+            original_index += 1;
+            if previous_synthesized {
+                let (locals, stack) = &states[original_index];
+                out.push(full_frame(cp, f.offset, locals, stack)?);
+            } else {
+                out.push(f);
+            }
+        }
+        previous_synthesized = synthesized;
+    }
+    Ok(out)
 }
 
 fn class_operand(code: &CodeAttr, cp: &ConstantPool, i: usize) -> Result<String, RewriteError> {

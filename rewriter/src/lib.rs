@@ -76,6 +76,11 @@ pub struct Config {
     pub data_sites: Option<Arc<HashSet<SiteKey>>>,
     /// Superclass chains of the input (and, on demand, the JDK).
     pub hierarchy: Arc<Hierarchy>,
+    /// Test aid: this many `nop`s inserted in the middle of every method, which makes branches
+    /// across the middle exceed ±32 KiB (so tests can check widening on real code). Zero
+    /// normally.
+    #[doc(hidden)]
+    pub stress_padding: u16,
 }
 
 impl Config {
@@ -86,6 +91,7 @@ impl Config {
             allocations: true,
             data_sites: None,
             hierarchy: Arc::new(Hierarchy::new()),
+            stress_padding: 0,
         }
     }
 

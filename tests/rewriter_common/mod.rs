@@ -180,3 +180,45 @@ pub fn instrument_ok(input: &Path, out: &Path, extra: &[&str]) -> Output {
     );
     o
 }
+
+/// Jar options with every entry selected.
+pub fn jar_options(
+    config: rewriter::Config,
+    runtime_jar: Option<&'static [u8]>,
+) -> rewriter::jar::JarOptions {
+    rewriter::jar::JarOptions {
+        config,
+        include: Vec::new(),
+        exclude: Vec::new(),
+        runtime_jar,
+        skip_bad: false,
+    }
+}
+
+/// Every hook, plus `padding` nops in the middle of every method (widening test aid).
+pub fn padded_config(padding: u16) -> rewriter::Config {
+    rewriter::Config {
+        stress_padding: padding,
+        ..rewriter::Config::all()
+    }
+}
+
+/// Asserts that every class has the same VerifyAll outcome in both runs.
+pub fn assert_same_outcomes(
+    label: &str,
+    original: &BTreeMap<String, String>,
+    other: &BTreeMap<String, String>,
+) {
+    let differ: Vec<_> = original
+        .iter()
+        .filter(|(c, outcome)| other.get(*c) != Some(outcome))
+        .map(|(c, outcome)| format!("{c}: {outcome} -> {:?}", other.get(c)))
+        .collect();
+    assert!(
+        differ.is_empty(),
+        "{label}: {} classes differ: {:?}",
+        differ.len(),
+        &differ[..differ.len().min(5)]
+    );
+    assert_eq!(original.len(), other.len(), "{label}: class counts differ");
+}

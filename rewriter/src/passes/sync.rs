@@ -113,6 +113,9 @@ pub fn on_method_exit(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     };
     // The exceptional exit has no original instruction: its bci is the original code length.
     let bci = ctx.code.code.len() as u32;
+    // The handler's own `lock; monitorexit` is covered by the handler too, as javac does for
+    // synchronized blocks: the shape HotSpot's compilers expect of balanced monitors.
+    let covers_own_start = (lock.len() + 1) as u16;
     let mut epilogue = exit_sequence(ctx, &lock, bci)?;
     epilogue.push(op::ATHROW);
     ctx.edits.epilogue = epilogue;
@@ -132,6 +135,7 @@ pub fn on_method_exit(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     };
     ctx.edits.handler = Some(AddedHandler {
         catch_type: 0,
+        covers_own_start,
         frame,
     });
     Ok(())
