@@ -20,22 +20,27 @@ public final class RC {
 
     public static void fieldRead(Object obj, long site) {
         if (on) nAccess(obj, -1, site, false);
+        else if (Trace.ON) Trace.access(obj, site);
     }
 
     public static void fieldWrite(Object obj, long site) {
         if (on) nAccess(obj, -1, site, true);
+        else if (Trace.ON) Trace.access(obj, site);
     }
 
     public static void arrayRead(Object array, int index, long site) {
         if (on) nAccess(array, index, site, false);
+        else if (Trace.ON) Trace.access(array, site);
     }
 
     public static void arrayWrite(Object array, int index, long site) {
         if (on) nAccess(array, index, site, true);
+        else if (Trace.ON) Trace.access(array, site);
     }
 
     public static void allocated(Object obj, long site) {
         if (on) nAllocated(obj, site);
+        else if (Trace.ON) Trace.allocated(obj, site);
     }
 
     // ---- monitors -------------------------------------------------------------------------
