@@ -116,7 +116,11 @@ fn every_strategy_finds_every_simulated_bug() {
         max_steps: 2_000,
         ..Config::default()
     };
-    for case in programs::all().into_iter().filter(|c| !c.needs_spurious) {
+    for case in programs::all() {
+        let config = Config {
+            spurious_wakeups: case.needs_spurious,
+            ..config.clone()
+        };
         for name in scheduler::strategy::by_name::NAMES {
             let bounds = Bounds {
                 d: Some(case.depth),

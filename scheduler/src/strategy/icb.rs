@@ -423,8 +423,7 @@ impl Icb {
 /// Whether the running thread gives way: its last step was a `yield` or `sleep` (CHESS: a
 /// thread that yields cannot make progress, so switching away from it is free; without this, a
 /// spin loop with `Thread.yield` would never end at bound 0), or it could go on only by a timeout
-/// or a spurious wake-up while another thread can run normally (virtual time passes only when
-/// nobody else can run).
+/// while another thread can run normally (virtual time passes only when nobody else can run).
 fn yielded(view: &View<'_>) -> bool {
     let just_yielded = view.events.last().is_some_and(|e| {
         Some(e.thread) == view.running && matches!(e.kind, OpKind::Yield | OpKind::Sleep)
@@ -437,9 +436,10 @@ fn yielded(view: &View<'_>) -> bool {
     just_yielded || only_by_time
 }
 
-/// Whether a candidate is enabled without a timeout or a spurious wake-up.
+/// Whether a candidate is enabled other than by a timeout. (Spurious wake-ups are bounded per
+/// execution by the model, so they cannot spin forever and stay ordinary choices.)
 pub(crate) fn normal(c: &Candidate) -> bool {
-    matches!(c.via, Via::Ready | Via::Interrupt)
+    c.via != Via::Timeout
 }
 
 /// The next enabled thread after `running` in id order (wrapping), preferring ones enabled

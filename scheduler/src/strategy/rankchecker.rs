@@ -187,8 +187,8 @@ impl Priorities {
             Some((t, op)) if !is_point(&op) && running_normal => t,
             Some((t, _)) if running_normal && self.budget.is_some_and(|b| self.used >= b) => t,
             _ => {
-                // Virtual time: a timeout or a spurious wake-up happens only when no thread can
-                // run normally (otherwise a high-priority timed-wait loop would spin forever).
+                // Virtual time: a timeout happens only when no thread can run otherwise (else a
+                // high-priority timed-wait loop would spin forever).
                 let any_normal = view.enabled.iter().any(super::icb::normal);
                 let mut best = view.enabled[0].thread;
                 let mut best_value = f64::NEG_INFINITY;
