@@ -782,3 +782,104 @@ pub fn apply(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frames::MethodInfo;
+
+    /// A class-file prefix with an empty constant pool, then a Code attribute's info bytes.
+    fn code_attr(code: &[u8], exceptions: &[[u16; 4]]) -> (Vec<u8>, std::ops::Range<usize>) {
+        let mut b = vec![0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52, 0, 1];
+        let start = b.len();
+        put_u2(&mut b, 2);
+        put_u2(&mut b, 1);
+        put_u4(&mut b, code.len() as u32);
+        b.extend_from_slice(code);
+        put_u2(&mut b, exceptions.len() as u16);
+        for e in exceptions {
+            e.iter().for_each(|&v| put_u2(&mut b, v));
+        }
+        put_u2(&mut b, 0);
+        let end = b.len();
+        (b, start..end)
+    }
+
+    const M: MethodInfo = MethodInfo {
+        class: "T",
+        name: "m",
+        descriptor: "()V",
+        is_static: true,
+    };
+
+    /// Applies `edit` and returns (code bytes, exception table).
+    fn rewrite(code: &[u8], exc: &[[u16; 4]], edit: impl Fn(&mut Edits)) -> (Vec<u8>, Vec<u16>) {
+        let (bytes, range) = code_attr(code, exc);
+        let (mut cp, _) = ConstantPool::parse(&bytes).unwrap();
+        let attr = CodeAttr::parse(&bytes, range).unwrap();
+        let mut edits = Edits::new(attr.insns.len());
+        edit(&mut edits);
+        let out = apply(&attr, &edits, &mut cp, &M, false).unwrap();
+        let mut r = Reader::new(&out);
+        r.take(4).unwrap();
+        let len = r.u4().unwrap() as usize;
+        let new_code = r.take(len).unwrap().to_vec();
+        let n = r.u2().unwrap();
+        let table = (0..n * 4).map(|_| r.u2().unwrap()).collect();
+        (new_code, table)
+    }
+
+    #[test]
+    fn jumps_land_on_inserted_code_and_ranges_end_before_code_inserted_after() {
+        // 0 iconst_0; 1 ifeq 7; 4 iconst_1; 5 pop; 6 nop; 7 return. try [4, 7) → 6.
+        let code = [0x03, 0x99, 0x00, 0x06, 0x04, 0x57, 0x00, 0xb1];
+        let (out, table) = rewrite(&code, &[[4, 7, 6, 0]], |e| {
+            e.before[2] = vec![0x00; 2];
+            e.after[3] = vec![0x00];
+            e.before[5] = vec![0x00; 3];
+        });
+        // The branch to `return` lands on the three nops inserted before it (offset 10).
+        assert_eq!(&out[..4], &[0x03, 0x99, 0x00, 0x09]);
+        assert_eq!(out.len(), code.len() + 6);
+        assert_eq!(out[13], 0xb1);
+        // The range starts with the code inserted before its first instruction, ends where
+        // its last original instruction (the nop, now at 9) ends: after `pop`'s after-code.
+        assert_eq!(table, vec![4, 10, 9, 0]);
+    }
+
+    #[test]
+    fn branches_past_32k_are_widened() {
+        // 0 iconst_0; 1 ifeq 8; 4 goto 8; 7 nop; 8 return.
+        let code = [0x03, 0x99, 0x00, 0x07, 0xa7, 0x00, 0x04, 0x00, 0xb1];
+        let (out, _) = rewrite(&code, &[], |e| e.before[3] = vec![0x00; 40_000]);
+        // ifeq → ifne +8; goto_w; goto → goto_w.
+        assert_eq!(&out[..4], &[0x03, 0x9a, 0x00, 0x08]);
+        assert_eq!(out[4], GOTO_W);
+        let target = 4 + i32::from_be_bytes([out[5], out[6], out[7], out[8]]) as usize;
+        assert_eq!(out[9], GOTO_W);
+        let target2 = 9 + i32::from_be_bytes([out[10], out[11], out[12], out[13]]) as usize;
+        assert_eq!(target, target2);
+        assert_eq!(out[target], 0xb1);
+        assert_eq!(target, 14 + 40_000 + 1);
+    }
+
+    #[test]
+    fn switch_padding_follows_the_new_offset() {
+        // 0 iconst_0; 1 tableswitch (2 padding bytes) default 24, 0..=1 → 24, 24; 24 return.
+        let mut code = vec![0x03, TABLESWITCH, 0, 0];
+        for v in [23i32, 0, 1, 23, 23] {
+            code.extend_from_slice(&v.to_be_bytes());
+        }
+        code.push(0xb1);
+        let (out, _) = rewrite(&code, &[], |e| e.before[1] = vec![0x00]);
+        // Switch now at 2: one padding byte; targets relative to 2 still reach `return`.
+        assert_eq!(out[2], TABLESWITCH);
+        assert_eq!(out[3], 0);
+        let default = i32::from_be_bytes([out[4], out[5], out[6], out[7]]);
+        assert_eq!(out[(2 + default) as usize], 0xb1);
+        assert_eq!(out.len(), code.len());
+    }
+
+    const GOTO_W: u8 = op::GOTO_W;
+    const TABLESWITCH: u8 = op::TABLESWITCH;
+}

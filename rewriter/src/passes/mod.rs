@@ -331,3 +331,77 @@ pub fn round_trip(bytes: &[u8]) -> Result<Vec<u8>, RewriteError> {
     }
     Ok(class.write(&new_methods, &[]))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+    use std::sync::Arc;
+
+    const BASICS: &[u8] = include_bytes!("../../../tests/corpus/rewrite/rw/Basics.class");
+    const THREADS: &[u8] = include_bytes!("../../../tests/corpus/rewrite/rw/Threads.class");
+
+    #[test]
+    fn data_site_filter_keeps_sync_and_calls() {
+        let all = instrument_class(BASICS, &Config::all()).unwrap();
+        let chosen = all.sites.iter().find(|s| s.kind.is_data()).unwrap();
+        let key = (
+            chosen.class.clone(),
+            chosen.method.clone(),
+            chosen.descriptor.clone(),
+            chosen.bci,
+        );
+        let config = Config {
+            data_sites: Some(Arc::new(HashSet::from([key]))),
+            ..Config::all()
+        };
+        let some = instrument_class(BASICS, &config).unwrap();
+        let data: Vec<_> = some.sites.iter().filter(|s| s.kind.is_data()).collect();
+        assert_eq!(data.len(), 1);
+        assert_eq!((data[0].bci, &data[0].detail), (chosen.bci, &chosen.detail));
+        let calls = |sites: &[SiteRecord]| {
+            sites
+                .iter()
+                .filter(|s| matches!(s.kind, SiteKind::Call(_)))
+                .count()
+        };
+        assert!(calls(&some.sites) > 0);
+        assert_eq!(calls(&some.sites), calls(&all.sites));
+    }
+
+    #[test]
+    fn synchronized_methods_are_desugared_once() {
+        let out = instrument_class(THREADS, &Config::sync_only()).unwrap();
+        let class = ClassFile::parse(&out.bytes).unwrap();
+        for m in &class.methods {
+            assert_eq!(m.access & crate::classfile::ACC_SYNCHRONIZED, 0);
+        }
+        let enters = out
+            .sites
+            .iter()
+            .filter(|s| s.kind == SiteKind::SyncMethodEnter)
+            .count();
+        assert_eq!(enters, 8);
+        // Marked, so a second pass changes nothing.
+        let again = instrument_class(&out.bytes, &Config::all()).unwrap();
+        assert!(!again.changed);
+        assert_eq!(again.bytes, out.bytes);
+    }
+
+    #[test]
+    fn site_ids_count_up_in_method_then_bytecode_order() {
+        let out = instrument_class(BASICS, &Config::all()).unwrap();
+        for (i, s) in out.sites.iter().enumerate() {
+            assert_eq!(s.id, site_id("rw/Basics", i as u32));
+        }
+        let mut last: Option<(&str, &str, u32)> = None;
+        for s in &out.sites {
+            if let Some((m, d, bci)) = last {
+                if m == s.method && d == s.descriptor {
+                    assert!(s.bci >= bci, "{} after bci {bci}", s.to_line());
+                }
+            }
+            last = Some((&s.method, &s.descriptor, s.bci));
+        }
+    }
+}
