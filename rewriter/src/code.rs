@@ -726,32 +726,47 @@ pub fn apply(
         let name = cp.utf8(a.name_index)?;
         let info = &code.class_bytes[a.info.clone()];
         let new = match name {
+            // Debug tables: an entry that names no instruction is dropped (it could only
+            // make the class fail HotSpot's format checks), never a reason to fail.
             b"LineNumberTable" => {
                 let mut r = Reader::new(info);
                 let count = r.u2()?;
-                let mut v = Vec::with_capacity(info.len());
-                put_u2(&mut v, count);
+                let mut entries = Vec::with_capacity(info.len());
+                let mut kept = 0u16;
                 for _ in 0..count {
                     let pc = u32::from(r.u2()?);
                     let line = r.u2()?;
                     // Line entries at 0 keep covering the prologue.
-                    let npc = if pc == 0 { 0 } else { start_of(pc)? };
-                    put_u2(&mut v, npc as u16);
-                    put_u2(&mut v, line);
+                    let npc = if pc == 0 { Ok(0) } else { start_of(pc) };
+                    if let Ok(npc) = npc {
+                        put_u2(&mut entries, npc as u16);
+                        put_u2(&mut entries, line);
+                        kept += 1;
+                    }
                 }
+                let mut v = Vec::with_capacity(entries.len() + 2);
+                put_u2(&mut v, kept);
+                v.extend(entries);
                 v
             }
             b"LocalVariableTable" | b"LocalVariableTypeTable" => {
                 let mut r = Reader::new(info);
                 let count = r.u2()?;
-                let mut v = Vec::with_capacity(info.len());
-                put_u2(&mut v, count);
+                let mut entries = Vec::with_capacity(info.len());
+                let mut kept = 0u16;
                 for _ in 0..count {
-                    let (s, l) = lvt_range(u32::from(r.u2()?), u32::from(r.u2()?))?;
-                    put_u2(&mut v, s as u16);
-                    put_u2(&mut v, l as u16);
-                    v.extend_from_slice(r.take(6)?);
+                    let range = lvt_range(u32::from(r.u2()?), u32::from(r.u2()?));
+                    let rest = r.take(6)?;
+                    if let Ok((s, l)) = range {
+                        put_u2(&mut entries, s as u16);
+                        put_u2(&mut entries, l as u16);
+                        entries.extend_from_slice(rest);
+                        kept += 1;
+                    }
                 }
+                let mut v = Vec::with_capacity(entries.len() + 2);
+                put_u2(&mut v, kept);
+                v.extend(entries);
                 v
             }
             b"StackMapTable" => {
@@ -759,11 +774,22 @@ pub fn apply(
                 stackmap::encode(frames.as_deref().unwrap_or(&[]))
             }
             b"RuntimeVisibleTypeAnnotations" | b"RuntimeInvisibleTypeAnnotations" => {
-                crate::type_annotations::remap(
+                let remapped = crate::type_annotations::remap(
                     info,
                     &|off| Ok(lay.at[code.index(off)?]),
                     &lvt_range,
-                )?
+                );
+                match remapped {
+                    Ok(v) => v,
+                    // Invisible ones only feed tools: drop them. Visible ones are read by
+                    // reflection, so the method is left alone rather than misdescribed.
+                    Err(_) if name == b"RuntimeInvisibleTypeAnnotations" => continue,
+                    Err(e) => {
+                        return Err(RewriteError::Unsupported(format!(
+                            "type annotations on its code: {e}"
+                        )))
+                    }
+                }
             }
             _ => info.to_vec(),
         };

@@ -43,7 +43,7 @@ pub struct MethodInfo<'m> {
 }
 
 fn bad(why: &str) -> RewriteError {
-    RewriteError::Malformed(format!("cannot synthesize a stack map frame: {why}"))
+    RewriteError::Unsupported(format!("cannot synthesize a stack map frame: {why}"))
 }
 
 /// Parses one field type at `d[*i..]`.

@@ -44,6 +44,8 @@ pub enum RewriteError {
     Malformed(String),
     /// A limit of the class-file format would be exceeded (code size, constant pool).
     TooLarge(String),
+    /// Something this rewriter does not handle in one method (the method is left alone).
+    Unsupported(String),
 }
 
 impl fmt::Display for RewriteError {
@@ -56,6 +58,7 @@ impl fmt::Display for RewriteError {
             }
             RewriteError::Malformed(m) => write!(f, "malformed class file: {m}"),
             RewriteError::TooLarge(m) => write!(f, "too large: {m}"),
+            RewriteError::Unsupported(m) => write!(f, "unsupported: {m}"),
         }
     }
 }

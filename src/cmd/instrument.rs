@@ -89,8 +89,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         })
     };
     bar.finish();
+    // Unreadable input and unwritable output are both the user's to fix: exit 2.
     let summary = result.map_err(|e| match e {
-        JarError::Io(_) => anyhow::anyhow!("{}: {e}", args.input.display()),
+        JarError::Io(_) => bad_input(e.to_string()),
         _ => bad_input(format!("{}: {e}", args.input.display())),
     })?;
     print_summary(&summary, started.elapsed().as_secs_f64());

@@ -274,7 +274,7 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
                 count += 1;
             }
             Ok(None) => {}
-            Err(RewriteError::TooLarge(why)) => {
+            Err(RewriteError::TooLarge(why) | RewriteError::Unsupported(why)) => {
                 warnings.push(format!(
                     "{class_name}.{}{} left uninstrumented: {why}",
                     ctx.method_name, ctx.descriptor
