@@ -164,8 +164,6 @@ struct State {
     bugs: u64,
     sites: HashMap<i64, SiteInfo>,
     results: crate::report::Sink,
-    /// Global references of JNI classes and the abort throwable, set by `connect`.
-    java: Option<crate::natives::JavaRefs>,
 }
 
 /// The agent's one global object.
@@ -174,6 +172,9 @@ pub struct Control {
     pub options: Options,
     state: Mutex<State>,
     harness_cv: Condvar,
+    /// Global references of JNI classes and the abort throwable, set by `connect` (outside the
+    /// state lock, so that it can be read anywhere).
+    java: std::sync::OnceLock<crate::natives::JavaRefs>,
     session_start: Instant,
 }
 
@@ -208,9 +209,9 @@ impl Control {
                 bugs: 0,
                 sites: HashMap::new(),
                 results,
-                java: None,
             }),
             harness_cv: Condvar::new(),
+            java: std::sync::OnceLock::new(),
             session_start: Instant::now(),
         }
     }
@@ -222,11 +223,11 @@ impl Control {
     }
 
     pub fn set_java(&self, refs: crate::natives::JavaRefs) {
-        self.lock().java = Some(refs);
+        let _ = self.java.set(refs);
     }
 
     pub fn java(&self) -> Option<crate::natives::JavaRefs> {
-        self.lock().java
+        self.java.get().copied()
     }
 
     pub fn load_sites(&self, sites: HashMap<i64, SiteInfo>) {
@@ -358,21 +359,6 @@ impl Control {
                             st.model.announce(thread, Op::End)
                         };
                         continue;
-                    }
-                    if let Some(note) = self.only_daemons_left(ex) {
-                        drop(st);
-                        self.end_execution(
-                            epoch,
-                            End {
-                                kind: "finished",
-                                bug: false,
-                                message: note,
-                                bound: None,
-                                exit_status: Some(0),
-                                trace: None,
-                            },
-                        );
-                        return Turn::Abort;
                     }
                     let rec = &mut ex.threads[thread.index()];
                     rec.resume = Some(outcome);
@@ -569,7 +555,7 @@ impl Control {
                     thread: id,
                     name,
                     state: jvmti::describe_state(state).to_string(),
-                    frames: self.jvmti.stack(thread, 64).unwrap_or_default(),
+                    frames: trim_frames(self.jvmti.stack(thread, 96).unwrap_or_default()),
                 }
             })
             .collect();
@@ -593,11 +579,6 @@ impl Control {
         let Some(me) = self.thread_of(ex, thread) else {
             return;
         };
-        if ex.end.is_some() {
-            drop(st);
-            self.stop_current(thread);
-            return;
-        }
         let info = self.jvmti.thread_info(thread).ok();
         let rec = &mut ex.threads[me.index()];
         rec.thread = crate::natives::new_global(env, thread);
@@ -606,8 +587,13 @@ impl Control {
             rec.daemon = info.daemon;
         }
         rec.place = Place::Running;
+        // Set even when the execution is already over, so that every hook of this thread
+        // throws ExecutionAborted.
         ME.with(|m| m.set(Some((epoch, me))));
-        let turn = if me == ThreadId::MAIN {
+        let turn = if !live(&st, epoch) {
+            drop(st);
+            Turn::Abort
+        } else if me == ThreadId::MAIN {
             let decision = st.model.announce(me, Op::Begin);
             self.settle(st, epoch, me, decision, Mode::Condvar)
         } else {
@@ -631,19 +617,8 @@ impl Control {
             return;
         };
         ME.with(|m| m.set(None));
+        self.perform_end(epoch, me);
         let mut st = self.lock();
-        if live(&st, epoch) {
-            let decision = st.model.announce(me, Op::End);
-            if let Turn::Go(_) = self.settle(st, epoch, me, decision, Mode::Condvar) {
-                st = self.lock();
-                if live(&st, epoch) {
-                    st.exec.as_mut().unwrap().threads[me.index()].finished = true;
-                    let decision = st.model.thread_finished(me);
-                    self.settle(st, epoch, me, decision, Mode::Leave);
-                }
-            }
-            st = self.lock();
-        }
         if let Some(ex) = st.exec.as_mut().filter(|e| e.epoch == epoch) {
             ex.live -= 1;
             let rec = &mut ex.threads[me.index()];
@@ -652,6 +627,42 @@ impl Control {
             crate::natives::delete_global(env, global);
         }
         self.harness_cv.notify_all();
+    }
+
+    /// The thread's last scheduling point: `End`, then the turn goes to the next thread (or,
+    /// when only daemon threads are left, the execution ends as the JVM would).
+    fn perform_end(&self, epoch: u32, me: ThreadId) {
+        let mut st = self.lock();
+        if !live(&st, epoch) {
+            return;
+        }
+        let decision = st.model.announce(me, Op::End);
+        let Turn::Go(_) = self.settle(st, epoch, me, decision, Mode::Condvar) else {
+            return;
+        };
+        st = self.lock();
+        if !live(&st, epoch) {
+            return;
+        }
+        let ex = st.exec.as_mut().unwrap();
+        ex.threads[me.index()].finished = true;
+        if let Some(note) = self.only_daemons_left(ex) {
+            drop(st);
+            self.end_execution(
+                epoch,
+                End {
+                    kind: "finished",
+                    bug: false,
+                    message: note,
+                    bound: None,
+                    exit_status: Some(0),
+                    trace: None,
+                },
+            );
+            return;
+        }
+        let decision = st.model.thread_finished(me);
+        self.settle(st, epoch, me, decision, Mode::Leave);
     }
 
     /// `Thread.start` was announced and performed: `child` is the new thread's id.
@@ -683,6 +694,13 @@ impl Control {
         };
         if alive {
             ex.live += 1;
+            // Known now, before the child runs: the daemon rule needs it even if the child
+            // never reaches its ThreadStart before the others finish.
+            if let Ok(info) = self.jvmti.thread_info(thread) {
+                let rec = &mut ex.threads[child.index()];
+                rec.daemon = info.daemon;
+                rec.name = info.name;
+            }
         } else {
             ex.threads[child.index()].phantom = true;
             ex.notes.push(format!(
@@ -1041,6 +1059,41 @@ impl Control {
     }
 }
 
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trimming_keeps_the_program_frames_only() {
+        let frames: Vec<String> = [
+            "at rankcheck.rt.RC.nJoin(Native Method)",
+            "at rankcheck.rt.RC.threadJoin(RC.java:91)",
+            "at Deadlock.main(Deadlock.java:23)",
+            "at jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)",
+            "at java.lang.reflect.Method.invoke(Method.java:569)",
+            "at rankcheck.harness.Main.runMain(Main.java:149)",
+            "at rankcheck.harness.Main$$Lambda$2.0x00007fc4d0001b58.run(Unknown Source)",
+            "at java.lang.Thread.run(Thread.java:840)",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            trim_frames(frames),
+            vec!["at Deadlock.main(Deadlock.java:23)".to_string()]
+        );
+    }
+
+    #[test]
+    fn mixing_is_deterministic_and_spreads() {
+        assert_eq!(mix(1, 2), mix(1, 2));
+        assert_ne!(mix(1, 2), mix(2, 1));
+        let mut s = 7;
+        let a = splitmix(&mut s);
+        assert_ne!(a, splitmix(&mut s));
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     /// Wait on the thread's condition variable for its turn.
@@ -1130,6 +1183,31 @@ impl Control {
         };
         view.allocated(self, obj, site);
     }
+}
+
+/// Drops the frames that are rankcheck's, not the program's: the hook and native on top, the
+/// harness's reflective call of `main` (and `Thread.run`) at the bottom.
+pub fn trim_frames(mut frames: Vec<String>) -> Vec<String> {
+    let ours_on_top = frames
+        .iter()
+        .take_while(|f| f.starts_with("at rankcheck.rt.RC."))
+        .count();
+    frames.drain(..ours_on_top);
+    let plumbing = |f: &String| {
+        [
+            "at jdk.internal.reflect.",
+            "at java.lang.reflect.",
+            "at rankcheck.harness.",
+            "at java.lang.Thread.run(",
+        ]
+        .iter()
+        .any(|p| f.starts_with(p))
+            || (f.starts_with("at rankcheck.harness.Main$$Lambda"))
+    };
+    while frames.last().is_some_and(plumbing) {
+        frames.pop();
+    }
+    frames
 }
 
 /// An operation in words, for deadlock reports.

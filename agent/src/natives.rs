@@ -24,8 +24,9 @@ pub struct JavaRefs {
     pub illegal_monitor_state: jclass,
 }
 
-// SAFETY: JNI global references are valid in every thread.
+// SAFETY: JNI global references are valid in every thread, and never change once made.
 unsafe impl Send for JavaRefs {}
+unsafe impl Sync for JavaRefs {}
 
 macro_rules! jni {
     ($env:expr, $f:ident $(, $arg:expr)*) => {{
@@ -308,9 +309,9 @@ pub extern "system" fn Java_rankcheck_rt_RC_nJoin(
     thread: jobject,
     millis: jlong,
     site: jlong,
-) -> jboolean {
+) -> jint {
     let Some(c) = control() else {
-        return JNI_FALSE;
+        return 0;
     };
     let turn = c.point(|c, v| {
         Some(Op::Join {
@@ -319,7 +320,12 @@ pub extern "system" fn Java_rankcheck_rt_RC_nJoin(
             site,
         })
     });
-    finish_turn(env, c, turn, millis_ns(millis))
+    let joined = turn == Turn::Go(OpOutcome::Normal);
+    match finish_turn(env, c, turn, millis_ns(millis)) {
+        JNI_FALSE => 0,
+        _ if joined => 1,
+        _ => 2,
+    }
 }
 
 #[no_mangle]

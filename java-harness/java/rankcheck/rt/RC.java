@@ -93,16 +93,18 @@ public final class RC {
     }
 
     public static void threadJoin(Thread t, long site) throws InterruptedException {
-        if (!on || !nJoin(t, -1L, site)) t.join();
+        if (!on || !joinControlled(t, -1L, site)) t.join();
     }
 
     public static void threadJoinTimed(Thread t, long millis, long site) throws InterruptedException {
-        if (!on || !nJoin(t, checkMillis(millis), site)) t.join(millis);
+        if (!on || !joinControlled(t, checkMillis(millis), site)) t.join(millis);
     }
 
     public static void threadJoinTimedNanos(Thread t, long millis, int nanos, long site)
             throws InterruptedException {
-        if (!on || !nJoin(t, checkMillis(millis) + (nanos > 0 ? 1 : 0), site)) t.join(millis, nanos);
+        if (!on || !joinControlled(t, checkMillis(millis) + (nanos > 0 ? 1 : 0), site)) {
+            t.join(millis, nanos);
+        }
     }
 
     public static void threadSleep(long millis, long site) throws InterruptedException {
@@ -236,6 +238,18 @@ public final class RC {
         return true;
     }
 
+    /**
+     * A modelled join. When the model says the target finished, the real thread may still be
+     * in its last JVM-internal steps; a real join (which returns at once or nearly) makes
+     * {@code isAlive()} false afterwards, as in plain Java.
+     */
+    private static boolean joinControlled(Thread t, long millis, long site) throws InterruptedException {
+        int r = nJoin(t, millis, site);
+        if (r == 0) return false;
+        if (r == 1) t.join();
+        return true;
+    }
+
     // ---- natives, bound by the agent ------------------------------------------------------
     // A boolean result false means "this thread is not under rankcheck's control: do the real
     // operation"; InterruptedException, IllegalMonitorStateException and ExecutionAborted are
@@ -250,7 +264,8 @@ public final class RC {
     private static native boolean nNotify(Object obj, boolean all, long site);
     private static native boolean nThreadStart(Thread t, long site);
     private static native void nThreadStarted(Thread t);
-    private static native boolean nJoin(Thread t, long millis, long site);
+    /** 0: not controlled; 1: the target finished; 2: returned without it (timed out). */
+    private static native int nJoin(Thread t, long millis, long site);
     private static native boolean nSleep(long millis, long site);
     private static native boolean nYield(long site);
     private static native boolean nInterrupt(Thread t, long site);
