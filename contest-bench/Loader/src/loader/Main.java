@@ -7,10 +7,12 @@ import java.io.PrintWriter;
  * Loader: a loader thread fills a service registry while worker threads, after sleeping a little
  * "to let the loader finish", look services up.
  *
- * <p>Failing interleaving (no preemption, two threads): a worker runs before the loader; its
- * sleep changes nothing about the order (under rankcheck time is virtual, and on a real JVM a
- * slow loader does the same), so it looks up an unloaded registry: "Loader: BUG". The switch from
- * main to the worker is free (main blocks in join) and the worker continues after its sleep.
+ * <p>Failing interleaving (no preemption, two threads): a worker's lookup runs before the loader
+ * has published. The sleeps order nothing: rankcheck's time is virtual and a sleep is a point
+ * where any thread may go on, so the worker may continue after its nap while the loader is still
+ * reading (the loader's own short sleeps, standing for disk reads, give that chance even to a
+ * scheduler that lets other threads run first while one sleeps). On a real JVM it takes a loader
+ * slower than the nap. Every switch is free: main blocks in join, a sleep hands over freely.
  *
  * <p>Usage: {@code Main OUTPUT little|average|lot} (workers 1, 3, 8).
  */
