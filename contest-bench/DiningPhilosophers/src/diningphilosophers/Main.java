@@ -7,11 +7,12 @@ import java.io.PrintWriter;
  * DiningPhilosophers: philosophers sit round a table with one fork between each two neighbours;
  * each eats a few meals, picking up the left fork and then the right one.
  *
- * <p>Failing interleaving (n - 1 preemptions for n philosophers, all n threads): philosopher 0
- * takes its left fork and is preempted before the right one; so are philosophers 1 .. n-2; the
- * last one takes its left fork and blocks on its right fork (philosopher 0's left); then each of
- * the others blocks in turn: a cycle of waits, a deadlock. At "little" (3 philosophers) that is
- * two preemptions, at monitorenter operations.
+ * <p>Failing interleaving (one preemption, all n threads): philosopher 0 takes its left fork and
+ * is preempted before taking the right one; philosopher n-1 takes its left fork, and its next step
+ * (philosopher 0's fork) cannot go on, so switching to philosopher n-2 is free; it takes its left
+ * fork and is stuck the same way; and so on down to philosopher 1, whose right fork is held by
+ * philosopher 2. Now philosopher 0 wants philosopher 1's fork: a cycle of waits, a deadlock.
+ * Only the first switch is a preemption; every later one leaves a thread that cannot proceed.
  *
  * <p>Usage: {@code Main OUTPUT little|average|lot} (philosophers/meals 3/1, 5/10, 8/200).
  */
