@@ -404,6 +404,11 @@ pub struct AddedHandler {
     /// When non-zero, the first this-many bytes of the epilogue are covered by the handler too
     /// (as javac does for a synchronized block's handler, so that its monitorexit is retried).
     pub covers_own_start: u16,
+    /// Holes in the covered body: `(i, k)` leaves out from byte `k` of the code inserted
+    /// before instruction `i` to the end of `i` (a return path after its monitorexit, which
+    /// must not re-enter the handler: HotSpot's compilers require every entry to a handler to
+    /// hold the same monitors).
+    pub holes: Vec<(usize, u32)>,
     /// The frame at the handler (required when the class has StackMapTables).
     pub frame: Option<Frame>,
 }
@@ -416,6 +421,8 @@ pub struct Edits {
     pub prologue: Vec<u8>,
     pub epilogue: Vec<u8>,
     pub handler: Option<AddedHandler>,
+    /// A local the prologue sets and every later frame must declare: (slot, class constant).
+    pub lock_local: Option<(u16, u16)>,
     /// Operand-stack words the inserted code needs on top of what the method used.
     pub extra_stack: u16,
     /// Locals the inserted code uses beyond the method's own (scratch slots).
@@ -431,6 +438,7 @@ impl Edits {
             prologue: Vec::new(),
             epilogue: Vec::new(),
             handler: None,
+            lock_local: None,
             extra_stack: 0,
             extra_locals: 0,
         }
@@ -581,6 +589,11 @@ pub fn apply(
             )?);
         }
     }
+    if let (Some((slot, class)), true) = (edits.lock_local, needs_frames) {
+        if let Some(fs) = frames.take() {
+            frames = Some(crate::frames::with_local(cp, method, fs, slot, class)?);
+        }
+    }
     if let Some(fs) = frames.as_mut() {
         for f in fs.iter_mut() {
             f.offset = start_of(f.offset)?;
@@ -676,11 +689,21 @@ pub fn apply(
     );
     put_u4(&mut out, out_code.len() as u32);
     out.extend_from_slice(&out_code);
-    let added = edits
-        .handler
-        .as_ref()
-        .map_or(0, |h| 1 + usize::from(h.covers_own_start > 0));
-    put_u2(&mut out, (code.exceptions.len() + added) as u16);
+    // The added handler's ranges: the body minus its holes, then its own start.
+    let mut added: Vec<(u32, u32)> = Vec::new();
+    if let Some(h) = &edits.handler {
+        let mut from = edits.prologue.len() as u32;
+        for &(i, k) in &h.holes {
+            added.push((from, lay.start[i] + k));
+            from = lay.end[i];
+        }
+        added.push((from, lay.start[n]));
+        added.retain(|(a, b)| a < b);
+        if h.covers_own_start > 0 {
+            added.push((lay.start[n], lay.start[n] + u32::from(h.covers_own_start)));
+        }
+    }
+    put_u2(&mut out, (code.exceptions.len() + added.len()) as u16);
     for e in &code.exceptions {
         put_u2(&mut out, start_of(e.start)? as u16);
         put_u2(&mut out, range_end(e.end)? as u16);
@@ -688,16 +711,9 @@ pub fn apply(
         put_u2(&mut out, e.catch_type);
     }
     if let Some(h) = &edits.handler {
-        put_u2(&mut out, edits.prologue.len() as u16);
-        put_u2(&mut out, lay.start[n] as u16);
-        put_u2(&mut out, lay.start[n] as u16);
-        put_u2(&mut out, h.catch_type);
-        if h.covers_own_start > 0 {
-            put_u2(&mut out, lay.start[n] as u16);
-            put_u2(
-                &mut out,
-                (lay.start[n] + u32::from(h.covers_own_start)) as u16,
-            );
+        for (a, b) in &added {
+            put_u2(&mut out, *a as u16);
+            put_u2(&mut out, *b as u16);
             put_u2(&mut out, lay.start[n] as u16);
             put_u2(&mut out, h.catch_type);
         }

@@ -361,6 +361,32 @@ pub fn with_frames_at(
     Ok(out)
 }
 
+/// Every frame rewritten as a full frame that also declares local `slot` as an object of the
+/// class constant `class` (a local the prologue sets before any frame).
+pub fn with_local(
+    cp: &mut ConstantPool,
+    method: &MethodInfo,
+    frames: Vec<Frame>,
+    slot: u16,
+    class: u16,
+) -> Result<Vec<Frame>, RewriteError> {
+    let states = declared_states(cp, method, &frames)?;
+    let mut out = Vec::with_capacity(frames.len());
+    for (f, (locals, stack)) in frames.iter().zip(states.iter().skip(1)) {
+        let mut slots = to_slots(locals);
+        if slots.len() > slot as usize {
+            return Err(bad("a frame declares more locals than max_locals"));
+        }
+        slots.resize(slot as usize, T::Top);
+        let mut full = full_frame(cp, f.offset, &from_slots(&slots, false), stack)?;
+        if let FrameKind::Full(l, _) = &mut full.kind {
+            l.push(VType::Object(class));
+        }
+        out.push(full);
+    }
+    Ok(out)
+}
+
 fn class_operand(code: &CodeAttr, cp: &ConstantPool, i: usize) -> Result<String, RewriteError> {
     Ok(crate::bytes::decode_mutf8(
         cp.class_name(code.cp_operand(i))?,

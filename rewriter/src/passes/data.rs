@@ -111,7 +111,8 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<(), RewriteError> {
         )?);
         v.extend(scratch(ctx, opc, false));
         ctx.edits.need_stack(4);
-        ctx.edits.extra_locals = 2;
+        let scratch_end = ctx.scratch_local - ctx.code.max_locals + 2;
+        ctx.edits.extra_locals = ctx.edits.extra_locals.max(scratch_end);
     }
     ctx.edits.before[i].extend(v);
     Ok(())

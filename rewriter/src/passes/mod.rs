@@ -35,6 +35,8 @@ pub struct MethodCtx<'m, 'a> {
     pub super_call: Option<usize>,
     /// First local free for scratch use (the method's own max_locals).
     pub scratch_local: u16,
+    /// Return paths the synchronized-method handler must not cover (see `AddedHandler`).
+    pub holes: Vec<(usize, u32)>,
 }
 
 impl MethodCtx<'_, '_> {
@@ -259,13 +261,16 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
             method_name,
             descriptor,
             access: m.access,
-            scratch_local: code.max_locals,
+            // Past the lock local of a desugared static synchronized method, if any.
+            scratch_local: code.max_locals
+                + u16::from(sync::lock_slot(m.access, class.major, code.max_locals).is_some()),
             edits: Edits::new(code.insns.len()),
             code: &code,
             cp: &mut class.cp,
             lines,
             sites: &mut sites,
             super_call,
+            holes: Vec::new(),
         };
         match instrument_method(&mut ctx) {
             Ok(Some(new_code)) => {

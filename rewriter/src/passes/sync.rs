@@ -12,16 +12,27 @@ use crate::stackmap::{Frame, FrameKind, VType};
 use crate::RewriteError;
 use java_harness::hooks::{Hook, SiteKind};
 
+/// The local that holds a desugared static synchronized method's lock (its class object): the
+/// first one past the method's own. HotSpot pairs monitorenter with monitorexit by where the
+/// object came from, so every exit reloads it from this one local rather than from `ldc`.
+pub fn lock_slot(access: u16, major: u16, max_locals: u16) -> Option<u16> {
+    (access & ACC_SYNCHRONIZED != 0 && access & crate::classfile::ACC_STATIC != 0 && major >= 49)
+        .then_some(max_locals)
+}
+
 /// Whether (and how) this method's synchronization is desugared: the bytes that push the lock.
 fn lock_load(ctx: &MethodCtx) -> Option<Vec<u8>> {
     if ctx.access & ACC_SYNCHRONIZED == 0 {
         return None;
     }
     if ctx.is_static() {
-        // `ldc_w <this class>` needs class constants (version 49).
-        (ctx.major >= 49).then(|| {
-            let [a, b] = ctx.this_class.to_be_bytes();
-            vec![op::LDC_W, a, b]
+        lock_slot(ctx.access, ctx.major, ctx.code.max_locals).map(|n| {
+            if n <= 255 {
+                vec![op::ALOAD, n as u8]
+            } else {
+                let [a, b] = n.to_be_bytes();
+                vec![op::WIDE, op::ALOAD, a, b]
+            }
         })
     } else {
         // `this` must stay in local 0 for the handler to find it (javac never stores there).
@@ -44,7 +55,22 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     let Some(lock) = lock_load(ctx) else {
         return Ok(());
     };
-    let mut prologue = lock;
+    let mut prologue = Vec::with_capacity(24);
+    if let Some(n) = lock_slot(ctx.access, ctx.major, ctx.code.max_locals) {
+        // ldc_w <this class>; astore n: the lock, kept in its own local.
+        let [a, b] = ctx.this_class.to_be_bytes();
+        prologue.extend([op::LDC_W, a, b]);
+        if n <= 255 {
+            prologue.extend([op::ASTORE, n as u8]);
+        } else {
+            let [a, b] = n.to_be_bytes();
+            prologue.extend([op::WIDE, op::ASTORE, a, b]);
+        }
+        let class_class = ctx.cp.add_class("java/lang/Class")?;
+        ctx.edits.lock_local = Some((n, class_class));
+        ctx.edits.extra_locals = ctx.edits.extra_locals.max(1);
+    }
+    prologue.extend_from_slice(&lock);
     prologue.push(op::DUP);
     prologue.extend(ctx.site_and_hook(
         SiteKind::SyncMethodEnter,
@@ -98,8 +124,11 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<(), RewriteError> {
         op::IRETURN..=op::RETURN => {
             if let Some(lock) = lock_load(ctx) {
                 let v = exit_sequence(ctx, &lock, bci)?;
+                // After its monitorexit, a return path is outside the catch-all.
+                let hole = (ctx.edits.before[i].len() + lock.len() + 1) as u32;
                 ctx.edits.before[i].extend(v);
                 ctx.edits.need_stack(3);
+                ctx.holes.push((i, hole));
             }
         }
         _ => {}
@@ -121,10 +150,14 @@ pub fn on_method_exit(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     ctx.edits.epilogue = epilogue;
     let frame = if ctx.major >= 50 {
         let throwable = ctx.cp.add_class("java/lang/Throwable")?;
-        let locals = if ctx.is_static() {
-            vec![]
-        } else {
-            vec![VType::Object(ctx.this_class)]
+        // Top for every local but the one that holds the lock.
+        let locals = match lock_slot(ctx.access, ctx.major, ctx.code.max_locals) {
+            Some(n) => {
+                let mut l = vec![VType::Simple(0); n as usize];
+                l.push(VType::Object(ctx.cp.add_class("java/lang/Class")?));
+                l
+            }
+            None => vec![VType::Object(ctx.this_class)],
         };
         Some(Frame {
             offset: 0,
@@ -136,6 +169,7 @@ pub fn on_method_exit(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     ctx.edits.handler = Some(AddedHandler {
         catch_type: 0,
         covers_own_start,
+        holes: std::mem::take(&mut ctx.holes),
         frame,
     });
     Ok(())
