@@ -497,6 +497,8 @@ impl Solver {
         let ty = self.field_value_type(o, f);
         let unknown = self.unknown;
         self.add_edge(unknown, n, ty);
+        // Unknown code can read what it can reach, too.
+        self.add_edge(n, unknown, None);
         let name = match ty {
             Some(t) => self.type_name(t).to_string(),
             None => "java/lang/Object".to_string(),
@@ -1192,16 +1194,22 @@ impl Solver {
             }
         };
         let Some(target) = target else {
-            // No method: either the object cannot reach this call (imprecision) or its class
-            // is missing; in the latter case answer conservatively.
-            if self.classes.get(&class_name).is_none() {
+            // No method: the object cannot reach this call (imprecision), or it is an unknown
+            // object of an interface or abstract type, or its class is missing; the latter two
+            // are unknown code.
+            let unknown_obj = matches!(obj.kind, ObjKind::Unknown);
+            if unknown_obj || self.classes.get(&class_name).is_none() {
                 let (args, ret) = (self.callsites[cs].args.clone(), self.callsites[cs].ret);
                 let caller = self.callsites[cs].caller;
-                self.report_unresolved(
-                    caller,
-                    format!("cannot dispatch {name}{desc} on missing class {class_name}"),
-                );
+                if !unknown_obj {
+                    self.report_unresolved(
+                        caller,
+                        format!("cannot dispatch {name}{desc} on missing class {class_name}"),
+                    );
+                }
                 self.unknown_code(&args, ret, &desc);
+                let unknown = self.unknown;
+                self.add_obj(unknown, o);
             }
             return;
         };
