@@ -1,13 +1,132 @@
-//! `rankcheck sweep` (shared/CLI.md). Not built yet: fails with exit code 3 and says so.
+//! `rankcheck sweep` (shared/CLI.md): every program × strategy × (c, v, t) × seed of a suite
+//! (default: the bundled `contest-bench/`); writes JSON, CSV, markdown tables shaped like
+//! RankChecker's Tables 1 and 4, and SVG plots, and prints the tables.
+//!
+//! Defaults, chosen so that the whole bundled suite finishes in a few minutes on 2 cores:
+//! strategies random, pct, rankchecker and icb; c 0..2, v 1..1, t 2..2 (each strategy varies
+//! only the bounds it reads, and stops at the first setting that finds the bug); 1 seed;
+//! budget 100 executions per setting. The work is done by `crate::driver::sweep`.
 
-use crate::error::Outcome;
+use crate::driver::sweep::{self, Config, Range};
+use crate::driver::{bench_suite, strategy, tables};
+use crate::error::{bad_input, Outcome};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// The suite folder (default: the bundled contest-bench/).
+    pub suite: Option<PathBuf>,
+    /// Only these programs (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
+    pub programs: Vec<String>,
+    /// Context bounds A..B (inclusive) or N.
+    #[arg(long, default_value = "0..2")]
+    pub c: String,
+    /// Variable bounds A..B or N.
+    #[arg(long, default_value = "1..1")]
+    pub v: String,
+    /// Thread bounds A..B or N.
+    #[arg(long, default_value = "2..2")]
+    pub t: String,
+    /// Strategies (comma-separated).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "random,pct,rankchecker,icb"
+    )]
+    pub strategies: Vec<String>,
+    /// Seeds 0..N per setting.
+    #[arg(long, default_value_t = 1)]
+    pub seeds: u64,
+    /// Executions per setting.
+    #[arg(long, default_value_t = 100)]
+    pub budget: u64,
+    /// Where results go.
+    #[arg(long, default_value = "rankcheck-sweep")]
+    pub out: PathBuf,
+    /// Searches run at once (each one JVM; default: the number of cores).
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+    /// Run every bound setting, not only up to the first that finds the bug.
+    #[arg(long)]
+    pub all_bounds: bool,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`rankcheck sweep` is not built yet")
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let range = |name: &str, text: &str| {
+        Range::parse(text).map_err(|e| bad_input(format!("--{name}: {e}")))
+    };
+    let strategies = args
+        .strategies
+        .iter()
+        .map(|s| strategy::lookup(s.trim()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if strategies.is_empty() {
+        return Err(bad_input("--strategies is empty"));
+    }
+    if args.seeds == 0 || args.budget == 0 || args.jobs == Some(0) {
+        return Err(bad_input("--seeds, --budget and -j must be at least 1"));
+    }
+    let config = Config {
+        strategies,
+        c: range("c", &args.c)?,
+        v: range("v", &args.v)?,
+        t: range("t", &args.t)?,
+        seeds: args.seeds,
+        budget: args.budget,
+        jobs: args.jobs.unwrap_or_else(super::test::default_jobs),
+        all_bounds: args.all_bounds,
+        out: args.out.clone(),
+    };
+    let root = bench_suite::locate(args.suite.as_deref(), "contest-bench")?;
+    let programs = bench_suite::load(&root, &args.programs)?;
+    std::fs::create_dir_all(&config.out)
+        .map_err(|e| bad_input(format!("cannot create {}: {e}", config.out.display())))?;
+    let config = Config {
+        out: std::fs::canonicalize(&config.out)?,
+        ..config
+    };
+    // Fresh reports each time: a stale folder must not look like this sweep's.
+    let _ = std::fs::remove_dir_all(config.out.join("reports"));
+    eprintln!(
+        "rankcheck sweep: {} program(s) from {}, strategies {}, c {}..{}, v {}..{}, t {}..{}, {} seed(s), budget {}",
+        programs.len(),
+        root.display(),
+        config.strategies.iter().map(|s| s.name).collect::<Vec<_>>().join(","),
+        config.c.lo, config.c.hi, config.v.lo, config.v.hi, config.t.lo, config.t.hi,
+        config.seeds,
+        config.budget
+    );
+    let prepared = sweep::prepare(&programs);
+    let terminal = std::io::stderr().is_terminal();
+    let progress = |done: usize, total: usize| {
+        if terminal {
+            eprint!("\rrankcheck sweep: {done}/{total} searches");
+            if done == total {
+                eprintln!();
+            }
+        }
+    };
+    let started = std::time::Instant::now();
+    let rows = sweep::run(&config, &prepared, &progress);
+    let text = tables::write_all(&config, &prepared, &rows, &config.out)?;
+    println!("{text}");
+    let alarms = rows.iter().filter(|r| r.correct && r.found).count();
+    let errors = rows.iter().filter(|r| r.error.is_some()).count();
+    println!(
+        "rankcheck sweep: {} search(es) in {:.1} s; results in {} (results.json, results.csv, table1.md, table4.md, summary.md, *.svg)",
+        rows.len(),
+        started.elapsed().as_secs_f64(),
+        config.out.display()
+    );
+    if errors > 0 {
+        eprintln!(
+            "rankcheck sweep: {errors} search(es) failed; see the error column of results.csv"
+        );
+    }
+    if alarms > 0 {
+        anyhow::bail!("{alarms} search(es) reported a bug in a correct program (see summary.md)");
+    }
+    Ok(Outcome::Clean)
 }

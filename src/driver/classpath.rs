@@ -1,6 +1,6 @@
 //! The program's class path, instrumented: entries that already carry a site table are used as
 //! they are; the others are instrumented into a cache directory keyed by a hash of their
-//! contents, the rankcheck version and the instrumentation mode, so repeated runs instrument
+//! contents, the rankcheck version and build, and the instrumentation mode, so repeated runs instrument
 //! once and a changed class is never served stale.
 
 use crate::error::bad_input;
@@ -84,6 +84,18 @@ fn instrument_cached(path: &Path, mode: Mode) -> anyhow::Result<PathBuf> {
     let mut key = Fnv::new();
     key.write(env!("CARGO_PKG_VERSION").as_bytes());
     key.write(mode.name().as_bytes());
+    // The rewriter may change between builds of one version: the executable's identity too.
+    if let Some(m) = std::env::current_exe()
+        .ok()
+        .and_then(|e| std::fs::metadata(e).ok())
+    {
+        key.write(&m.len().to_le_bytes());
+        let stamp = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+        key.write(&stamp.map_or(0, |d| d.as_nanos()).to_le_bytes());
+    }
     hash_tree(&abs, &abs, &mut key)?;
     let cache = cache_dir()?.join(format!("{:016x}", key.0));
     let is_jar = abs.is_file();

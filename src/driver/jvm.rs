@@ -101,7 +101,7 @@ impl Launch {
     }
 
     /// Runs the JVM to the end and reads its results. A JVM that writes no result for the
-    /// per-execution bound plus a minute is killed (the agent's own watchdog should have ended
+    /// per-execution bound plus 20 s is killed (the agent's own watchdog should have ended
     /// the execution long before). `cancel` is polled: when it turns true the JVM is killed and
     /// the results so far are returned.
     pub fn run_cancellable(
@@ -122,7 +122,9 @@ impl Launch {
         let mut child = command
             .spawn()
             .map_err(|e| anyhow::anyhow!("cannot run {}: {e}", self.java.display()))?;
-        let patience = Duration::from_millis(self.timeout_ms) + Duration::from_secs(60);
+        // The agent's watchdog ends an execution after `timeout_ms`; a JVM silent for that
+        // long plus a margin for JVM start-up and a loaded machine is stuck.
+        let patience = Duration::from_millis(self.timeout_ms) + Duration::from_secs(20);
         let mut last_len = 0;
         let mut last_change = Instant::now();
         let mut cancelled = false;

@@ -6,11 +6,15 @@
 //! **Architecture invariant:** no strategy logic here; the driver only names strategies and
 //! reads the results the agent writes.
 
+pub mod bench_suite;
 pub mod classpath;
 pub mod coverage;
 pub mod jvm;
+pub mod plots;
 pub mod replay;
 pub mod report;
 pub mod search;
 pub mod session;
 pub mod strategy;
+pub mod sweep;
+pub mod tables;

@@ -1,0 +1,409 @@
+//! The sweep: every program × strategy × bounds × seed of a suite, as RankChecker's evaluation
+//! runs it. For each (program, strategy, seed) the bound settings run in increasing order and,
+//! unless every setting is asked for, stop at the first that finds the bug — so "(c, v, t) of
+//! the first find" is the smallest setting that finds it. Correct programs run every setting and
+//! must never get a report. Table 4's runs without v and t bounding follow, at the c of each
+//! first find. Units run in parallel; each is deterministic, so the same seeds give the same
+//! rows whatever the parallelism (seconds aside).
+
+use super::classpath::Mode;
+use super::search::{Program as Runnable, Search};
+use super::strategy::{Bounds, StrategyInfo};
+use crate::suite::Program;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// An inclusive range of one bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Range {
+    pub lo: u32,
+    pub hi: u32,
+}
+
+impl Range {
+    /// `A..B` (inclusive) or `N`.
+    pub fn parse(text: &str) -> Result<Range, String> {
+        let num = |s: &str| {
+            s.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("bad range {text:?}: want A..B or N (whole numbers)"))
+        };
+        let r = match text.split_once("..") {
+            Some((a, b)) => Range {
+                lo: num(a)?,
+                hi: num(b.trim_start_matches('='))?,
+            },
+            None => {
+                let n = num(text)?;
+                Range { lo: n, hi: n }
+            }
+        };
+        if r.lo > r.hi {
+            return Err(format!("bad range {text:?}: {} is above {}", r.lo, r.hi));
+        }
+        if r.hi - r.lo > 16 {
+            return Err(format!("bad range {text:?}: more than 17 values"));
+        }
+        Ok(r)
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = u32> {
+        self.lo..=self.hi
+    }
+}
+
+/// What to sweep.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub strategies: Vec<&'static StrategyInfo>,
+    pub c: Range,
+    pub v: Range,
+    pub t: Range,
+    pub seeds: u64,
+    pub budget: u64,
+    pub jobs: usize,
+    /// Run every bound setting, not only up to the first find.
+    pub all_bounds: bool,
+    pub out: PathBuf,
+}
+
+impl Config {
+    /// The bound settings of one strategy, in the order they run (only the bounds it reads
+    /// vary).
+    pub fn settings(&self, strategy: &StrategyInfo) -> Vec<Bounds> {
+        let uses = |b: &str| strategy.bounds.contains(&b);
+        let pick = |b: &str, r: Range| -> Vec<Option<u32>> {
+            if uses(b) {
+                r.values().map(Some).collect()
+            } else {
+                vec![None]
+            }
+        };
+        let mut out = Vec::new();
+        for c in pick("c", self.c) {
+            for v in pick("v", self.v) {
+                for t in pick("t", self.t) {
+                    out.push(Bounds {
+                        c,
+                        v,
+                        t,
+                        ..Bounds::default()
+                    });
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A program of the sweep, ready to run, with its table figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct ProgramInfo {
+    pub name: String,
+    pub correct: bool,
+    pub sloc: u64,
+    pub threads: u32,
+    pub variables: usize,
+    pub sites: usize,
+    /// The manifest's expected (c, v, t), as `c=1 v=1 t=2`.
+    pub expected: String,
+    #[serde(skip)]
+    pub runnable: Option<Runnable>,
+    /// Why the program could not be prepared (compile or instrument error).
+    pub error: Option<String>,
+}
+
+/// One search of the sweep.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    pub program: String,
+    pub correct: bool,
+    pub strategy: String,
+    pub c: Option<u32>,
+    pub v: Option<u32>,
+    pub t: Option<u32>,
+    pub seed: u64,
+    /// A table-4 run: rankchecker at the first find's c, without v and t.
+    pub unbounded: bool,
+    pub found: bool,
+    pub kind: Option<String>,
+    /// Executions to the first bug, or every execution run.
+    pub executions: u64,
+    pub seconds: f64,
+    pub report: Option<String>,
+    pub error: Option<String>,
+}
+
+impl Row {
+    pub fn bounds(&self) -> Bounds {
+        Bounds {
+            c: self.c,
+            v: self.v,
+            t: self.t,
+            ..Bounds::default()
+        }
+    }
+}
+
+/// Prepares every program (compile, instrument every site, count).
+pub fn prepare(programs: &[Program]) -> Vec<ProgramInfo> {
+    programs
+        .iter()
+        .map(|p| {
+            let m = &p.manifest;
+            let expected = m
+                .expected
+                .as_ref()
+                .map(|e| {
+                    Bounds {
+                        c: e.c,
+                        v: e.v,
+                        t: e.t,
+                        ..Bounds::default()
+                    }
+                    .label()
+                })
+                .unwrap_or_else(|| "-".into());
+            let prepared = crate::cmd::test::program_of(p, Mode::All);
+            let (sites, variables) = prepared
+                .as_ref()
+                .map(|r| super::bench_suite::sites_and_variables(&r.classpath))
+                .unwrap_or((0, 0));
+            ProgramInfo {
+                name: p.name().to_string(),
+                correct: m.correct,
+                sloc: super::bench_suite::sloc(p),
+                threads: m.threads,
+                variables,
+                sites,
+                expected,
+                error: prepared.as_ref().err().map(|e| format!("{e:#}")),
+                runnable: prepared.ok(),
+            }
+        })
+        .collect()
+}
+
+/// One unit of work: a program, a strategy, a seed, and the settings to try in order.
+struct Unit {
+    order: usize,
+    program: usize,
+    strategy: &'static StrategyInfo,
+    seed: u64,
+    settings: Vec<Bounds>,
+    unbounded: bool,
+}
+
+/// Runs the sweep; `progress(done, total)` is called after each unit.
+pub fn run(
+    config: &Config,
+    programs: &[ProgramInfo],
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Row> {
+    let mut units = Vec::new();
+    for (pi, _) in programs.iter().enumerate() {
+        for s in &config.strategies {
+            for seed in 0..config.seeds {
+                units.push(Unit {
+                    order: units.len(),
+                    program: pi,
+                    strategy: s,
+                    seed,
+                    settings: config.settings(s),
+                    unbounded: false,
+                });
+            }
+        }
+    }
+    let mut rows = run_units(config, programs, &units, progress);
+    // Table 4: rankchecker at each first find's c, without v and t bounding.
+    let mut extra = Vec::new();
+    for row in rows
+        .iter()
+        .filter(|r| r.strategy == "rankchecker" && r.found && !r.correct)
+    {
+        let first = rows
+            .iter()
+            .filter(|r| {
+                r.program == row.program
+                    && r.seed == row.seed
+                    && r.strategy == "rankchecker"
+                    && r.found
+            })
+            .min_by_key(|r| bound_key(&r.bounds()))
+            .unwrap();
+        if !std::ptr::eq(first, row) {
+            continue;
+        }
+        let program = programs.iter().position(|p| p.name == row.program).unwrap();
+        extra.push(Unit {
+            order: units.len() + extra.len(),
+            program,
+            strategy: super::strategy::lookup("rankchecker").unwrap(),
+            seed: row.seed,
+            settings: vec![Bounds {
+                c: row.c,
+                ..Bounds::default()
+            }],
+            unbounded: true,
+        });
+    }
+    rows.extend(run_units(config, programs, &extra, progress));
+    rows
+}
+
+/// Orders settings: smaller c first, then v, then t (an absent bound is the largest).
+pub fn bound_key(b: &Bounds) -> (u32, u32, u32) {
+    (
+        b.c.unwrap_or(u32::MAX),
+        b.v.unwrap_or(u32::MAX),
+        b.t.unwrap_or(u32::MAX),
+    )
+}
+
+fn run_units(
+    config: &Config,
+    programs: &[ProgramInfo],
+    units: &[Unit],
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> Vec<Row> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let rows: Mutex<Vec<(usize, usize, Row)>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..config.jobs.max(1).min(units.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(unit) = units.get(i) else { break };
+                for (k, row) in run_unit(config, &programs[unit.program], unit)
+                    .into_iter()
+                    .enumerate()
+                {
+                    rows.lock().unwrap().push((unit.order, k, row));
+                }
+                progress(done.fetch_add(1, Ordering::SeqCst) + 1, units.len());
+            });
+        }
+    });
+    let mut rows = rows.into_inner().unwrap();
+    rows.sort_by_key(|(o, k, _)| (*o, *k));
+    rows.into_iter().map(|(_, _, r)| r).collect()
+}
+
+fn run_unit(config: &Config, program: &ProgramInfo, unit: &Unit) -> Vec<Row> {
+    let mut rows = Vec::new();
+    for bounds in &unit.settings {
+        let mut row = Row {
+            program: program.name.clone(),
+            correct: program.correct,
+            strategy: unit.strategy.name.to_string(),
+            c: bounds.c,
+            v: bounds.v,
+            t: bounds.t,
+            seed: unit.seed,
+            unbounded: unit.unbounded,
+            found: false,
+            kind: None,
+            executions: 0,
+            seconds: 0.0,
+            report: None,
+            error: None,
+        };
+        let Some(runnable) = &program.runnable else {
+            row.error = program.error.clone();
+            rows.push(row);
+            break;
+        };
+        let slug = format!(
+            "{}-{}-{}-s{}{}",
+            program.name,
+            unit.strategy.name,
+            bounds.label().replace(['=', ' '], ""),
+            unit.seed,
+            if unit.unbounded { "-nobound" } else { "" }
+        );
+        let search = Search {
+            strategy: unit.strategy,
+            bounds: *bounds,
+            c_mode: None,
+            seed: unit.seed,
+            budget: config.budget,
+            jobs: 1,
+            fork: false,
+            keep_going: false,
+            time_limit: None,
+            max_steps: 100_000,
+            timeout_ms: 10_000,
+            spurious: false,
+            jvm_args: Vec::new(),
+            out: config.out.join("reports").join(slug),
+            progress: false,
+        };
+        match search.run(runnable) {
+            Ok(result) => {
+                row.executions = result.finished.executions;
+                row.seconds = result.finished.seconds;
+                if let Some(bug) = result.bugs.first() {
+                    row.found = true;
+                    row.kind = Some(bug.kind.clone());
+                    row.report = Some(bug.dir.display().to_string());
+                } else if let Some(u) = result.unreproduced.first() {
+                    row.error = Some(format!("not reproduced: {u}"));
+                }
+            }
+            Err(e) => row.error = Some(format!("{e:#}").lines().next().unwrap_or("").to_string()),
+        }
+        let stop = (row.found && !config.all_bounds && !program.correct) || row.error.is_some();
+        rows.push(row);
+        if stop {
+            break;
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_parse_and_reject_nonsense() {
+        assert_eq!(Range::parse("1..3").unwrap(), Range { lo: 1, hi: 3 });
+        assert_eq!(Range::parse("2").unwrap(), Range { lo: 2, hi: 2 });
+        assert!(Range::parse("3..1").unwrap_err().contains("above"));
+        assert!(Range::parse("a..b").is_err());
+        assert!(Range::parse("0..100").is_err());
+    }
+
+    #[test]
+    fn settings_vary_only_the_bounds_a_strategy_reads() {
+        let config = Config {
+            strategies: vec![],
+            c: Range { lo: 0, hi: 1 },
+            v: Range { lo: 1, hi: 2 },
+            t: Range { lo: 2, hi: 2 },
+            seeds: 1,
+            budget: 1,
+            jobs: 1,
+            all_bounds: false,
+            out: PathBuf::new(),
+        };
+        let rc = config.settings(super::super::strategy::lookup("rankchecker").unwrap());
+        assert_eq!(rc.len(), 4);
+        assert_eq!(rc[0].label(), "c=0 v=1 t=2");
+        assert_eq!(
+            config
+                .settings(super::super::strategy::lookup("icb").unwrap())
+                .len(),
+            2
+        );
+        assert_eq!(
+            config
+                .settings(super::super::strategy::lookup("random").unwrap())
+                .len(),
+            1
+        );
+    }
+}
