@@ -157,9 +157,9 @@ fn usage_errors_are_bad_input() {
     let o = instrument_cli(
         &input,
         &dir.join("o.jar"),
-        &["--analysis", "a.json", "--vars", "1,2"],
+        &["--analysis", "no-such-analysis.json", "--vars", "1,2"],
     );
-    assert_bad(&o, "not supported yet");
+    assert_bad(&o, "no-such-analysis.json");
 }
 
 #[test]

@@ -229,3 +229,70 @@ fn desugared_synchronized_methods_still_compile() {
         assert!(log.contains(m), "{m} was never compiled");
     }
 }
+
+/// `--analysis/--vars`: only the data sites the analysis says may touch the chosen variables,
+/// and only those variables' allocation sites; sync and calls everywhere as always.
+#[test]
+fn analysis_selects_data_and_allocation_sites() {
+    let dir = scratch("analysis");
+    let analysis = dir.join("analysis.json");
+    let o = rankcheck(&[
+        "analyze",
+        "--cp",
+        program_corpus().to_str().unwrap(),
+        "--main",
+        "rw.Threads",
+        "-o",
+        analysis.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&analysis).unwrap()).unwrap();
+    let id_of = |name: &str| {
+        json["variables"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"].as_str().unwrap().starts_with(name))
+            .unwrap_or_else(|| panic!("no variable {name}"))["id"]
+            .as_u64()
+            .unwrap()
+    };
+    let shared = id_of("rw/Threads.shared");
+    let threads = id_of("rw/Threads.main([Ljava/lang/String;)V@0 new rw/Threads");
+    let out = dir.join("out");
+    let vars = format!("{shared},{threads}");
+    instrument_ok(
+        &program_corpus(),
+        &out,
+        &["--analysis", analysis.to_str().unwrap(), "--vars", &vars],
+    );
+    let sites = site_table(&out);
+    let static_sites: Vec<_> = sites
+        .iter()
+        .filter(|s| matches!(s.kind, SiteKind::StaticRead | SiteKind::StaticWrite))
+        .collect();
+    assert!(static_sites.len() >= 2, "{static_sites:?}");
+    assert!(static_sites
+        .iter()
+        .all(|s| s.detail == "rw/Threads.shared:I"));
+    let allocs: Vec<_> = sites.iter().filter(|s| s.kind == SiteKind::Alloc).collect();
+    assert_eq!(allocs.len(), 1, "{allocs:?}");
+    assert_eq!((allocs[0].method.as_str(), allocs[0].bci), ("main", 0));
+    // Every field access of the Threads object the analysis tracks, none of Basics.
+    assert!(sites
+        .iter()
+        .any(|s| s.detail == "rw/Threads.instanceCount:I"));
+    assert!(sites
+        .iter()
+        .all(|s| s.class != "rw/Basics" || !s.kind.is_data()));
+    // Sync and calls are not filtered.
+    assert!(sites.iter().any(|s| s.kind == SiteKind::SyncMethodEnter));
+    assert!(sites.iter().any(|s| matches!(s.kind, SiteKind::Call(_))));
+    // And the program still runs the same.
+    let cp = format!("{}:{}", out.display(), rt_jar().display());
+    assert_eq!(
+        run_main(program_corpus().to_str().unwrap(), "rw.Threads"),
+        run_main(&cp, "rw.Threads")
+    );
+}

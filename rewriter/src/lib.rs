@@ -77,6 +77,9 @@ pub struct Config {
     pub allocations: bool,
     /// When set, only these data sites are instrumented (sync and calls always are).
     pub data_sites: Option<Arc<HashSet<SiteKey>>>,
+    /// When set (and `allocations` is on), only these allocation sites (the `new` or
+    /// `*newarray` instruction) get the `Allocated` hook.
+    pub alloc_sites: Option<Arc<HashSet<SiteKey>>>,
     /// Superclass chains of the input (and, on demand, the JDK).
     pub hierarchy: Arc<Hierarchy>,
     /// Test aid: this many `nop`s inserted in the middle of every method, which makes branches
@@ -93,6 +96,7 @@ impl Config {
             data: true,
             allocations: true,
             data_sites: None,
+            alloc_sites: None,
             hierarchy: Arc::new(Hierarchy::new()),
             stress_padding: 0,
         }

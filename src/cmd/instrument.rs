@@ -4,8 +4,10 @@
 use crate::error::{bad_input, Outcome};
 use rewriter::jar::{instrument_dir, instrument_jar, JarError, JarOptions, Summary};
 use rewriter::Config;
+use std::collections::HashSet;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(clap::Args)]
@@ -27,7 +29,7 @@ pub struct Args {
     analysis: Option<PathBuf>,
     /// Variable ids from the analysis file (comma-separated).
     #[arg(long, value_delimiter = ',', requires = "analysis")]
-    vars: Vec<String>,
+    vars: Vec<u32>,
     /// Only classes whose name starts with this prefix (`com/foo/` or `com.foo.`); repeatable.
     #[arg(long)]
     include: Vec<String>,
@@ -55,12 +57,19 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config.allocations = false;
     }
     if let Some(analysis) = &args.analysis {
-        // TODO(alias): call `alias::selected_sites(analysis, &args.vars)` and put the result in
-        // `config.data_sites` once the alias crate provides that loader.
-        return Err(bad_input(format!(
-            "{}: --analysis is not supported yet (the analysis-file loader is not built); use --all or --sync-only",
-            analysis.display()
-        )));
+        // Only the data sites that may touch the chosen variables, and the allocation sites of
+        // those variables; sync and calls stay everywhere.
+        let selection = alias::selected_sites(analysis, &args.vars)
+            .map_err(|e| bad_input(format!("{}: {e}", analysis.display())))?;
+        let keys = |set: std::collections::BTreeSet<alias::SiteKey>| {
+            Arc::new(
+                set.into_iter()
+                    .map(|k| (k.class, k.method, k.descriptor, k.bci))
+                    .collect::<HashSet<_>>(),
+            )
+        };
+        config.data_sites = Some(keys(selection.data_sites));
+        config.alloc_sites = Some(keys(selection.alloc_sites));
     }
     if !args.input.exists() {
         return Err(bad_input(format!(

@@ -31,7 +31,7 @@ pub fn on_insn(ctx: &mut MethodCtx, state: &mut AllocState, i: usize) -> Result<
     match opc {
         op::NEW => {
             let dup_follows = code.insns.get(i + 1).is_some_and(|n| n.op == op::DUP);
-            let site = if dup_follows {
+            let site = if dup_follows && ctx.alloc_selected(bci) {
                 let class = decode_mutf8(ctx.cp.class_name(code.cp_operand(i))?);
                 Some(ctx.site(SiteKind::Alloc, bci, class)?)
             } else {
@@ -48,7 +48,7 @@ pub fn on_insn(ctx: &mut MethodCtx, state: &mut AllocState, i: usize) -> Result<
                 }
             }
         }
-        op::NEWARRAY | op::ANEWARRAY | op::MULTIANEWARRAY => {
+        op::NEWARRAY | op::ANEWARRAY | op::MULTIANEWARRAY if ctx.alloc_selected(bci) => {
             let detail = match opc {
                 op::NEWARRAY => {
                     let atype = code.bytes_of(i)[1];

@@ -100,9 +100,12 @@ impl MethodCtx<'_, '_> {
         Ok(v)
     }
 
-    /// True when the data site at `bci` is selected (no filter selects all).
-    pub fn data_selected(&self, bci: u32) -> bool {
-        match &self.config.data_sites {
+    fn selected(
+        &self,
+        filter: &Option<std::sync::Arc<std::collections::HashSet<crate::SiteKey>>>,
+        bci: u32,
+    ) -> bool {
+        match filter {
             None => true,
             Some(set) => set.contains(&(
                 self.class_name.to_string(),
@@ -111,6 +114,16 @@ impl MethodCtx<'_, '_> {
                 bci,
             )),
         }
+    }
+
+    /// True when the data site at `bci` is selected (no filter selects all).
+    pub fn data_selected(&self, bci: u32) -> bool {
+        self.selected(&self.config.data_sites, bci)
+    }
+
+    /// True when the allocation at `bci` is selected (no filter selects all).
+    pub fn alloc_selected(&self, bci: u32) -> bool {
+        self.selected(&self.config.alloc_sites, bci)
     }
 }
 
