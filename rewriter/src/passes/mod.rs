@@ -422,4 +422,32 @@ mod tests {
             last = Some((&s.method, &s.descriptor, s.bci));
         }
     }
+
+    /// Corrupted and truncated classes give an error or a class, never a panic.
+    #[test]
+    fn mutated_classes_never_panic() {
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let config = Config::all();
+        for original in [BASICS, THREADS] {
+            for round in 0..800 {
+                let mut bytes = original.to_vec();
+                if round % 3 == 0 {
+                    bytes.truncate(next() as usize % bytes.len());
+                } else {
+                    for _ in 0..1 + next() % 4 {
+                        let i = next() as usize % bytes.len();
+                        bytes[i] = next() as u8;
+                    }
+                }
+                let _ = instrument_class(&bytes, &config);
+                let _ = round_trip(&bytes);
+            }
+        }
+    }
 }
