@@ -110,3 +110,21 @@ mod tests {
         assert!(is_ref("[I") && !is_ref("I"));
     }
 }
+
+/// The instruction byte offsets of every method with code in the class file `bytes`, in
+/// class-file order (what `javap -c` lists), for checking [`byte_offsets`] against real tools.
+pub fn method_offsets(bytes: &[u8]) -> Result<Vec<Vec<u32>>, String> {
+    let file = ristretto_classfile::ClassFile::from_bytes(bytes).map_err(|e| e.to_string())?;
+    Ok(file
+        .methods
+        .iter()
+        .filter_map(|m| {
+            m.attributes.iter().find_map(|a| match a {
+                ristretto_classfile::attributes::Attribute::Code { code, .. } => {
+                    Some(byte_offsets(code))
+                }
+                _ => None,
+            })
+        })
+        .collect())
+}
