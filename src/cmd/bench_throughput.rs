@@ -1,13 +1,134 @@
-//! `rankcheck bench throughput`. Not built yet: fails with exit code 3 and says so.
+//! `rankcheck bench throughput [SUITE_DIR] [--programs …]`: executions per second over a suite
+//! (default: the correct programs of the bundled contest-bench/, so every execution runs to
+//! the end), side by side in one run: the original classes repeated in one JVM without the
+//! agent (`driver::baseline`), and rankcheck (random walk, one JVM per 200 executions) with
+//! synchronization-only instrumentation and with every site. Each figure is executions divided
+//! by the wall time of the JVMs, start-up included; slowdowns are baseline / rankcheck, summed
+//! up by geometric means. v = 1 instrumentation needs the alias analysis wired into the
+//! driver, which it is not yet: that column says so.
 
-use crate::error::Outcome;
+use crate::driver::baseline::{geomean, repeat};
+use crate::driver::classpath::Mode;
+use crate::driver::search::Search;
+use crate::driver::{bench_suite, strategy};
+use crate::error::{bad_input, Outcome};
+use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// The suite folder (default: the bundled contest-bench/).
+    pub suite: Option<PathBuf>,
+    /// Only these programs (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
+    pub programs: Vec<String>,
+    /// Buggy programs too (rankcheck stops at their first bug, so their figures say less).
+    #[arg(long)]
+    pub all: bool,
+    /// Executions per measurement.
+    #[arg(long, default_value_t = 200)]
+    pub executions: u64,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`rankcheck bench throughput` is not built yet")
+fn rate(executions: u64, seconds: Option<f64>) -> Option<f64> {
+    seconds.filter(|s| *s > 0.0).map(|s| executions as f64 / s)
+}
+
+fn cell(x: Option<f64>) -> String {
+    x.map_or("-".into(), |v| format!("{v:.1}"))
+}
+
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    if args.executions == 0 {
+        return Err(bad_input("--executions must be at least 1"));
+    }
+    let root = bench_suite::locate(args.suite.as_deref(), "contest-bench")?;
+    let programs: Vec<_> = bench_suite::load(&root, &args.programs)?
+        .into_iter()
+        .filter(|p| args.all || !args.programs.is_empty() || p.manifest.correct)
+        .collect();
+    let n = args.executions;
+    let work = std::env::temp_dir().join(format!("rankcheck-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&work)?;
+    println!(
+        "Throughput (executions/s, {n} executions per figure, wall time of the JVMs incl. start-up; slowdown = uninstrumented / rankcheck)\n"
+    );
+    println!("| Program | Uninstrumented | Sync only | Slowdown | v = 1 | All sites | Slowdown |");
+    println!("|---|---:|---:|---:|---|---:|---:|");
+    let (mut slow_sync, mut slow_all) = (Vec::new(), Vec::new());
+    let (mut base_rates, mut sync_rates, mut all_rates) = (Vec::new(), Vec::new(), Vec::new());
+    for p in &programs {
+        let original =
+            crate::suite::compile(p, &crate::driver::classpath::cache_dir()?.join("javac"))
+                .map_err(|e| bad_input(e.to_string()))?;
+        let base = rate(
+            n,
+            repeat(
+                &[original],
+                &p.manifest.main,
+                &p.manifest.args,
+                n,
+                &work,
+                Duration::from_secs(120),
+            )?,
+        );
+        let controlled = |mode: Mode| -> anyhow::Result<Option<f64>> {
+            let program = super::test::program_of(p, mode)?;
+            let search = Search {
+                strategy: strategy::lookup("random")?,
+                bounds: Default::default(),
+                c_mode: None,
+                seed: 0,
+                budget: n,
+                jobs: 1,
+                fork: false,
+                keep_going: false,
+                time_limit: None,
+                max_steps: 100_000,
+                timeout_ms: 10_000,
+                spurious: false,
+                jvm_args: Vec::new(),
+                out: work.join("reports"),
+                progress: false,
+            };
+            Ok(match search.run(&program) {
+                Ok(r) => rate(r.finished.executions, Some(r.finished.seconds)),
+                Err(e) => {
+                    eprintln!("rankcheck: {}: {e:#}", p.name());
+                    None
+                }
+            })
+        };
+        let sync = controlled(Mode::SyncOnly)?;
+        let all = controlled(Mode::All)?;
+        let ratio = |b: Option<f64>, r: Option<f64>| match (b, r) {
+            (Some(b), Some(r)) if r > 0.0 => Some(b / r),
+            _ => None,
+        };
+        let (rs, ra) = (ratio(base, sync), ratio(base, all));
+        slow_sync.extend(rs);
+        slow_all.extend(ra);
+        base_rates.extend(base);
+        sync_rates.extend(sync);
+        all_rates.extend(all);
+        println!(
+            "| {} | {} | {} | {} | n/a (alias not wired) | {} | {} |",
+            p.name(),
+            cell(base),
+            cell(sync),
+            cell(rs),
+            cell(all),
+            cell(ra)
+        );
+    }
+    println!(
+        "| geometric mean | {} | {} | {} | n/a | {} | {} |",
+        cell(geomean(&base_rates)),
+        cell(geomean(&sync_rates)),
+        cell(geomean(&slow_sync)),
+        cell(geomean(&all_rates)),
+        cell(geomean(&slow_all))
+    );
+    let _ = std::fs::remove_dir_all(&work);
+    Ok(Outcome::Clean)
 }

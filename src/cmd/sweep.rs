@@ -98,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config.seeds,
         config.budget
     );
-    let prepared = sweep::prepare(&programs);
+    let prepared = sweep::prepare(&programs, config.jobs);
     let terminal = std::io::stderr().is_terminal();
     let progress = |done: usize, total: usize| {
         if terminal {

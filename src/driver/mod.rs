@@ -6,6 +6,7 @@
 //! **Architecture invariant:** no strategy logic here; the driver only names strategies and
 //! reads the results the agent writes.
 
+pub mod baseline;
 pub mod bench_suite;
 pub mod classpath;
 pub mod coverage;

@@ -147,43 +147,56 @@ impl Row {
     }
 }
 
-/// Prepares every program (compile, instrument every site, count).
-pub fn prepare(programs: &[Program]) -> Vec<ProgramInfo> {
-    programs
-        .iter()
-        .map(|p| {
-            let m = &p.manifest;
-            let expected = m
-                .expected
-                .as_ref()
-                .map(|e| {
-                    Bounds {
-                        c: e.c,
-                        v: e.v,
-                        t: e.t,
-                        ..Bounds::default()
-                    }
-                    .label()
-                })
-                .unwrap_or_else(|| "-".into());
-            let prepared = crate::cmd::test::program_of(p, Mode::All);
-            let (sites, variables) = prepared
-                .as_ref()
-                .map(|r| super::bench_suite::sites_and_variables(&r.classpath))
-                .unwrap_or((0, 0));
-            ProgramInfo {
-                name: p.name().to_string(),
-                correct: m.correct,
-                sloc: super::bench_suite::sloc(p),
-                threads: m.threads,
-                variables,
-                sites,
-                expected,
-                error: prepared.as_ref().err().map(|e| format!("{e:#}")),
-                runnable: prepared.ok(),
+/// Prepares every program (compile, instrument every site, count), `jobs` at a time.
+pub fn prepare(programs: &[Program], jobs: usize) -> Vec<ProgramInfo> {
+    let next = AtomicUsize::new(0);
+    let out: Mutex<Vec<(usize, ProgramInfo)>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1).min(programs.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(p) = programs.get(i) else { break };
+                let info = prepare_one(p);
+                out.lock().unwrap().push((i, info));
+            });
+        }
+    });
+    let mut out = out.into_inner().unwrap();
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, p)| p).collect()
+}
+
+fn prepare_one(p: &Program) -> ProgramInfo {
+    let m = &p.manifest;
+    let expected = m
+        .expected
+        .as_ref()
+        .map(|e| {
+            Bounds {
+                c: e.c,
+                v: e.v,
+                t: e.t,
+                ..Bounds::default()
             }
+            .label()
         })
-        .collect()
+        .unwrap_or_else(|| "-".into());
+    let prepared = crate::cmd::test::program_of(p, Mode::All);
+    let (sites, variables) = prepared
+        .as_ref()
+        .map(|r| super::bench_suite::sites_and_variables(&r.classpath))
+        .unwrap_or((0, 0));
+    ProgramInfo {
+        name: p.name().to_string(),
+        correct: m.correct,
+        sloc: super::bench_suite::sloc(p),
+        threads: m.threads,
+        variables,
+        sites,
+        expected,
+        error: prepared.as_ref().err().map(|e| format!("{e:#}")),
+        runnable: prepared.ok(),
+    }
 }
 
 /// One unit of work: a program, a strategy, a seed, and the settings to try in order.
