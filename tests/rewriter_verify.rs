@@ -41,8 +41,12 @@ fn java_base_sample_verifies_with_patch_module() {
         return;
     }
     let dir = scratch("java-base");
-    let (empty, original_dir, patched_dir) =
-        (dir.join("empty"), dir.join("original"), dir.join("patched"));
+    let (empty, original_dir, patched_dir, widened_dir) = (
+        dir.join("empty"),
+        dir.join("original"),
+        dir.join("patched"),
+        dir.join("widened"),
+    );
     std::fs::create_dir_all(&empty).unwrap();
     let rt = rt_jar().to_str().unwrap().to_string();
     let flags = |patch: &std::path::Path| -> Vec<String> {
@@ -90,6 +94,7 @@ fn java_base_sample_verifies_with_patch_module() {
 
     let classes = rewriter::jar::read_classes(&std::fs::read(&jmod).unwrap()).unwrap();
     let config = rewriter::Config::all();
+    let padded = padded_config(33_000);
     let mut sample = 0;
     let mut candidates = 0;
     for (entry, bytes) in &classes {
@@ -107,7 +112,12 @@ fn java_base_sample_verifies_with_patch_module() {
             continue;
         }
         let out = rewriter::instrument_class(bytes, &config).unwrap();
-        for (root, data) in [(&original_dir, bytes), (&patched_dir, &out.bytes)] {
+        let wide = rewriter::instrument_class(bytes, &padded).unwrap();
+        for (root, data) in [
+            (&original_dir, bytes),
+            (&patched_dir, &out.bytes),
+            (&widened_dir, &wide.bytes),
+        ] {
             let path = root.join(format!("{class}.class"));
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(path, data).unwrap();
@@ -123,6 +133,8 @@ fn java_base_sample_verifies_with_patch_module() {
     let patched = run(&patched_dir);
     assert_eq!(original.len(), sample);
     assert_eq!(original, patched);
+    // The same sample with every branch across the middle of each method widened.
+    assert_eq!(original, run(&widened_dir));
     let ok = patched.values().filter(|o| *o == "OK").count();
     eprintln!("java.base sample: {sample} classes, {ok} verify OK with BytecodeVerificationLocal");
     assert!(
