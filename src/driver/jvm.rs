@@ -177,13 +177,16 @@ impl Launch {
             }));
         }
         if parsed.is_empty() {
-            anyhow::bail!(
-                "the JVM ended ({}) without reporting an execution{}",
-                code.map_or("killed by a signal".to_string(), |c| format!(
-                    "exit status {c}"
-                )),
-                said.map(|s| format!(": {s}")).unwrap_or_default()
-            );
+            let how = code.map_or("killed by a signal".to_string(), |c| {
+                format!("exit status {c}")
+            });
+            match said {
+                // The JVM's own words first: they name the cause.
+                Some(s) => {
+                    anyhow::bail!("{s} (the JVM ended, {how}, without reporting an execution)")
+                }
+                None => anyhow::bail!("the JVM ended ({how}) without reporting an execution"),
+            }
         }
         Ok(JvmRun {
             results: parsed,
