@@ -14,6 +14,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use regex::Regex;
 use serde::Deserialize;
@@ -428,11 +429,15 @@ pub fn compile(program: &Program, cache_dir: &Path) -> Result<PathBuf, SuiteErro
         return Ok(classes);
     }
     fs::create_dir_all(cache_dir).map_err(|e| SuiteError::io(cache_dir, e))?;
+    // Unique per call, so parallel compiles of the same program (threads or processes) never
+    // share a staging folder.
+    static STAGING_COUNTER: AtomicU64 = AtomicU64::new(0);
     let staging = cache_dir.join(format!(
-        ".{}-{:016x}.{}",
+        ".{}-{:016x}.{}-{}",
         program.name(),
         key.finish(),
-        std::process::id()
+        std::process::id(),
+        STAGING_COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
     if staging.exists() {
         fs::remove_dir_all(&staging).map_err(|e| SuiteError::io(&staging, e))?;

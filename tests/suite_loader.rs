@@ -186,3 +186,21 @@ fn compile_error_is_one_line_naming_the_program() {
         !e.file_name().to_string_lossy().starts_with('.') && e.path().is_dir()
     }));
 }
+
+#[test]
+fn parallel_compiles_of_one_program_agree() {
+    let dir = scratch("compile-parallel");
+    program(&dir, "Shared", "System.out.println(1);", CORRECT);
+    let cache = dir.join("cache");
+    let suite = Suite::load(&dir).unwrap();
+    let p = suite.get("Shared").unwrap();
+    let results: Vec<PathBuf> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..4).map(|_| s.spawn(|| compile(p, &cache))).collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap().unwrap())
+            .collect()
+    });
+    assert!(results.iter().all(|r| r == &results[0]));
+    assert!(results[0].join("shared/Main.class").is_file());
+}
