@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, RwLock};
 
 #[derive(Clone, Debug, Default)]
 struct ClassInfo {
@@ -20,7 +20,9 @@ struct ClassInfo {
 /// Input classes plus the JDK, behind one lookup.
 #[derive(Default)]
 pub struct Hierarchy {
-    input: HashMap<String, ClassInfo>,
+    /// Behind a lock so that load-time instrumentation can register classes as they load,
+    /// through the same shared `Arc<Hierarchy>` its `Config` holds.
+    input: RwLock<HashMap<String, ClassInfo>>,
     jdk_cache: Mutex<HashMap<String, Option<String>>>,
 }
 
@@ -30,18 +32,21 @@ impl Hierarchy {
     }
 
     /// Registers an input class: its superclass and the hook-replaced methods it declares.
-    pub fn add_class(&mut self, name: &str, super_name: Option<&str>, declares: Vec<String>) {
-        self.input.insert(
-            name.to_string(),
-            ClassInfo {
-                super_name: super_name.map(str::to_string),
-                declares,
-            },
-        );
+    pub fn add_class(&self, name: &str, super_name: Option<&str>, declares: Vec<String>) {
+        self.input
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(
+                name.to_string(),
+                ClassInfo {
+                    super_name: super_name.map(str::to_string),
+                    declares,
+                },
+            );
     }
 
     /// Registers the class in `bytes` (ignored if it does not parse).
-    pub fn add_class_bytes(&mut self, bytes: &[u8]) {
+    pub fn add_class_bytes(&self, bytes: &[u8]) {
         if let Ok(cf) = crate::classfile::ClassFile::parse(bytes) {
             let mut declares = Vec::new();
             for m in &cf.methods {
@@ -61,7 +66,12 @@ impl Hierarchy {
     }
 
     fn super_of(&self, name: &str) -> Option<String> {
-        if let Some(info) = self.input.get(name) {
+        if let Some(info) = self
+            .input
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(name)
+        {
             return info.super_name.clone();
         }
         let mut cache = self.jdk_cache.lock().unwrap_or_else(|e| e.into_inner());
@@ -81,11 +91,14 @@ impl Hierarchy {
             if current == declaring {
                 return true;
             }
-            if let Some(info) = self.input.get(&current) {
-                let key = format!("{name} {descriptor}");
-                if info.declares.contains(&key) {
-                    return false;
-                }
+            let overridden = self
+                .input
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&current)
+                .is_some_and(|info| info.declares.contains(&format!("{name} {descriptor}")));
+            if overridden {
+                return false;
             }
             match self.super_of(&current) {
                 Some(s) => current = s,
@@ -171,7 +184,7 @@ mod tests {
 
     #[test]
     fn subclass_owners_resolve_through_input_and_jdk() {
-        let mut h = Hierarchy::new();
+        let h = Hierarchy::new();
         h.add_class("app/MyThread", Some("java/lang/Thread"), vec![]);
         h.add_class(
             "app/Custom",

@@ -315,7 +315,7 @@ fn run(
     };
     // Pass 1: read every class (and an existing site table), learn the class hierarchy.
     let mut entries = Vec::with_capacity(count);
-    let mut hierarchy = Hierarchy::new();
+    let hierarchy = Hierarchy::new();
     for i in 0..count {
         let (name, is_dir) = match &mut source {
             Source::Zip(z) => {

@@ -14,7 +14,19 @@
 //! - [`jar`]: jars and directories.
 //!
 //! The entry point for one class is [`instrument_class`]; the agent's load-time hook can call it
-//! on the bytes it is given.
+//! on the bytes it is given, with one shared [`Config`] whose [`Hierarchy`] it feeds
+//! ([`Hierarchy::add_class_bytes`]) as classes load, so that calls naming an application
+//! subclass of `Thread` resolve.
+//!
+//! Limits, by design:
+//! - a method whose code would pass 65,535 bytes, or whose visible type annotations cannot be
+//!   remapped, is left uninstrumented with a warning (in [`Instrumented::warnings`]);
+//! - an instance synchronized method that stores into local 0 keeps its flag (the desugared
+//!   handler needs `this` there); javac never emits that;
+//! - `Allocated` follows only the `new; dup; …; <init>` shape compilers emit;
+//! - in a multi-release jar each version of a class is instrumented, and its sites share ids
+//!   (ids depend on the class name): the site table lists the base version first, then the
+//!   versions in jar order.
 
 pub mod bytes;
 pub mod classfile;

@@ -49,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     })?;
     let mut sites = 0;
     let instrument = median_seconds(args.runs, || {
-        let mut hierarchy = Hierarchy::new();
+        let hierarchy = Hierarchy::new();
         for (_, c) in &classes {
             hierarchy.add_class_bytes(c);
         }
