@@ -10,7 +10,7 @@
 //!   written back as the original bytes, so a class with no changes round-trips byte for byte.
 //! - [`code`] (with [`stackmap`] and [`type_annotations`]): the Code attribute, owned here —
 //!   instructions with offsets, the insertion editor, and re-encoding with every offset remapped.
-//! - [`passes`]: data, sync, calls and allocations, assembled in [`passes::instrument_method`].
+//! - [`passes`]: data, sync, calls and allocations, assembled in one function (`passes::instrument_method`) with comments on their order.
 //! - [`jar`]: jars and directories.
 //!
 //! The entry point for one class is [`instrument_class`]; the agent's load-time hook can call it
