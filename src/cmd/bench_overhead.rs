@@ -1,13 +1,178 @@
-//! `rankcheck bench overhead`. Not built yet: fails with exit code 3 and says so.
+//! `rankcheck bench overhead [DIR]`: wall time of compute-heavy correct programs (default: the
+//! bundled tests/perf-programs/) natively (`java -cp CLASSES Main`) against one controlled
+//! execution under strict priority with no forced preemptions (PCT with d = 1), with
+//! synchronization-only and all-sites instrumentation; the columns of the RankChecker paper's
+//! Table 2. v = 1, 2, 3 need the alias analysis wired into the driver, which it is not yet: those
+//! columns say so. Every figure is the median of `--runs` runs, JVM start-up included; a controlled run still
+//! going after `--limit` seconds is stopped and shown as `> LIMIT`.
 
-use crate::error::Outcome;
+use crate::driver::baseline::{geomean, median, native};
+use crate::driver::bench_suite;
+use crate::driver::classpath::Mode;
+use crate::driver::jvm::{java_binary, Launch};
+use crate::driver::search::Search;
+use crate::driver::strategy::{self, Bounds};
+use crate::error::{bad_input, Outcome};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 #[derive(clap::Args)]
 pub struct Args {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
+    /// The folder of programs (default: the bundled tests/perf-programs/).
+    pub dir: Option<PathBuf>,
+    /// Only these programs (comma-separated names).
+    #[arg(long, value_delimiter = ',')]
+    pub programs: Vec<String>,
+    /// Runs per figure (the median is shown).
+    #[arg(long, default_value_t = 3)]
+    pub runs: usize,
+    /// A controlled run still going after this many seconds is stopped and shown as "> LIMIT".
+    #[arg(long, default_value_t = 120)]
+    pub limit: u64,
 }
 
-pub fn run(_args: Args) -> anyhow::Result<Outcome> {
-    anyhow::bail!("`rankcheck bench overhead` is not built yet")
+fn cell(x: Option<f64>) -> String {
+    x.map_or("-".into(), |v| format!("{v:.2}"))
+}
+
+/// One controlled figure.
+enum Cell {
+    Seconds(f64),
+    /// Still running at the limit (killed).
+    Over,
+    Failed,
+}
+
+impl Cell {
+    fn show(&self, limit: Duration) -> String {
+        match self {
+            Cell::Seconds(s) => format!("{s:.2}"),
+            Cell::Over => format!("> {}", limit.as_secs()),
+            Cell::Failed => "failed".into(),
+        }
+    }
+}
+
+pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    if args.runs == 0 {
+        return Err(bad_input("--runs must be at least 1"));
+    }
+    let root = bench_suite::locate(args.dir.as_deref(), "tests/perf-programs")?;
+    let programs = bench_suite::load(&root, &args.programs)?;
+    let work = std::env::temp_dir().join(format!("rankcheck-overhead-{}", std::process::id()));
+    std::fs::create_dir_all(&work)?;
+    println!(
+        "Overhead (wall seconds, median of {} run(s), JVM start-up included; controlled = one execution, strict priority, no forced preemptions)\n",
+        args.runs
+    );
+    println!("| Program | Threads | Native | Sync only | v = 1 | v = 2 | v = 3 | All sites | Slowdown (all) |");
+    println!("|---|---:|---:|---:|---|---|---|---:|---:|");
+    let mut slowdowns = Vec::new();
+    let limit = Duration::from_secs(args.limit.max(1));
+    for p in &programs {
+        let original =
+            crate::suite::compile(p, &crate::driver::classpath::cache_dir()?.join("javac"))
+                .map_err(|e| bad_input(e.to_string()))?;
+        let m = &p.manifest;
+        let mut natives = Vec::new();
+        for _ in 0..args.runs {
+            natives.extend(native(
+                &[original.clone()],
+                &m.main,
+                &m.args,
+                &work,
+                Duration::from_secs(600),
+            )?);
+        }
+        let controlled = |mode: Mode| -> anyhow::Result<Cell> {
+            let program = super::test::program_of(p, mode)?;
+            let search = Search {
+                strategy: strategy::lookup("pct")?,
+                bounds: Bounds {
+                    d: Some(1),
+                    ..Bounds::default()
+                },
+                c_mode: None,
+                seed: 0,
+                budget: 1,
+                jobs: 1,
+                fork: false,
+                keep_going: false,
+                time_limit: None,
+                max_steps: u64::MAX / 4,
+                timeout_ms: limit.as_millis() as u64 + 60_000,
+                spurious: false,
+                jvm_args: Vec::new(),
+                out: work.join("reports"),
+                progress: false,
+            };
+            let mut launch = Launch {
+                java: java_binary(),
+                jvm_args: Vec::new(),
+                agent_options: search.agent_options(&program),
+                runtime: crate::cmd::rt::runtime()?,
+                classpath: program.classpath.clone(),
+                main: program.main.clone(),
+                fail_on_output: program.fail_on_output.clone(),
+                fail_on_file: program.fail_on_file.clone(),
+                args: program.args.clone(),
+                timeout_ms: search.timeout_ms,
+                cwd: Some(work.clone()),
+                log: Some(work.join("jvm.log")),
+            };
+            launch.set_option("executions", "1");
+            let mut times = Vec::new();
+            for _ in 0..args.runs {
+                let started = Instant::now();
+                let cancel = || started.elapsed() > limit;
+                let run = launch.run_cancellable(&work.join("results.jsonl"), &cancel);
+                let seconds = started.elapsed().as_secs_f64();
+                match run {
+                    Ok(r) if r.status.is_none() => return Ok(Cell::Over),
+                    Ok(r) if r.results.first().is_some_and(|x| x["outcome"] == "pass") => {
+                        times.push(seconds)
+                    }
+                    Ok(r) => {
+                        let first = r.results.first().cloned().unwrap_or_default();
+                        eprintln!(
+                            "rankcheck: {}: the controlled run ended {} ({}): {}",
+                            p.name(),
+                            first["outcome"].as_str().unwrap_or("?"),
+                            first["kind"].as_str().unwrap_or("?"),
+                            first["message"].as_str().unwrap_or("")
+                        );
+                        return Ok(Cell::Failed);
+                    }
+                    Err(e) => {
+                        eprintln!("rankcheck: {}: {e:#}", p.name());
+                        return Ok(Cell::Failed);
+                    }
+                }
+            }
+            Ok(median(times).map_or(Cell::Failed, Cell::Seconds))
+        };
+        let nat = median(natives);
+        let sync = controlled(Mode::SyncOnly)?;
+        let all = controlled(Mode::All)?;
+        let slow = match (nat, &all) {
+            (Some(n), Cell::Seconds(a)) if n > 0.0 => Some(a / n),
+            _ => None,
+        };
+        slowdowns.extend(slow);
+        println!(
+            "| {} | {} | {} | {} | n/a (alias not wired) | n/a | n/a | {} | {} |",
+            p.name(),
+            m.threads,
+            cell(nat),
+            sync.show(limit),
+            all.show(limit),
+            slow.map_or("-".into(), |s| format!("{s:.1}x"))
+        );
+    }
+    println!(
+        "| geometric mean | | | | | | | | {} |",
+        geomean(&slowdowns).map_or("-".into(), |s| format!("{s:.1}x"))
+    );
+    let _ = std::fs::remove_dir_all(&work);
+    Ok(Outcome::Clean)
 }
