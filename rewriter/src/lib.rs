@@ -99,6 +99,16 @@ pub struct Config {
     /// normally.
     #[doc(hidden)]
     pub stress_padding: u16,
+    /// Desugar synchronized methods (see `passes::sync`). Off for a class the JVM already
+    /// loaded: retransformation may not change a method's modifiers.
+    pub desugar_sync_methods: bool,
+    /// Replace identity hash codes, `Math.random` and `new Random()` with pinned values. Off
+    /// for JDK classes, which may share such values with threads rankcheck does not control.
+    /// (Clock reads are replaced either way: timed waits in the JDK run on virtual time.)
+    pub pin_nondeterminism: bool,
+    /// At the entry of each public instance method of the scalar `java.util.concurrent.atomic`
+    /// classes, announce a read or write of the atomic object (see `passes::atomics`).
+    pub atomic_entry: bool,
 }
 
 impl Config {
@@ -111,6 +121,9 @@ impl Config {
             alloc_sites: None,
             hierarchy: Arc::new(Hierarchy::new()),
             stress_padding: 0,
+            desugar_sync_methods: true,
+            pin_nondeterminism: true,
+            atomic_entry: false,
         }
     }
 
@@ -120,6 +133,19 @@ impl Config {
             data: false,
             allocations: false,
             ..Config::all()
+        }
+    }
+
+    /// For JDK classes rewritten by the agent at load time or by retransformation, so that
+    /// `java.util.concurrent` reduces to modelled operations: monitors, waits, thread and
+    /// `LockSupport` calls and clocks, plus atomic-object announcements; no data accesses, no
+    /// modifier changes, no pinned hash codes.
+    pub fn jdk() -> Self {
+        Config {
+            desugar_sync_methods: false,
+            pin_nondeterminism: false,
+            atomic_entry: true,
+            ..Config::sync_only()
         }
     }
 }

@@ -34,7 +34,11 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     let m = ctx.cp.member(ctx.code.cp_operand(i))?;
     let bci = ctx.code.insns[i].offset;
     if opc == op::INVOKESPECIAL {
-        if m.owner == b"java/util/Random" && m.name == b"<init>" && m.descriptor == b"()V" {
+        if ctx.config.pin_nondeterminism
+            && m.owner == b"java/util/Random"
+            && m.name == b"<init>"
+            && m.descriptor == b"()V"
+        {
             let mut before = ctx.site_and_hook(
                 SiteKind::Call(Hook::RandomSeed),
                 bci,
@@ -58,6 +62,8 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     let hook = Hook::ALL.iter().copied().find(|&h| {
         h.placement() == Placement::Replace
             && h != Hook::RandomSeed
+            && (ctx.config.pin_nondeterminism
+                || !matches!(h, Hook::IdentityHashCode | Hook::MathRandom))
             && h.replaced_call().is_some_and(|r| {
                 r.name == name
                     && r.descriptor == descriptor

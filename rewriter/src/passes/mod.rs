@@ -5,6 +5,7 @@
 //! re-encodes the method once. Sites are numbered in method order, then bytecode order.
 
 pub mod alloc;
+pub mod atomics;
 pub mod calls;
 pub mod data;
 pub mod sync;
@@ -158,6 +159,9 @@ fn instrument_method(ctx: &mut MethodCtx) -> Result<Option<Vec<u8>>, RewriteErro
     // every return). Data accesses and allocations last. No two passes insert before the same
     // instruction, so the order only fixes the order of site numbers within an instruction.
     sync::on_method_entry(ctx)?;
+    if ctx.config.atomic_entry {
+        atomics::on_method_entry(ctx)?;
+    }
     let mut alloc = alloc::AllocState::default();
     for i in 0..code.insns.len() {
         if calls::on_insn(ctx, i)? {

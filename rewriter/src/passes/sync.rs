@@ -22,7 +22,7 @@ pub fn lock_slot(access: u16, major: u16, max_locals: u16) -> Option<u16> {
 
 /// Whether (and how) this method's synchronization is desugared: the bytes that push the lock.
 fn lock_load(ctx: &MethodCtx) -> Option<Vec<u8>> {
-    if ctx.access & ACC_SYNCHRONIZED == 0 {
+    if ctx.access & ACC_SYNCHRONIZED == 0 || !ctx.config.desugar_sync_methods {
         return None;
     }
     if ctx.is_static() {

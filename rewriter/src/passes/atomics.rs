@@ -1,0 +1,102 @@
+//! Atomics: the scalar `java.util.concurrent.atomic` classes (`AtomicInteger`, `AtomicLong`,
+//! `AtomicBoolean`, `AtomicReference`) announce, at the entry of each public instance method, a
+//! read (`get*`) or a write (everything else: set, getAndX, compareAndSet, …) of the atomic
+//! object. Each method is one indivisible step in Java, so the one announcement before it is
+//! exactly the scheduling point the user expects; an atomic check-then-act (`get` then `set`)
+//! then has a point in between, where a preemption finds it.
+//!
+//! Every site of one class names the same field (`Class.value`), so reads and writes of one
+//! atomic object are one location for the agent.
+
+use super::MethodCtx;
+use crate::classfile::ACC_STATIC;
+use crate::code::op;
+use crate::RewriteError;
+use java_harness::hooks::{Hook, SiteKind};
+
+const ACC_PUBLIC: u16 = 0x0001;
+
+/// The scalar atomic classes and the descriptor of their `value` field.
+const ATOMICS: &[(&str, &str)] = &[
+    ("java/util/concurrent/atomic/AtomicInteger", "I"),
+    ("java/util/concurrent/atomic/AtomicLong", "J"),
+    ("java/util/concurrent/atomic/AtomicBoolean", "I"),
+    (
+        "java/util/concurrent/atomic/AtomicReference",
+        "Ljava/lang/Object;",
+    ),
+];
+
+/// Methods that only read the value.
+const READS: &[&str] = &["get", "getPlain", "getOpaque", "getAcquire"];
+
+/// Methods left alone: constructors, and the ones that call an announced method themselves.
+const SKIPPED: &[&str] = &[
+    "<init>",
+    "toString",
+    "intValue",
+    "longValue",
+    "floatValue",
+    "doubleValue",
+    "byteValue",
+    "shortValue",
+];
+
+/// The `Allocated`-style detail of the atomic class `class`, if it is one.
+pub fn value_field(class: &str) -> Option<String> {
+    ATOMICS
+        .iter()
+        .find(|(c, _)| *c == class)
+        .map(|(c, d)| format!("{c}.value:{d}"))
+}
+
+/// Whether `name` of an atomic class reads (true) or writes (false), or is not announced.
+pub fn announces(name: &str) -> Option<bool> {
+    if SKIPPED.contains(&name) {
+        return None;
+    }
+    Some(READS.contains(&name))
+}
+
+pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
+    let Some(detail) = value_field(ctx.class_name) else {
+        return Ok(());
+    };
+    if ctx.access & ACC_STATIC != 0 || ctx.access & ACC_PUBLIC == 0 {
+        return Ok(());
+    }
+    let Some(read) = announces(&ctx.method_name) else {
+        return Ok(());
+    };
+    let (kind, hook) = if read {
+        (SiteKind::FieldRead, Hook::FieldRead)
+    } else {
+        (SiteKind::FieldWrite, Hook::FieldWrite)
+    };
+    let mut v = vec![op::ALOAD_0];
+    v.extend(ctx.site_and_hook(kind, 0, detail, hook)?);
+    ctx.edits.prologue.extend(v);
+    ctx.edits.need_stack(3);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_writes_and_skipped_methods() {
+        assert_eq!(announces("get"), Some(true));
+        assert_eq!(announces("getAcquire"), Some(true));
+        assert_eq!(announces("set"), Some(false));
+        assert_eq!(announces("compareAndSet"), Some(false));
+        assert_eq!(announces("incrementAndGet"), Some(false));
+        assert_eq!(announces("<init>"), None);
+        assert_eq!(announces("intValue"), None);
+        assert_eq!(
+            value_field("java/util/concurrent/atomic/AtomicLong").as_deref(),
+            Some("java/util/concurrent/atomic/AtomicLong.value:J")
+        );
+        assert_eq!(value_field("java/util/concurrent/atomic/LongAdder"), None);
+    }
+}
