@@ -150,6 +150,10 @@ pub struct SiteInfo {
     /// Identity of the field (hash of `owner.name:descriptor`), 0 for arrays and non-data sites.
     pub field: u64,
     pub is_static: bool,
+    /// In a static initializer: never a scheduling point. A thread preempted inside `<clinit>`
+    /// would block every other thread that touches the class in the JVM's class-initialization
+    /// lock, where rankcheck cannot see (JVMS §5.5).
+    pub clinit: bool,
 }
 
 struct State {
@@ -163,6 +167,8 @@ struct State {
     executions: u64,
     bugs: u64,
     sites: HashMap<i64, SiteInfo>,
+    /// Which methods (by jmethodID) are static initializers, learnt as they are met.
+    clinit_methods: HashMap<usize, bool>,
     results: crate::report::Sink,
 }
 
@@ -208,6 +214,7 @@ impl Control {
                 executions: 0,
                 bugs: 0,
                 sites: HashMap::new(),
+                clinit_methods: HashMap::new(),
                 results,
             }),
             harness_cv: Condvar::new(),
@@ -280,8 +287,32 @@ impl Control {
         let Some(op) = op else {
             return Turn::Pass;
         };
+        if op
+            .site()
+            .and_then(|s| st.sites.get(&s))
+            .is_some_and(|s| s.clinit)
+            || (self.options.clinit_check
+                && st.model.thread_count() > 1
+                && self.in_clinit(&mut st.clinit_methods))
+        {
+            return Turn::Pass;
+        }
         let decision = st.model.announce(me, op);
         self.settle(st, epoch, me, decision, Mode::Condvar)
+    }
+
+    /// Whether the current thread runs a static initializer (its own, or one it triggered):
+    /// preempting it there would leave every other thread that touches the class blocked in
+    /// the JVM's class-initialization lock (JVMS §5.5), where rankcheck cannot see. So code run
+    /// by a static initializer has no scheduling points, as if it were atomic.
+    fn in_clinit(&self, known: &mut HashMap<usize, bool>) -> bool {
+        let mut methods = [std::ptr::null_mut(); 48];
+        let n = self.jvmti.current_methods(&mut methods);
+        methods[..n].iter().any(|&m| {
+            *known
+                .entry(m as usize)
+                .or_insert_with(|| self.jvmti.is_clinit(m))
+        })
     }
 
     /// Like [`point`](Self::point) for `Wait`: after the model performed it, announces
@@ -839,7 +870,7 @@ impl Control {
     pub fn await_execution(&self) {
         let mut st = self.lock();
         let epoch = st.epoch;
-        let mut last_progress = (u64::MAX, Instant::now());
+        let mut last_progress = (u64::MAX, Instant::now(), 0);
         loop {
             let ex = st.exec.as_mut().unwrap();
             if ex.end.is_some() && ex.stacks_ready {
@@ -865,7 +896,7 @@ impl Control {
 
     /// The watchdog: the wall-clock bound, and the running thread blocked where rankcheck
     /// cannot see.
-    fn watchdog(&self, ex: &mut Exec, last: &mut (u64, Instant)) -> Option<End> {
+    fn watchdog(&self, ex: &mut Exec, last: &mut (u64, Instant, u64)) -> Option<End> {
         let timeout = Duration::from_millis(self.options.timeout_ms);
         if ex.started.elapsed() > timeout {
             let running = self.running_description(ex);
@@ -882,10 +913,12 @@ impl Control {
             });
         }
         if ex.progress != last.0 {
-            *last = (ex.progress, Instant::now());
+            let cpu = self.running_cpu(ex);
+            *last = (ex.progress, Instant::now(), cpu);
             return None;
         }
-        if last.1.elapsed() < Duration::from_millis(self.options.block_ms) {
+        let still = last.1.elapsed();
+        if still < Duration::from_millis(self.options.block_ms) {
             return None;
         }
         let (id, rec) = ex.threads.iter().enumerate().find(|(_, r)| {
@@ -898,16 +931,29 @@ impl Control {
             )
         } else {
             let state = self.jvmti.thread_state(rec.thread).unwrap_or(0);
-            if !jvmti::is_blocked(state) {
+            let cpu = self.jvmti.cpu_time(rec.thread).unwrap_or(0);
+            // Not blocked by its state, but not computing either: waiting somewhere the state
+            // does not show (the JVM's class-initialization lock is one).
+            let idle = cpu.saturating_sub(last.2) < still.as_nanos() as u64 / 20;
+            if jvmti::is_blocked(state) {
+                format!(
+                    "t{id} ({}) is {} where rankcheck cannot see it (an uninstrumented lock, \
+                     queue or I/O?) and nothing else may run; it has not moved for {} ms",
+                    rec.name,
+                    jvmti::describe_state(state),
+                    still.as_millis()
+                )
+            } else if idle {
+                format!(
+                    "t{id} ({}) has not reached a scheduling point for {} ms and is not using \
+                     the CPU: it waits where rankcheck cannot see it (a class being initialized \
+                     by another thread, an uninstrumented lock, I/O?)",
+                    rec.name,
+                    still.as_millis()
+                )
+            } else {
                 return None;
             }
-            format!(
-                "t{id} ({}) is {} where rankcheck cannot see it (an uninstrumented lock, queue or \
-                 I/O?) and nothing else may run; it has not moved for {} ms",
-                rec.name,
-                jvmti::describe_state(state),
-                self.options.block_ms
-            )
         };
         Some(End {
             kind: "blocked",
@@ -917,6 +963,15 @@ impl Control {
             exit_status: None,
             trace: None,
         })
+    }
+
+    /// CPU time of the running thread (0 when there is none yet).
+    fn running_cpu(&self, ex: &Exec) -> u64 {
+        ex.threads
+            .iter()
+            .find(|r| r.place == Place::Running && !r.thread.is_null())
+            .and_then(|r| self.jvmti.cpu_time(r.thread).ok())
+            .unwrap_or(0)
     }
 
     fn running_description(&self, ex: &Exec) -> String {

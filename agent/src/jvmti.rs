@@ -76,6 +76,13 @@ impl Jvmti {
         Ok(state as u32)
     }
 
+    /// CPU time the thread has used, in nanoseconds.
+    pub fn cpu_time(self, thread: jobject) -> JResult<u64> {
+        let mut nanos: jlong = 0;
+        call!(self.0, GetThreadCpuTime, thread, &mut nanos)?;
+        Ok(nanos.max(0) as u64)
+    }
+
     pub fn interrupt(self, thread: jobject) -> JResult<()> {
         call!(self.0, InterruptThread, thread)
     }
@@ -125,6 +132,48 @@ impl Jvmti {
         // SAFETY: JVMTI wrote `count` <= max entries.
         unsafe { frames.set_len(count.max(0) as usize) };
         Ok(frames.iter().map(|f| self.frame_text(f)).collect())
+    }
+
+    /// The methods of the current thread's top `N` frames (innermost first); how many.
+    pub fn current_methods<const N: usize>(self, out: &mut [jni::sys::jmethodID; N]) -> usize {
+        // SAFETY: jvmtiFrameInfo is plain data.
+        let mut frames: [jvmtiFrameInfo; N] = unsafe { std::mem::zeroed() };
+        let mut count: jint = 0;
+        let ok = call!(
+            self.0,
+            GetStackTrace,
+            std::ptr::null_mut(),
+            0,
+            N as jint,
+            frames.as_mut_ptr(),
+            &mut count
+        );
+        if ok.is_err() {
+            return 0;
+        }
+        let n = count.clamp(0, N as jint) as usize;
+        for (slot, frame) in out.iter_mut().zip(&frames[..n]) {
+            *slot = frame.method;
+        }
+        n
+    }
+
+    /// Whether `method` is a static initializer.
+    pub fn is_clinit(self, method: jni::sys::jmethodID) -> bool {
+        let mut name: *mut c_char = std::ptr::null_mut();
+        if call!(
+            self.0,
+            GetMethodName,
+            method,
+            &mut name,
+            std::ptr::null_mut(),
+            std::ptr::null_mut()
+        )
+        .is_err()
+        {
+            return false;
+        }
+        self.take_string(name) == "<clinit>"
     }
 
     fn frame_text(self, frame: &jvmtiFrameInfo) -> String {

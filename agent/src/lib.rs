@@ -97,6 +97,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     caps.set_can_signal_thread(1);
     caps.set_can_get_line_numbers(1);
     caps.set_can_get_source_file_name(1);
+    caps.set_can_get_thread_cpu_time(1);
     jvmti
         .add_capabilities(&caps)
         .map_err(|e| format!("JVMTI capabilities refused (error {})", e.0))?;

@@ -21,7 +21,15 @@ pub fn parse(text: &str) -> HashMap<i64, SiteInfo> {
             _ => 0,
         };
         let is_static = matches!(rec.kind, SiteKind::StaticRead | SiteKind::StaticWrite);
-        sites.insert(rec.id, SiteInfo { field, is_static });
+        let clinit = rec.method == "<clinit>";
+        sites.insert(
+            rec.id,
+            SiteInfo {
+                field,
+                is_static,
+                clinit,
+            },
+        );
     }
     sites
 }

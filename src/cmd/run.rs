@@ -77,8 +77,8 @@ pub struct Args {
     /// Where bug reports go.
     #[arg(long, default_value = "rankcheck-out")]
     pub out: PathBuf,
-    /// Pin the JVM to one CPU: auto | off | N.
-    #[arg(long, default_value = "auto")]
+    /// Pin the JVM to one CPU: off | auto (the CPU it starts on) | N.
+    #[arg(long, default_value = "off")]
     pub pin: String,
     /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
     #[arg(long, allow_hyphen_values = true)]

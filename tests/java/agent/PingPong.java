@@ -1,4 +1,7 @@
-/** Two threads take turns through wait/notifyAll; Exclusive checks that they never overlap. */
+/**
+ * Two threads take turns through wait/notifyAll; between turns each runs Exclusive's check
+ * outside the lock, which fails if the two ever run application code at the same time.
+ */
 public class PingPong {
     static final Object LOCK = new Object();
     static int turn;
@@ -19,7 +22,10 @@ public class PingPong {
 
     static void play(int me, int n) {
         for (int i = 0; i < n; i++) {
+            // Outside the lock: only rankcheck's hand-off keeps the two threads apart here.
+            long v = Exclusive.run(me + 1);
             synchronized (LOCK) {
+                sink += v;
                 while (turn != me) {
                     try {
                         LOCK.wait();
@@ -27,7 +33,7 @@ public class PingPong {
                         throw new AssertionError(e);
                     }
                 }
-                sink += Exclusive.run(me + 1);
+                sink += me;
                 rounds++;
                 turn = 1 - me;
                 LOCK.notifyAll();

@@ -1,0 +1,434 @@
+//! The agent end to end, on a real JVM, through `rankcheck run`: the small programs of
+//! `tests/java/agent/` are compiled with javac, instrumented by `rankcheck run` itself, and run
+//! under the agent. Every rankcheck invocation has a wall-clock guard, so an agent that hangs
+//! fails its test instead of hanging CI.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// Longest any one rankcheck invocation may take.
+const GUARD: Duration = Duration::from_secs(180);
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("rankcheck-agent-e2e-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn java_tool(name: &str) -> PathBuf {
+    std::env::var_os("JAVA_HOME")
+        .map(|h| PathBuf::from(h).join("bin").join(name))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from(name))
+}
+
+/// The test programs, compiled once per test binary.
+fn classes() -> &'static Path {
+    static CLASSES: OnceLock<PathBuf> = OnceLock::new();
+    CLASSES.get_or_init(|| {
+        let out = scratch().join("classes");
+        let sources: Vec<PathBuf> = std::fs::read_dir(repo().join("tests/java/agent"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "java"))
+            .collect();
+        let status = Command::new(java_tool("javac"))
+            .args(["-g", "-d"])
+            .arg(&out)
+            .args(&sources)
+            .status()
+            .expect("javac");
+        assert!(status.success(), "javac failed on tests/java/agent");
+        out
+    })
+}
+
+struct Output {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs a command to its end, killing it (and failing the test) after [`GUARD`].
+fn guarded(mut cmd: Command) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut stdout, &mut s).ok();
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut s).ok();
+        s
+    });
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > GUARD {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} did not finish within {} s", GUARD.as_secs());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        code: status.code(),
+        stdout: out_reader.join().unwrap(),
+        stderr: err_reader.join().unwrap(),
+    }
+}
+
+/// One `rankcheck run` and what it printed.
+struct Run {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+    /// `(index, outcome, kind)` of every execution line.
+    executions: Vec<(u64, String, String)>,
+    /// Report folders of the bugs, in order.
+    reports: Vec<PathBuf>,
+}
+
+fn rankcheck_run(main: &str, options: &[&str], program_args: &[&str]) -> Run {
+    let out = scratch().join(format!("out-{main}-{}", unique()));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rankcheck"));
+    cmd.arg("run")
+        .arg("--cp")
+        .arg(classes())
+        .args(["--main", main, "--out"])
+        .arg(&out)
+        .args(options)
+        .arg("--")
+        .args(program_args);
+    parse_run(guarded(cmd))
+}
+
+fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static N: AtomicU64 = AtomicU64::new(0);
+    N.fetch_add(1, Ordering::Relaxed)
+}
+
+fn parse_run(o: Output) -> Run {
+    let mut executions = Vec::new();
+    let mut reports = Vec::new();
+    for line in o.stdout.lines() {
+        if let Some(rest) = line.strip_prefix("execution ") {
+            // execution 3: bug (deadlock) in 13 steps, ...
+            let (index, rest) = rest.split_once(": ").unwrap();
+            let (outcome, rest) = rest.split_once(" (").unwrap();
+            let kind = rest.split(')').next().unwrap();
+            executions.push((index.parse().unwrap(), outcome.into(), kind.into()));
+        } else if let Some(dir) = line.trim().strip_prefix("report: ") {
+            reports.push(PathBuf::from(dir));
+        }
+    }
+    Run {
+        code: o.code,
+        stdout: o.stdout,
+        stderr: o.stderr,
+        executions,
+        reports,
+    }
+}
+
+impl Run {
+    fn explain(&self) -> String {
+        format!(
+            "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
+            self.code, self.stdout, self.stderr
+        )
+    }
+
+    fn kinds(&self) -> Vec<&str> {
+        self.executions.iter().map(|e| e.2.as_str()).collect()
+    }
+
+    fn result(&self, report: usize) -> serde_json::Value {
+        let text = std::fs::read_to_string(self.reports[report].join("result.json")).unwrap();
+        serde_json::from_str(&text).unwrap()
+    }
+}
+
+/// Replays a report's schedule in a fresh JVM, as `rankcheck replay` does.
+fn replay(main: &str, report: &Path) -> Run {
+    let run: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("run.json")).unwrap()).unwrap();
+    let index = run["execution"].as_u64().unwrap().to_string();
+    let seed = run["agent_options"]["seed"].as_str().unwrap().to_string();
+    let schedule = report.join("schedule.txt");
+    rankcheck_run(
+        main,
+        &[
+            "--replay",
+            schedule.to_str().unwrap(),
+            "--first-execution",
+            &index,
+            "--seed",
+            &seed,
+        ],
+        &[],
+    )
+}
+
+fn assert_found_and_replays(strategy: &[&str]) {
+    let mut options = vec!["--executions", "300"];
+    options.extend_from_slice(strategy);
+    let run = rankcheck_run("LostUpdate", &options, &[]);
+    assert_eq!(run.code, Some(1), "{}", run.explain());
+    assert_eq!(run.kinds().last(), Some(&"uncaught"), "{}", run.explain());
+    let found = run.result(0);
+    assert!(found["message"].as_str().unwrap().contains("lost update"));
+    for _ in 0..2 {
+        let again = replay("LostUpdate", &run.reports[0]);
+        assert_eq!(again.code, Some(1), "{}", again.explain());
+        assert_eq!(again.result(0)["message"], found["message"]);
+        assert_eq!(again.result(0)["schedule"], found["schedule"]);
+    }
+}
+
+#[test]
+fn lost_update_is_found_by_random_and_replays_in_a_fresh_jvm() {
+    assert_found_and_replays(&["--strategy", "random", "--seed", "3"]);
+}
+
+#[test]
+fn lost_update_is_found_by_pct_and_replays_in_a_fresh_jvm() {
+    assert_found_and_replays(&["--strategy", "pct", "-d", "2", "--seed", "11"]);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_schedules() {
+    let a = rankcheck_run(
+        "LostUpdate",
+        &["--executions", "40", "--keep-going", "--seed", "9"],
+        &[],
+    );
+    let b = rankcheck_run(
+        "LostUpdate",
+        &["--executions", "40", "--keep-going", "--seed", "9"],
+        &[],
+    );
+    assert_eq!(a.executions.len(), 40, "{}", a.explain());
+    assert_eq!(a.executions, b.executions);
+    for i in 0..a.reports.len() {
+        assert_eq!(a.result(i)["schedule"], b.result(i)["schedule"]);
+    }
+}
+
+#[test]
+fn a_synchronized_counter_passes_every_execution() {
+    let run = rankcheck_run("SyncCounter", &["--executions", "100"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    assert_eq!(run.executions.len(), 100);
+    assert!(run.kinds().iter().all(|k| *k == "finished"));
+}
+
+#[test]
+fn wait_notify_ping_pong_never_runs_two_threads_at_once() {
+    // PingPong checks, outside its lock, that no other thread runs application code meanwhile
+    // (plain `java` trips that check); under rankcheck it must never fire.
+    let run = rankcheck_run("PingPong", &["--executions", "40", "--spurious"], &["25"]);
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    assert_eq!(run.executions.len(), 40);
+}
+
+#[test]
+fn join_sleep_interrupt_and_timed_waits_behave_as_in_plain_java() {
+    let plain = guarded({
+        let mut c = Command::new(java_tool("java"));
+        c.arg("-cp").arg(classes()).arg("Semantics");
+        c
+    });
+    assert_eq!(plain.code, Some(0), "{}", plain.stderr);
+    for seed in ["1", "2", "3"] {
+        let run = rankcheck_run("Semantics", &["--seed", seed, "--show-output"], &[]);
+        assert_eq!(run.code, Some(0), "{}", run.explain());
+        let printed: String = run
+            .stdout
+            .split("--- stdout ---\n")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .take_while(|l| !l.starts_with("rankcheck: ") && !l.starts_with("  --- "))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!(printed, plain.stdout, "seed {seed}");
+    }
+}
+
+#[test]
+fn system_exit_from_a_worker_ends_the_execution_not_the_jvm() {
+    let run = rankcheck_run(
+        "ExitFromWorker",
+        &["--executions", "5", "--keep-going"],
+        &[],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.explain());
+    assert_eq!(run.kinds(), vec!["exit"; 5], "{}", run.explain());
+    assert_eq!(run.result(0)["exit_status"], 3);
+    assert!(run.result(0)["stdout"]
+        .as_str()
+        .unwrap()
+        .contains("worker exits"));
+    let expected = rankcheck_run(
+        "ExitFromWorker",
+        &["--executions", "3", "--expect-exit", "3"],
+        &[],
+    );
+    assert_eq!(expected.code, Some(0), "{}", expected.explain());
+    assert_eq!(expected.executions.len(), 3);
+}
+
+#[test]
+fn an_endless_spin_loop_ends_at_the_step_bound() {
+    let run = rankcheck_run(
+        "SpinForever",
+        &["--max-steps", "3000", "--executions", "3", "--keep-going"],
+        &[],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.explain());
+    assert_eq!(run.kinds(), vec!["step-bound"; 3]);
+    assert_eq!(run.result(0)["bound"], "steps");
+}
+
+#[test]
+fn a_thread_blocked_in_an_unmodelled_queue_is_caught_by_the_watchdog() {
+    let run = rankcheck_run(
+        "QueueTake",
+        &["--block-ms", "300", "--executions", "2", "--keep-going"],
+        &[],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.explain());
+    assert_eq!(run.kinds(), vec!["blocked"; 2], "{}", run.explain());
+    let r = run.result(0);
+    assert_eq!(r["bound"], "watchdog");
+    assert!(r["message"].as_str().unwrap().contains("parked"), "{r}");
+    let stacks = std::fs::read_to_string(run.reports[0].join("stacks.txt")).unwrap();
+    assert!(
+        stacks.contains("QueueTake.lambda$main$0(QueueTake.java:"),
+        "{stacks}"
+    );
+}
+
+#[test]
+fn a_thousand_threads_run_to_the_end() {
+    let run = rankcheck_run("ThousandThreads", &["--executions", "2"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    assert_eq!(run.kinds(), vec!["finished"; 2]);
+}
+
+#[test]
+fn daemon_threads_left_running_end_the_execution() {
+    let run = rankcheck_run("DaemonLeft", &["--executions", "30"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    assert_eq!(run.executions.len(), 30);
+    assert!(run
+        .stdout
+        .contains("daemon thread(s) still running were stopped: ticker"));
+    assert!(
+        !run.stdout.contains("could not be stopped"),
+        "{}",
+        run.explain()
+    );
+}
+
+#[test]
+fn a_throwing_worker_is_reported_and_one_throwing_for_ever_hits_the_bound() {
+    let run = rankcheck_run("ThrowsInLoop", &["--executions", "5", "--keep-going"], &[]);
+    assert_eq!(run.kinds(), vec!["uncaught"; 5], "{}", run.explain());
+    let r = run.result(0);
+    assert!(r["message"]
+        .as_str()
+        .unwrap()
+        .contains("worker gives up after 3"));
+    assert!(r["trace"]
+        .as_str()
+        .unwrap()
+        .contains("ThrowsInLoop.lambda$main$0"));
+    let forever = rankcheck_run("ThrowsInLoop", &["--max-steps", "2000"], &["forever"]);
+    assert_eq!(forever.kinds(), vec!["step-bound"], "{}", forever.explain());
+}
+
+#[test]
+fn a_start_that_never_starts_the_thread_does_not_hang() {
+    let run = rankcheck_run("NeverStarts", &["--executions", "10", "--show-output"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    assert_eq!(run.stdout.matches("joined").count(), 10);
+    assert!(!run.stdout.contains("run?!"));
+}
+
+#[test]
+fn a_deadlock_is_reported_with_every_threads_stack() {
+    let run = rankcheck_run("Deadlock", &["--executions", "200", "--seed", "4"], &[]);
+    assert_eq!(run.code, Some(1), "{}", run.explain());
+    assert_eq!(run.kinds().last(), Some(&"deadlock"));
+    let stacks = std::fs::read_to_string(run.reports[0].join("stacks.txt")).unwrap();
+    for frame in [
+        "at Deadlock.main(Deadlock.java:",
+        "at Deadlock.lambda$main$0(Deadlock.java:",
+        "at Deadlock.lambda$main$1(Deadlock.java:",
+    ] {
+        assert!(stacks.contains(frame), "{frame} missing from\n{stacks}");
+    }
+}
+
+#[test]
+fn fork_mode_runs_one_jvm_per_execution() {
+    let run = rankcheck_run("SyncCounter", &["--executions", "3", "--fork"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    let indices: Vec<u64> = run.executions.iter().map(|e| e.0).collect();
+    assert_eq!(indices, vec![0, 1, 2]);
+}
+
+#[test]
+fn an_unknown_agent_option_stops_the_jvm_with_a_clear_error() {
+    let agent = guarded({
+        let mut c = Command::new(env!("CARGO_BIN_EXE_rankcheck"));
+        c.args(["rt", "--agent"]);
+        c
+    });
+    let agent = agent.stdout.trim().to_string();
+    let o = guarded({
+        let mut c = Command::new(java_tool("java"));
+        c.arg(format!("-agentpath:{agent}=seed=1,colour=red"))
+            .arg("-version");
+        c
+    });
+    assert_ne!(o.code, Some(0));
+    assert!(
+        o.stderr
+            .contains("rankcheck agent: error: unknown option \"colour\""),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn code_run_by_a_static_initializer_is_never_preempted() {
+    // Preempting Holder.<clinit>'s callee would leave the other thread blocked in the JVM's
+    // class-initialization lock; rankcheck runs static initializers without scheduling points.
+    let run = rankcheck_run(
+        "ClinitCall",
+        &["--executions", "30", "--block-ms", "500", "--keep-going"],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    assert_eq!(run.kinds(), vec!["finished"; 30]);
+}
