@@ -432,3 +432,20 @@ fn code_run_by_a_static_initializer_is_never_preempted() {
     assert_eq!(run.code, Some(0), "{}", run.explain());
     assert_eq!(run.kinds(), vec!["finished"; 30]);
 }
+
+#[test]
+fn identity_hashes_are_the_same_in_every_execution() {
+    let run = rankcheck_run(
+        "IdentityOrder",
+        &["--executions", "6", "--show-output"],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    let orders: Vec<&str> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("order "))
+        .collect();
+    assert_eq!(orders.len(), 6, "{}", run.explain());
+    assert!(orders.iter().all(|o| *o == orders[0]), "{orders:?}");
+}

@@ -83,6 +83,13 @@ pub struct Args {
     /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
     #[arg(long, allow_hyphen_values = true)]
     pub jvm_arg: Vec<String>,
+    /// Leave identity hash codes computed inside the JDK (`Object.hashCode` of classes that do
+    /// not override it) to the JVM. By default the JVM runs with `-XX:hashCode=2`, which makes
+    /// them all equal, so that, e.g., iterating a HashSet of such objects goes the same way in
+    /// every execution and in a replay (the JVM's own identity hashes depend on how many threads
+    /// it created before, so they differ between the executions of one JVM).
+    #[arg(long)]
+    pub jvm_identity_hashes: bool,
     /// Print the program's output of every execution.
     #[arg(long)]
     pub show_output: bool,
@@ -198,9 +205,9 @@ fn scratch_dir(out: &Path) -> anyhow::Result<PathBuf> {
 
 // ---- shared with `test`, `replay` and `sweep` (moved to src/driver) ---------------------------
 
+use crate::driver::jvm::on_off;
 pub use crate::driver::jvm::{java_binary, JvmRun, Launch};
 pub use crate::driver::report::write_report;
-use crate::driver::jvm::on_off;
 
 /// Each class-path entry, instrumented (every access site) unless it already is; cached by
 /// content (`driver::classpath`).
@@ -245,9 +252,15 @@ impl Launch {
             let abs = std::fs::canonicalize(r).unwrap_or_else(|_| r.clone());
             o.push(("replay".into(), abs.display().to_string()));
         }
+        let mut jvm_args = Vec::new();
+        if !args.jvm_identity_hashes {
+            jvm_args.push("-XX:+UnlockExperimentalVMOptions".to_string());
+            jvm_args.push("-XX:hashCode=2".to_string());
+        }
+        jvm_args.extend(args.jvm_arg.iter().cloned());
         Launch {
             java: java_binary(),
-            jvm_args: args.jvm_arg.clone(),
+            jvm_args,
             agent_options: o,
             runtime: rt.clone(),
             classpath: cp.to_vec(),
