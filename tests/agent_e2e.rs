@@ -449,3 +449,65 @@ fn identity_hashes_are_the_same_in_every_execution() {
     assert_eq!(orders.len(), 6, "{}", run.explain());
     assert!(orders.iter().all(|o| *o == orders[0]), "{orders:?}");
 }
+
+#[test]
+fn park_and_unpark_behave_as_in_plain_java() {
+    let run = rankcheck_run("ParkUnpark", &["--executions", "20", "--show-output"], &[]);
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    assert_eq!(run.stdout.matches("worker saw ready").count(), 20);
+    assert_eq!(run.stdout.matches("timed park returned").count(), 20);
+}
+
+#[test]
+fn output_and_file_oracles_are_applied_in_the_jvm() {
+    let by_output = rankcheck_run(
+        "RacyPrint",
+        &["--executions", "300", "--fail-on-output", "count=1$"],
+        &[],
+    );
+    assert_eq!(by_output.code, Some(1), "{}", by_output.explain());
+    assert_eq!(by_output.kinds().last(), Some(&"output"));
+    let file = scratch().join(format!("racy-{}.txt", unique()));
+    let spec = format!("{}=final count 1", file.display());
+    let by_file = rankcheck_run(
+        "RacyPrint",
+        &["--executions", "300", "--fail-on-file", &spec],
+        &[file.to_str().unwrap()],
+    );
+    assert_eq!(by_file.code, Some(1), "{}", by_file.explain());
+    assert_eq!(by_file.kinds().last(), Some(&"file"));
+    // A regex nothing matches: every execution passes.
+    let clean = rankcheck_run(
+        "RacyPrint",
+        &["--executions", "30", "--fail-on-output", "count=3"],
+        &[],
+    );
+    assert_eq!(clean.code, Some(0), "{}", clean.explain());
+}
+
+#[test]
+fn a_loop_without_scheduling_points_ends_at_the_wall_clock_bound() {
+    let run = rankcheck_run(
+        "HotLoop",
+        &["--timeout-ms", "800", "--executions", "2", "--keep-going"],
+        &[],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.explain());
+    assert_eq!(run.kinds(), vec!["timeout"; 2], "{}", run.explain());
+    assert_eq!(run.result(0)["bound"], "wall-clock");
+    assert!(
+        !run.stdout.contains("could not be stopped"),
+        "{}",
+        run.explain()
+    );
+}
+
+#[test]
+fn a_schedule_that_does_not_fit_the_program_is_reported_as_diverged() {
+    let bug = rankcheck_run("LostUpdate", &["--executions", "300"], &[]);
+    assert_eq!(bug.code, Some(1), "{}", bug.explain());
+    let schedule = bug.reports[0].join("schedule.txt");
+    let other = rankcheck_run("Semantics", &["--replay", schedule.to_str().unwrap()], &[]);
+    assert_eq!(other.code, Some(0), "{}", other.explain());
+    assert_eq!(other.kinds(), vec!["diverged"], "{}", other.explain());
+}
