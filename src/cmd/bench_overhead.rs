@@ -2,13 +2,13 @@
 //! bundled tests/perf-programs/) natively (`java -cp CLASSES Main`) against one controlled
 //! execution under strict priority with no forced preemptions (PCT with d = 1), with
 //! synchronization-only and all-sites instrumentation; the columns of the RankChecker paper's
-//! Table 2. v = 1, 2, 3 need the alias analysis wired into the driver, which it is not yet: those
-//! columns say so. Every figure is the median of `--runs` runs, JVM start-up included; a controlled run still
+//! Table 2. The v = 1, 2, 3 columns instrument only the sites that may touch v shared variables
+//! of the points-to analysis (the mean over up to three variable sets of each size). Every figure is the median of `--runs` runs, JVM start-up included; a controlled run still
 //! going after `--limit` seconds is stopped and shown as `> LIMIT`.
 
 use crate::driver::baseline::{geomean, median, native};
 use crate::driver::bench_suite;
-use crate::driver::classpath::Mode;
+use crate::driver::classpath::{self, Mode};
 use crate::driver::jvm::{java_binary, Launch};
 use crate::driver::search::Search;
 use crate::driver::strategy::{self, Bounds};
@@ -66,7 +66,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         args.runs
     );
     println!("| Program | Threads | Native | Sync only | v = 1 | v = 2 | v = 3 | All sites | Slowdown (all) |");
-    println!("|---|---:|---:|---:|---|---|---|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut slowdowns = Vec::new();
     let limit = Duration::from_secs(args.limit.max(1));
     for p in &programs {
@@ -84,8 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 Duration::from_secs(600),
             )?);
         }
-        let controlled = |mode: Mode| -> anyhow::Result<Cell> {
-            let program = super::test::program_of(p, mode)?;
+        let controlled = |program: crate::driver::search::Program| -> anyhow::Result<Cell> {
             let search = Search {
                 strategy: strategy::lookup("pct")?,
                 bounds: Bounds {
@@ -152,19 +151,55 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             Ok(median(times).map_or(Cell::Failed, Cell::Seconds))
         };
         let nat = median(natives);
-        let sync = controlled(Mode::SyncOnly)?;
-        let all = controlled(Mode::All)?;
+        let sync = controlled(super::test::program_of(p, Mode::SyncOnly)?)?;
+        let all = controlled(super::test::program_of(p, Mode::All)?)?;
+        // v = 1, 2, 3: the mean over up to three sets of shared variables of that size.
+        let cp = original.display().to_string();
+        let by_v: Vec<String> = match classpath::analysis(&cp, &m.main) {
+            Ok(analysis) => {
+                let mut cells = Vec::new();
+                for v in 1..=3 {
+                    let mut times = Vec::new();
+                    let mut worst = None;
+                    for vars in bench_suite::variable_sets(&analysis, v, 3) {
+                        let program = super::test::program_from(
+                            p,
+                            classpath::prepare_vars(&cp, &analysis, &vars)?,
+                        );
+                        match controlled(program)? {
+                            Cell::Seconds(s) => times.push(s),
+                            other => worst = Some(other),
+                        }
+                    }
+                    cells.push(match (worst, times.is_empty()) {
+                        (Some(w), _) => w.show(limit),
+                        (None, true) => "-".into(),
+                        (None, false) => {
+                            format!("{:.2}", times.iter().sum::<f64>() / times.len() as f64)
+                        }
+                    });
+                }
+                cells
+            }
+            Err(e) => {
+                eprintln!("rankcheck: {}: {e:#}", p.name());
+                vec!["n/a (analysis failed)".into(), "n/a".into(), "n/a".into()]
+            }
+        };
         let slow = match (nat, &all) {
             (Some(n), Cell::Seconds(a)) if n > 0.0 => Some(a / n),
             _ => None,
         };
         slowdowns.extend(slow);
         println!(
-            "| {} | {} | {} | {} | n/a (alias not wired) | n/a | n/a | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             p.name(),
             m.threads,
             cell(nat),
             sync.show(limit),
+            by_v[0],
+            by_v[1],
+            by_v[2],
             all.show(limit),
             slow.map_or("-".into(), |s| format!("{s:.1}x"))
         );

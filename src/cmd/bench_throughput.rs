@@ -4,11 +4,12 @@
 //! agent (`driver::baseline`), and rankcheck (random walk, one JVM per 200 executions) with
 //! synchronization-only instrumentation and with every site. Each figure is executions divided
 //! by the wall time of the JVMs, start-up included; slowdowns are baseline / rankcheck, summed
-//! up by geometric means. v = 1 instrumentation needs the alias analysis wired into the
-//! driver, which it is not yet: that column says so.
+//! up by geometric means. The v = 1 column instruments, per program, only the sites
+//! that may touch one shared variable of the points-to analysis (up to three such variables,
+//! mean rate).
 
 use crate::driver::baseline::{geomean, repeat};
-use crate::driver::classpath::Mode;
+use crate::driver::classpath::{self, Mode};
 use crate::driver::search::Search;
 use crate::driver::{bench_suite, strategy};
 use crate::error::{bad_input, Outcome};
@@ -34,6 +35,10 @@ fn rate(executions: u64, seconds: Option<f64>) -> Option<f64> {
     seconds.filter(|s| *s > 0.0).map(|s| executions as f64 / s)
 }
 
+fn mean(xs: &[f64]) -> Option<f64> {
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
 fn cell(x: Option<f64>) -> String {
     x.map_or("-".into(), |v| format!("{v:.1}"))
 }
@@ -57,6 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     println!("|---|---:|---:|---:|---|---:|---:|");
     let (mut slow_sync, mut slow_all) = (Vec::new(), Vec::new());
     let (mut base_rates, mut sync_rates, mut all_rates) = (Vec::new(), Vec::new(), Vec::new());
+    let mut v1_rates = Vec::new();
     for p in &programs {
         let original =
             crate::suite::compile(p, &crate::driver::classpath::cache_dir()?.join("javac"))
@@ -64,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         let base = rate(
             n,
             repeat(
-                &[original],
+                std::slice::from_ref(&original),
                 &p.manifest.main,
                 &p.manifest.args,
                 n,
@@ -72,8 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 Duration::from_secs(120),
             )?,
         );
-        let controlled = |mode: Mode| -> anyhow::Result<Option<f64>> {
-            let program = super::test::program_of(p, mode)?;
+        let controlled = |program: crate::driver::search::Program| -> anyhow::Result<Option<f64>> {
             let search = Search {
                 strategy: strategy::lookup("random")?,
                 bounds: Default::default(),
@@ -99,8 +104,30 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 }
             })
         };
-        let sync = controlled(Mode::SyncOnly)?;
-        let all = controlled(Mode::All)?;
+        let sync = controlled(super::test::program_of(p, Mode::SyncOnly)?)?;
+        let all = controlled(super::test::program_of(p, Mode::All)?)?;
+        // v = 1: the mean rate over up to three single shared variables.
+        let v1 = match classpath::analysis(&original.display().to_string(), &p.manifest.main) {
+            Ok(analysis) => {
+                let mut rates = Vec::new();
+                for vars in bench_suite::variable_sets(&analysis, 1, 3) {
+                    let cp =
+                        classpath::prepare_vars(&original.display().to_string(), &analysis, &vars)?;
+                    rates.extend(controlled(super::test::program_from(p, cp))?);
+                }
+                v1_rates.extend(mean(&rates));
+                let label = format!("{} ({} set(s))", cell(mean(&rates)), rates.len());
+                if rates.is_empty() {
+                    "-".to_string()
+                } else {
+                    label
+                }
+            }
+            Err(e) => format!(
+                "n/a ({})",
+                format!("{e:#}").chars().take(40).collect::<String>()
+            ),
+        };
         let ratio = |b: Option<f64>, r: Option<f64>| match (b, r) {
             (Some(b), Some(r)) if r > 0.0 => Some(b / r),
             _ => None,
@@ -112,20 +139,22 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         sync_rates.extend(sync);
         all_rates.extend(all);
         println!(
-            "| {} | {} | {} | {} | n/a (alias not wired) | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} |",
             p.name(),
             cell(base),
             cell(sync),
             cell(rs),
+            v1,
             cell(all),
             cell(ra)
         );
     }
     println!(
-        "| geometric mean | {} | {} | {} | n/a | {} | {} |",
+        "| geometric mean | {} | {} | {} | {} | {} | {} |",
         cell(geomean(&base_rates)),
         cell(geomean(&sync_rates)),
         cell(geomean(&slow_sync)),
+        cell(geomean(&v1_rates)),
         cell(geomean(&all_rates)),
         cell(geomean(&slow_all))
     );

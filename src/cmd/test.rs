@@ -240,18 +240,32 @@ pub fn manifest_program(path: &Path, mode: Mode) -> anyhow::Result<Program> {
 
 /// A suite program, compiled and instrumented.
 pub fn program_of(program: &crate::suite::Program, mode: Mode) -> anyhow::Result<Program> {
-    let classes = crate::suite::compile(program, &classpath::cache_dir()?.join("javac"))
-        .map_err(|e| bad_input(e.to_string()))?;
+    let classes = compiled(program)?;
+    Ok(program_from(
+        program,
+        classpath::prepare(&classes.display().to_string(), mode)?,
+    ))
+}
+
+/// A suite program's original classes (compiled with javac, cached).
+pub fn compiled(program: &crate::suite::Program) -> anyhow::Result<PathBuf> {
+    crate::suite::compile(program, &classpath::cache_dir()?.join("javac"))
+        .map_err(|e| bad_input(e.to_string()))
+}
+
+/// A suite program run from the given (instrumented) class path, with its manifest's main
+/// class, arguments and oracles.
+pub fn program_from(program: &crate::suite::Program, classpath: Vec<PathBuf>) -> Program {
     let m = &program.manifest;
-    Ok(Program {
-        classpath: classpath::prepare(&classes.display().to_string(), mode)?,
+    Program {
+        classpath,
         main: m.main.clone(),
         args: m.args.clone(),
         fail_on_output: m.oracle.fail_on_output.iter().cloned().collect(),
         fail_on_file: m.oracle.fail_on_file.iter().cloned().collect(),
         expect_exit: m.oracle.exit_status(),
         private_cwd: true,
-    })
+    }
 }
 
 fn print(args: &Args, search: &Search, result: &SearchResult) {

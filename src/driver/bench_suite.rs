@@ -98,9 +98,63 @@ pub fn sites_and_variables(classpath: &[PathBuf]) -> (usize, usize) {
     (table.len(), vars.len())
 }
 
+/// Up to `limit` variable sets of size `v` for v-bounded instrumentation: combinations of the
+/// analysis's shared variables (all variables when none is shared), in id order, so the same
+/// program always gets the same sets.
+pub fn variable_sets(analysis: &alias::AnalysisFile, v: usize, limit: usize) -> Vec<Vec<u32>> {
+    let mut ids: Vec<u32> = analysis
+        .variables
+        .iter()
+        .filter(|x| x.shared)
+        .map(|x| x.id)
+        .collect();
+    if ids.is_empty() {
+        ids = analysis.variables.iter().map(|x| x.id).collect();
+    }
+    let mut out = Vec::new();
+    let mut pick = Vec::new();
+    combinations(&ids, v, 0, &mut pick, &mut out, limit);
+    out
+}
+
+fn combinations(
+    ids: &[u32],
+    v: usize,
+    from: usize,
+    pick: &mut Vec<u32>,
+    out: &mut Vec<Vec<u32>>,
+    limit: usize,
+) {
+    if out.len() >= limit {
+        return;
+    }
+    if pick.len() == v {
+        out.push(pick.clone());
+        return;
+    }
+    for i in from..ids.len() {
+        pick.push(ids[i]);
+        combinations(ids, v, i + 1, pick, out, limit);
+        pick.pop();
+        if out.len() >= limit {
+            return;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn combinations_are_in_order_and_limited() {
+        let mut out = Vec::new();
+        combinations(&[1, 2, 3, 4], 2, 0, &mut Vec::new(), &mut out, 4);
+        assert_eq!(out, vec![vec![1, 2], vec![1, 3], vec![1, 4], vec![2, 3]]);
+        let mut none = Vec::new();
+        combinations(&[1], 2, 0, &mut Vec::new(), &mut none, 4);
+        assert!(none.is_empty());
+    }
 
     #[test]
     fn sloc_skips_blank_and_comment_lines() {

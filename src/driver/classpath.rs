@@ -46,7 +46,7 @@ pub fn prepare(cp: &str, mode: Mode) -> anyhow::Result<Vec<PathBuf>> {
             out.push(std::fs::canonicalize(&path)?);
             continue;
         }
-        out.push(instrument_cached(&path, mode)?);
+        out.push(instrument_cached(&path, mode.name(), mode.config())?);
     }
     if out.is_empty() {
         return Err(bad_input("--cp is empty"));
@@ -79,11 +79,11 @@ pub fn cache_dir() -> anyhow::Result<PathBuf> {
         .unwrap_or_else(|| PathBuf::from("rankcheck-instrumented")))
 }
 
-fn instrument_cached(path: &Path, mode: Mode) -> anyhow::Result<PathBuf> {
+fn instrument_cached(path: &Path, mode: &str, config: rewriter::Config) -> anyhow::Result<PathBuf> {
     let abs = std::fs::canonicalize(path)?;
     let mut key = Fnv::new();
     key.write(env!("CARGO_PKG_VERSION").as_bytes());
-    key.write(mode.name().as_bytes());
+    key.write(mode.as_bytes());
     // The rewriter may change between builds of one version: the executable's identity too.
     if let Some(m) = std::env::current_exe()
         .ok()
@@ -113,7 +113,7 @@ fn instrument_cached(path: &Path, mode: Mode) -> anyhow::Result<PathBuf> {
     std::fs::create_dir_all(&staging)?;
     let staged = staging.join(target.file_name().unwrap());
     let options = JarOptions {
-        config: mode.config(),
+        config,
         include: Vec::new(),
         exclude: Vec::new(),
         runtime_jar: None,
@@ -143,6 +143,83 @@ fn instrument_cached(path: &Path, mode: Mode) -> anyhow::Result<PathBuf> {
         }
     }
     Ok(target)
+}
+
+/// The points-to analysis of the program `cp` (original classes) with entry `main`, cached in
+/// the cache folder by a hash of the class path's contents and `main`.
+pub fn analysis(cp: &str, main: &str) -> anyhow::Result<alias::AnalysisFile> {
+    let entries: Vec<PathBuf> = cp
+        .split(':')
+        .filter(|e| !e.is_empty())
+        .map(PathBuf::from)
+        .collect();
+    let mut key = Fnv::new();
+    key.write(env!("CARGO_PKG_VERSION").as_bytes());
+    key.write(main.as_bytes());
+    for e in &entries {
+        let abs = std::fs::canonicalize(e).map_err(|_| {
+            bad_input(format!(
+                "class path entry {}: no such file or directory",
+                e.display()
+            ))
+        })?;
+        hash_tree(&abs, &abs, &mut key)?;
+    }
+    let file = cache_dir()?
+        .join("analysis")
+        .join(format!("{:016x}.json", key.0));
+    if let Ok(cached) = alias::AnalysisFile::read(&file) {
+        return Ok(cached);
+    }
+    let config = alias::Config {
+        class_path: entries,
+        main: main.to_string(),
+        jmods: Some(alias::classpath::default_jmods()),
+        jdk_bodies: false,
+    };
+    let analysis = alias::analyze(&config).map_err(|e| match e {
+        alias::Error::BadInput(m) => bad_input(m),
+        other => anyhow::anyhow!("the points-to analysis failed: {other}"),
+    })?;
+    std::fs::create_dir_all(file.parent().unwrap())?;
+    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, analysis.to_json())?;
+    let _ = std::fs::rename(&tmp, &file);
+    Ok(analysis)
+}
+
+/// The class path `cp` instrumented for the variable set `vars` of `analysis`: only the data
+/// sites that may touch those variables (and their allocation sites); synchronization everywhere.
+pub fn prepare_vars(
+    cp: &str,
+    analysis: &alias::AnalysisFile,
+    vars: &[u32],
+) -> anyhow::Result<Vec<PathBuf>> {
+    let selection = analysis
+        .select(vars)
+        .map_err(|e| bad_input(format!("variables {vars:?}: {e}")))?;
+    let keys = |set: std::collections::BTreeSet<alias::SiteKey>| {
+        std::sync::Arc::new(
+            set.into_iter()
+                .map(|k| (k.class, k.method, k.descriptor, k.bci))
+                .collect::<std::collections::HashSet<_>>(),
+        )
+    };
+    let mut ids: Vec<u32> = vars.to_vec();
+    ids.sort_unstable();
+    let mode = format!(
+        "vars:{}",
+        ids.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+    );
+    let (data, alloc) = (keys(selection.data_sites), keys(selection.alloc_sites));
+    let mut out = Vec::new();
+    for entry in cp.split(':').filter(|e| !e.is_empty()) {
+        let mut config = rewriter::Config::all();
+        config.data_sites = Some(data.clone());
+        config.alloc_sites = Some(alloc.clone());
+        out.push(instrument_cached(Path::new(entry), &mode, config)?);
+    }
+    Ok(out)
 }
 
 /// Hashes every file below `path` (names relative to `root`, and contents), in sorted order.
