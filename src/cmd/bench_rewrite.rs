@@ -19,15 +19,36 @@ pub struct Args {
     runs: usize,
 }
 
-fn median_seconds(runs: usize, mut f: impl FnMut() -> anyhow::Result<()>) -> anyhow::Result<f64> {
-    let mut times = Vec::with_capacity(runs);
+/// CPU time this thread has run, in seconds (Linux's per-thread schedstat), so that figures
+/// hold on a machine shared with other work; `None` where it is not available.
+fn thread_cpu_seconds() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
+}
+
+/// Median wall and CPU seconds of `runs` runs of `f`.
+fn median_seconds(
+    runs: usize,
+    mut f: impl FnMut() -> anyhow::Result<()>,
+) -> anyhow::Result<(f64, Option<f64>)> {
+    let mut wall = Vec::with_capacity(runs);
+    let mut cpu = Vec::with_capacity(runs);
     for _ in 0..runs.max(1) {
+        let c = thread_cpu_seconds();
         let t = Instant::now();
         f()?;
-        times.push(t.elapsed().as_secs_f64());
+        wall.push(t.elapsed().as_secs_f64());
+        if let (Some(before), Some(after)) = (c, thread_cpu_seconds()) {
+            cpu.push(after - before);
+        }
     }
-    times.sort_by(f64::total_cmp);
-    Ok(times[times.len() / 2])
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let cpu = (cpu.len() == wall.len()).then(|| median(&mut cpu));
+    Ok((median(&mut wall), cpu))
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
@@ -82,14 +103,21 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         args.jar.display(),
         args.runs.max(1)
     );
-    println!("| stage                              | seconds | classes/s |");
-    println!("|------------------------------------|--------:|----------:|");
-    for (stage, s) in [
+    println!("| stage                              | wall s | classes/s (wall) | CPU s | classes/CPU-s |");
+    println!("|------------------------------------|-------:|-----------------:|------:|--------------:|");
+    for (stage, (wall, cpu)) in [
         ("parse + write (Code re-encoded)", round),
         ("instrument, every hook", instrument),
         ("instrument jar (zip in and out)", whole),
     ] {
-        println!("| {stage:<34} | {s:>7.3} | {:>9.0} |", n as f64 / s);
+        let (cpu_s, per_cpu) = match cpu {
+            Some(c) => (format!("{c:.3}"), format!("{:.0}", n as f64 / c)),
+            None => ("-".into(), "-".into()),
+        };
+        println!(
+            "| {stage:<34} | {wall:>6.3} | {:>16.0} | {cpu_s:>5} | {per_cpu:>13} |",
+            n as f64 / wall
+        );
     }
     Ok(Outcome::Clean)
 }

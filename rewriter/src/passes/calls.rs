@@ -55,6 +55,14 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
         }
         return Ok(false);
     }
+    // Most calls are to no hooked method: compare the raw name before decoding anything.
+    let hooked_name = Hook::ALL.iter().any(|h| {
+        h.replaced_call()
+            .is_some_and(|r| r.name.as_bytes() == m.name && r.descriptor.as_bytes() == m.descriptor)
+    });
+    if !hooked_name {
+        return Ok(false);
+    }
     let name = decode_mutf8(m.name);
     let descriptor = decode_mutf8(m.descriptor);
     let owner = decode_mutf8(m.owner);
