@@ -55,7 +55,7 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<(), RewriteError> {
         let m = ctx.cp.member(ctx.code.cp_operand(i))?;
         if opc == op::PUTFIELD
             && ctx.super_call.is_some_and(|s| i < s)
-            && m.owner == ctx.cp_class_name()?
+            && decode_mutf8(m.owner) == ctx.class_name
         {
             return Ok(());
         }
@@ -116,13 +116,6 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<(), RewriteError> {
     }
     ctx.edits.before[i].extend(v);
     Ok(())
-}
-
-impl MethodCtx<'_, '_> {
-    /// Internal name of the class being rewritten, as raw constant-pool bytes.
-    fn cp_class_name(&self) -> Result<&[u8], RewriteError> {
-        Ok(self.class_name.as_bytes())
-    }
 }
 
 #[cfg(test)]
