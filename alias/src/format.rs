@@ -148,6 +148,27 @@ impl AnalysisFile {
         serde_json::to_string_pretty(self).expect("analysis file serializes")
     }
 
+    /// The variables worth tracking, in the order strategies should prefer them: those some
+    /// reached site may touch, shared ones first (RankChecker §5 chooses shared variables
+    /// before others), then by id. Variables no reachable site touches are left out.
+    pub fn candidates(&self) -> Vec<&Variable> {
+        let mut touched = vec![false; self.variables.len()];
+        for site in self.sites.iter().filter(|s| s.reached) {
+            for &v in &site.vars {
+                if let Some(t) = touched.get_mut(v as usize) {
+                    *t = true;
+                }
+            }
+        }
+        let mut out: Vec<&Variable> = self
+            .variables
+            .iter()
+            .filter(|v| touched.get(v.id as usize).copied().unwrap_or(false))
+            .collect();
+        out.sort_by_key(|v| (!v.shared, v.id));
+        out
+    }
+
     /// The sites to instrument for the variable set `vars` (see [`SiteSelection`]).
     pub fn select(&self, vars: &[u32]) -> Result<SiteSelection, Error> {
         let wanted: BTreeSet<u32> = vars.iter().copied().collect();
@@ -286,6 +307,22 @@ mod tests {
         let statics = file.select(&[0]).unwrap();
         assert!(statics.alloc_sites.is_empty());
         assert!(statics.has_data_site("p/C", "m", "()V", 9));
+    }
+
+    #[test]
+    fn candidates_are_touched_variables_shared_first() {
+        let file = sample();
+        let ids: Vec<u32> = file.candidates().iter().map(|v| v.id).collect();
+        assert_eq!(ids, vec![0, 1]);
+        let mut unshared = sample();
+        unshared.variables[0].shared = false;
+        unshared.variables[1].shared = true;
+        let ids: Vec<u32> = unshared.candidates().iter().map(|v| v.id).collect();
+        assert_eq!(ids, vec![1, 0]);
+        let mut untouched = sample();
+        untouched.sites.retain(|s| s.bci != 9);
+        let ids: Vec<u32> = untouched.candidates().iter().map(|v| v.id).collect();
+        assert_eq!(ids, vec![1]);
     }
 
     #[test]

@@ -9,6 +9,48 @@
 //! jmods it is pointed to (and, in [`selected_sites`], the analysis file it is given).
 //!
 //! The file the analysis writes and the rewriter reads is described in [`format`].
+//!
+//! # How it works
+//!
+//! - [`classpath`] finds class bytes: the program's directories and jars, then the JDK's
+//!   `jmods/` (read lazily: only the classes the analysis asks for are decompressed).
+//! - [`classes`] parses them on first use (ristretto) and answers hierarchy questions: method
+//!   resolution, virtual dispatch (with default methods), field resolution, subtyping.
+//! - [`ir`] turns a method's bytecode into inclusion statements (locals and stack slots as
+//!   variables) and lists its data-access and allocation sites by original byte offset
+//!   ([`bytecode::byte_offsets`]: ristretto numbers instructions, site keys count bytes).
+//! - [`solver`] solves Andersen's constraints with an on-the-fly call graph: only methods
+//!   reachable from `main` (and the static initializers of application classes it touches) are
+//!   translated. Field-sensitive, context-insensitive, one abstract element per array.
+//! - [`analysis`] names the variables (application static fields and allocation sites), maps
+//!   each site to the variables it may touch, and computes which variables may be shared.
+//!
+//! # The JDK boundary
+//!
+//! By default JDK method bodies are not analysed: the whole library is one piece of *unknown
+//! code*. A call into the JDK lets its reference arguments escape into a global `unknown` node
+//! and returns whatever `unknown` holds of the declared return type, plus an unknown object of
+//! that type; an escaped object's fields may be read and written by unknown code; and unknown
+//! code may call back every application method that overrides a JDK method (`run`,
+//! `compareTo`, `toString`, `hashCode`, …) and every lambda it is given, with arguments from
+//! `unknown`. A handful of JDK methods have exact models (`System.arraycopy`,
+//! `Object.clone`, `Thread.start` → `run`, and argument-keeping ones such as
+//! `Object.<init>`, `Thread.join`). This is sound for the application's variables (every
+//! application object the library can reach is in `unknown`) and fast (only application code
+//! is translated). `Config::jdk_bodies` analyses the JDK bodies instead, which is more
+//! precise through library containers but reaches most of the JDK (minutes, not seconds).
+//!
+//! # Conservative answers
+//!
+//! Reflection, method handles, missing classes, corrupt classes and bytecode the translator
+//! does not support (jsr/ret) become warnings; calls into them are unknown code, a method that
+//! cannot be translated marks its sites `all` (may touch every variable), and when anything of
+//! the sort happened in application code, sites in methods the analysis did not reach are
+//! marked `all` too (something unseen might call them).
+//!
+//! # Not here
+//!
+//! Run-time naming for the exhaustive mode is a design in [`naming`]; the agent implements it.
 
 pub mod analysis;
 pub mod bitset;
@@ -17,6 +59,7 @@ pub mod classes;
 pub mod classpath;
 pub mod format;
 pub mod ir;
+pub mod naming;
 pub mod solver;
 
 pub use analysis::{analyze, Config};

@@ -51,10 +51,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if config.class_path.is_empty() {
         return Err(bad_input("--cp is empty"));
     }
-    let analysis = alias::analyze(&config).map_err(|e| match e {
+    let mut analysis = alias::analyze(&config).map_err(|e| match e {
         alias::Error::BadInput(m) => bad_input(m),
         other => anyhow::anyhow!(other),
     })?;
+    if let Some(kib) = peak_rss_kib() {
+        analysis.stats.insert("peak_rss_kib".into(), kib as f64);
+    }
     for w in analysis.warnings.iter().take(20) {
         eprintln!("rankcheck: warning: {w}");
     }
@@ -81,4 +84,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
     );
     Ok(Outcome::Clean)
+}
+
+/// This process's peak resident memory (`VmHWM` of /proc/self/status), in KiB.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
