@@ -104,15 +104,7 @@ fn bad_sweep_input_is_a_one_line_usage_error() {
         ),
         (vec!["sweep", "/no/such/suite"], "no such suite"),
     ] {
-        let ran = rankcheck(&dir, &args, LIMIT);
-        assert_eq!(ran.code, 2, "{args:?}\n{}", ran.both());
-        let lines: Vec<&str> = ran
-            .stderr
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .collect();
-        assert_eq!(lines.len(), 1, "{args:?}: {}", ran.both());
-        assert!(lines[0].contains(needle), "{args:?}: {}", lines[0]);
+        assert_usage_error(&dir, &args, needle);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -253,15 +253,7 @@ fn usage_errors_are_one_line_with_exit_code_2() {
         (vec!["replay", "/no/such/report"], "no such report"),
     ];
     for (args, needle) in cases {
-        let ran = rankcheck(&dir, &args, LIMIT);
-        assert_eq!(ran.code, 2, "{args:?}\n{}", ran.both());
-        let lines: Vec<&str> = ran
-            .stderr
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .collect();
-        assert_eq!(lines.len(), 1, "{args:?}: not one line:\n{}", ran.both());
-        assert!(lines[0].contains(needle), "{args:?}: {}", lines[0]);
+        assert_usage_error(&dir, &args, needle);
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -77,7 +77,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         let mut natives = Vec::new();
         for _ in 0..args.runs {
             natives.extend(native(
-                &[original.clone()],
+                std::slice::from_ref(&original),
                 &m.main,
                 &m.args,
                 &work,
@@ -86,24 +86,18 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
         let controlled = |program: crate::driver::search::Program| -> anyhow::Result<Cell> {
             let search = Search {
-                strategy: strategy::lookup("pct")?,
-                bounds: Bounds {
-                    d: Some(1),
-                    ..Bounds::default()
-                },
-                c_mode: None,
-                seed: 0,
-                budget: 1,
-                jobs: 1,
-                fork: false,
-                keep_going: false,
-                time_limit: None,
                 max_steps: u64::MAX / 4,
                 timeout_ms: limit.as_millis() as u64 + 60_000,
-                spurious: false,
-                jvm_args: Vec::new(),
-                out: work.join("reports"),
-                progress: false,
+                ..Search::quiet(
+                    strategy::lookup("pct")?,
+                    Bounds {
+                        d: Some(1),
+                        ..Bounds::default()
+                    },
+                    0,
+                    1,
+                    work.join("reports"),
+                )
             };
             let mut launch = Launch {
                 java: java_binary(),

@@ -11,6 +11,7 @@
 use crate::driver::baseline::{geomean, repeat};
 use crate::driver::classpath::{self, Mode};
 use crate::driver::search::Search;
+use crate::driver::strategy::Bounds;
 use crate::driver::{bench_suite, strategy};
 use crate::error::{bad_input, Outcome};
 use std::path::PathBuf;
@@ -79,23 +80,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             )?,
         );
         let controlled = |program: crate::driver::search::Program| -> anyhow::Result<Option<f64>> {
-            let search = Search {
-                strategy: strategy::lookup("random")?,
-                bounds: Default::default(),
-                c_mode: None,
-                seed: 0,
-                budget: n,
-                jobs: 1,
-                fork: false,
-                keep_going: false,
-                time_limit: None,
-                max_steps: 100_000,
-                timeout_ms: 10_000,
-                spurious: false,
-                jvm_args: Vec::new(),
-                out: work.join("reports"),
-                progress: false,
-            };
+            let search = Search::quiet(
+                strategy::lookup("random")?,
+                Bounds::default(),
+                0,
+                n,
+                work.join("reports"),
+            );
             Ok(match search.run(&program) {
                 Ok(r) => rate(r.finished.executions, Some(r.finished.seconds)),
                 Err(e) => {

@@ -17,6 +17,12 @@ const COLORS: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
+/// The end of the executions axis: twice the largest count plotted (at least 20).
+fn axis_end(data: &std::collections::BTreeMap<&'static str, Vec<(usize, Option<u64>)>>) -> f64 {
+    let most = data.values().flatten().filter_map(|(_, e)| *e).max();
+    most.unwrap_or(1).max(10) as f64 * 2.0
+}
+
 fn plot_error(e: impl std::fmt::Display) -> anyhow::Error {
     anyhow::anyhow!("cannot draw the plot: {e}")
 }
@@ -30,14 +36,7 @@ pub fn schedules_to_bug(
 ) -> anyhow::Result<()> {
     let buggy: Vec<&ProgramInfo> = programs.iter().filter(|p| !p.correct).collect();
     let data = explored_per_find(config, programs, rows);
-    let top = data
-        .values()
-        .flatten()
-        .filter_map(|(_, e)| *e)
-        .max()
-        .unwrap_or(1)
-        .max(10) as f64
-        * 2.0;
+    let top = axis_end(&data);
     let width = (200 + 40 * buggy.len() as u32).max(640);
     let root = SVGBackend::new(path, (width, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(plot_error)?;
@@ -100,14 +99,7 @@ pub fn bugs_vs_executions(
 ) -> anyhow::Result<()> {
     let data = explored_per_find(config, programs, rows);
     let total = data.values().map(Vec::len).max().unwrap_or(0).max(1);
-    let right = data
-        .values()
-        .flatten()
-        .filter_map(|(_, e)| *e)
-        .max()
-        .unwrap_or(1)
-        .max(10) as f64
-        * 2.0;
+    let right = axis_end(&data);
     let root = SVGBackend::new(path, (720, 480)).into_drawing_area();
     root.fill(&WHITE).map_err(plot_error)?;
     let mut chart = ChartBuilder::on(&root)

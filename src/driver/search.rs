@@ -70,6 +70,34 @@ pub struct SearchResult {
 }
 
 impl Search {
+    /// A search as the sweep and the benchmarks run it: one JVM at a time, no progress bar,
+    /// stop at the first bug, the default step bound and a 10 s execution bound.
+    pub fn quiet(
+        strategy: &'static StrategyInfo,
+        bounds: Bounds,
+        seed: u64,
+        budget: u64,
+        out: PathBuf,
+    ) -> Search {
+        Search {
+            strategy,
+            bounds,
+            c_mode: None,
+            seed,
+            budget,
+            jobs: 1,
+            fork: false,
+            keep_going: false,
+            time_limit: None,
+            max_steps: 100_000,
+            timeout_ms: 10_000,
+            spurious: false,
+            jvm_args: Vec::new(),
+            out,
+            progress: false,
+        }
+    }
+
     /// The agent options of this search (without the per-JVM ones).
     pub fn agent_options(&self, program: &Program) -> Vec<(String, String)> {
         let mut o: Vec<(String, String)> = vec![

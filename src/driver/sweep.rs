@@ -337,23 +337,13 @@ fn run_unit(config: &Config, program: &ProgramInfo, unit: &Unit) -> Vec<Row> {
             unit.seed,
             if unit.unbounded { "-nobound" } else { "" }
         );
-        let search = Search {
-            strategy: unit.strategy,
-            bounds: *bounds,
-            c_mode: None,
-            seed: unit.seed,
-            budget: config.budget,
-            jobs: 1,
-            fork: false,
-            keep_going: false,
-            time_limit: None,
-            max_steps: 100_000,
-            timeout_ms: 10_000,
-            spurious: false,
-            jvm_args: Vec::new(),
-            out: config.out.join("reports").join(slug),
-            progress: false,
-        };
+        let search = Search::quiet(
+            unit.strategy,
+            *bounds,
+            unit.seed,
+            config.budget,
+            config.out.join("reports").join(slug),
+        );
         match search.run(runnable) {
             Ok(result) => {
                 row.executions = result.finished.executions;

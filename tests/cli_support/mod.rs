@@ -87,3 +87,17 @@ pub fn compile_test_program(name: &str, into: &Path) -> PathBuf {
 
 /// The generous bound on one command of these tests.
 pub const LIMIT: Duration = Duration::from_secs(240);
+
+/// Asserts that `rankcheck ARGS` is a usage error: exit code 2 and one stderr line naming
+/// `needle`.
+pub fn assert_usage_error(cwd: &Path, args: &[&str], needle: &str) {
+    let ran = rankcheck(cwd, args, LIMIT);
+    assert_eq!(ran.code, 2, "{args:?}\n{}", ran.both());
+    let lines: Vec<&str> = ran
+        .stderr
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .collect();
+    assert_eq!(lines.len(), 1, "{args:?}: not one line:\n{}", ran.both());
+    assert!(lines[0].contains(needle), "{args:?}: {}", lines[0]);
+}
