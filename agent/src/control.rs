@@ -41,6 +41,12 @@ fn current() -> Option<(u32, ThreadId)> {
     ME.with(|m| m.get())
 }
 
+/// Whether the calling thread is an application thread under rankcheck's control (JDK code
+/// rewritten at load time also runs on threads rankcheck does not control).
+pub fn is_controlled() -> bool {
+    current().is_some()
+}
+
 /// What a hook should do after its scheduling point.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Turn {
@@ -237,8 +243,10 @@ impl Control {
         self.java.get().copied()
     }
 
+    /// Adds sites to the table (the harness's offline tables, and classes rewritten at load
+    /// time, in any order).
     pub fn load_sites(&self, sites: HashMap<i64, SiteInfo>) {
-        self.lock().sites = sites;
+        self.lock().sites.extend(sites);
     }
 
     // ---- object identities -----------------------------------------------------------------
@@ -287,6 +295,13 @@ impl Control {
         let Some(op) = op else {
             return Turn::Pass;
         };
+        // Rewritten java.util.concurrent code used by the JDK itself: not a scheduling point.
+        if op
+            .site()
+            .is_some_and(|s| crate::juc::internal_use(self.jvmti, s))
+        {
+            return Turn::Pass;
+        }
         if op
             .site()
             .and_then(|s| st.sites.get(&s))

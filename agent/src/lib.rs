@@ -19,6 +19,8 @@ pub mod control;
 pub mod jvmti;
 #[allow(clippy::all)]
 pub mod jvmti_sys;
+pub mod juc;
+pub mod loadhook;
 pub mod natives;
 pub mod options;
 pub mod report;
@@ -98,6 +100,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     caps.set_can_get_line_numbers(1);
     caps.set_can_get_source_file_name(1);
     caps.set_can_get_thread_cpu_time(1);
+    loadhook::capabilities(&options.load, &mut caps);
     jvmti
         .add_capabilities(&caps)
         .map_err(|e| format!("JVMTI capabilities refused (error {})", e.0))?;
@@ -106,6 +109,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     callbacks.ThreadStart = Some(on_thread_start);
     callbacks.ThreadEnd = Some(on_thread_end);
     callbacks.VMDeath = Some(on_vm_death);
+    loadhook::callbacks(&options.load, &mut callbacks);
     jvmti
         .set_callbacks(&callbacks)
         .map_err(|e| format!("JVMTI callbacks refused (error {})", e.0))?;
@@ -118,6 +122,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
             .enable(event)
             .map_err(|e| format!("JVMTI event {event} refused (error {})", e.0))?;
     }
+    loadhook::on_load(jvmti, &options.load);
     pin(options.pin);
     let _ = CONTROL.set(Control::new(jvmti, options, model, sink));
     Ok(())

@@ -495,7 +495,10 @@ pub extern "system" fn Java_rankcheck_rt_RC_nClock(
     nanos: jboolean,
     _site: jlong,
 ) -> jlong {
-    let Some(c) = control() else { return 0 };
+    // Not controlled (a JVM or harness thread in rewritten JDK code): the real clock.
+    let Some(c) = control().filter(|_| crate::control::is_controlled()) else {
+        return jlong::MIN;
+    };
     let ns = c.clock_ns();
     if nanos != 0 {
         // nanoTime has an arbitrary origin; keep it small and positive.

@@ -45,6 +45,8 @@ pub struct Options {
     /// No scheduling points in code run by a static initializer (costs a stack walk, about
     /// 1 µs, per scheduling point once a second thread exists).
     pub clinit_check: bool,
+    /// Load-time rewriting of java.util.concurrent and of the application (loadhook.rs).
+    pub load: crate::loadhook::LoadOptions,
 }
 
 /// Where the JVM's threads run.
@@ -81,6 +83,7 @@ impl Default for Options {
             record_all: false,
             verbose: false,
             clinit_check: true,
+            load: crate::loadhook::LoadOptions::default(),
         }
     }
 }
@@ -122,6 +125,9 @@ pub const KEYS: &[&str] = &[
     "verbose",
     "clinit-check",
     "options-file",
+    "juc",
+    "instrument",
+    "rt-jar",
 ];
 
 impl Options {
@@ -208,6 +214,7 @@ impl Options {
                     self.set_item(line)?;
                 }
             }
+            _ if self.load.set(key, value).map_err(OptionError)? => {}
             _ => {
                 return Err(OptionError(format!(
                     "unknown option {key:?} (known: {})",

@@ -93,6 +93,15 @@ pub struct Args {
     /// Print the program's output of every execution.
     #[arg(long)]
     pub show_output: bool,
+    /// Instrument the program's classes as they load, in the JVM (same passes and site ids as
+    /// `rankcheck instrument`; classes instrumented offline are left alone), instead of
+    /// instrumenting the class path first.
+    #[arg(long)]
+    pub load_time: bool,
+    /// Model java.util.concurrent (locks, conditions, latches, semaphores, queues, pools,
+    /// atomics) by rewriting the JDK's classes as they load: on or off.
+    #[arg(long, default_value = "on")]
+    pub juc: String,
     /// The program's arguments.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -114,7 +123,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             )));
         }
     }
-    let cp = prepare_classpath(&args.cp)?;
+    if !matches!(args.juc.as_str(), "on" | "off") {
+        return Err(bad_input(format!("--juc wants on or off, not {:?}", args.juc)));
+    }
+    let cp = if args.load_time {
+        plain_classpath(&args.cp)?
+    } else {
+        prepare_classpath(&args.cp)?
+    };
     let rt = super::rt::runtime()?;
     let work = scratch_dir(&args.out)?;
     let mut any_bug = false;
@@ -209,6 +225,21 @@ use crate::driver::jvm::on_off;
 pub use crate::driver::jvm::{java_binary, JvmRun, Launch};
 pub use crate::driver::report::write_report;
 
+/// Each class-path entry as it is (for load-time instrumentation), checked and made absolute.
+pub fn plain_classpath(cp: &str) -> anyhow::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for entry in cp.split(':').filter(|e| !e.is_empty()) {
+        let path = std::fs::canonicalize(entry).map_err(|_| {
+            bad_input(format!("class path entry {entry}: no such file or directory"))
+        })?;
+        out.push(path);
+    }
+    if out.is_empty() {
+        return Err(bad_input("--cp is empty"));
+    }
+    Ok(out)
+}
+
 /// Each class-path entry, instrumented (every access site) unless it already is; cached by
 /// content (`driver::classpath`).
 pub fn prepare_classpath(cp: &str) -> anyhow::Result<Vec<PathBuf>> {
@@ -236,7 +267,11 @@ impl Launch {
             ("spurious".into(), on_off(args.spurious)),
             ("keep-going".into(), on_off(args.keep_going)),
             ("pin".into(), args.pin.clone()),
+            ("juc".into(), args.juc.clone()),
         ];
+        if args.load_time {
+            o.push(("instrument".into(), "load".into()));
+        }
         for (key, value) in [
             ("c", args.c),
             ("v", args.v),

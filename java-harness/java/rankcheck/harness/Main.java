@@ -83,6 +83,10 @@ public final class Main {
         }
         URL[] urls = options.classPath();
         ClassLoader parent = Main.class.getClassLoader();
+        // With the runtime jar on the boot class path (so that the JDK's rewritten
+        // java.util.concurrent can call RC) this class comes from the boot loader; the
+        // program's parent is then the platform loader, which sees every JDK module.
+        if (parent == null) parent = ClassLoader.getPlatformClassLoader();
         boolean first = true;
         Thread.UncaughtExceptionHandler handler = Main::uncaught;
         while (Agent.nextExecution() >= 0) {

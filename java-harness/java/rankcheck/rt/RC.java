@@ -188,11 +188,13 @@ public final class RC {
     }
 
     public static long currentTimeMillis(long site) {
-        return on ? nClock(false, site) : System.currentTimeMillis();
+        long t = on ? nClock(false, site) : Long.MIN_VALUE;
+        return t != Long.MIN_VALUE ? t : System.currentTimeMillis();
     }
 
     public static long nanoTime(long site) {
-        return on ? nClock(true, site) : System.nanoTime();
+        long t = on ? nClock(true, site) : Long.MIN_VALUE;
+        return t != Long.MIN_VALUE ? t : System.nanoTime();
     }
 
     public static double mathRandom(long site) {
@@ -275,6 +277,7 @@ public final class RC {
     private static native boolean nUnpark(Thread t, long site);
     private static native boolean nExit(int status, long site);
     private static native int nIdentityHash(Object obj, long site);
+    /** The virtual clock; Long.MIN_VALUE for a thread rankcheck does not control. */
     private static native long nClock(boolean nanos, long site);
     private static native double nRandomDouble(long site);
     private static native long nRandomSeed(long site);

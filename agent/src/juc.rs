@@ -1,0 +1,200 @@
+//! Which scheduling points in rewritten `java.util.concurrent` code are the application's.
+//!
+//! The JDK uses `java.util.concurrent` for itself too: method-handle and lambda caches, class
+//! loading, static initializers. Those uses run on application threads but only the first time
+//! something happens in a JVM (a cold cache, a class initialized once), so if they were
+//! scheduling points the executions of one JVM would differ from each other and from a replay
+//! in a fresh JVM. A point in a rewritten JDK class therefore counts only when the first frame
+//! below the `java.util.concurrent` frames is application code (or the bottom of a pool
+//! worker's stack); under other JDK code, or under a JDK static initializer, the hook does the
+//! real operation, as for a thread rankcheck does not control.
+
+use crate::jvmti::Jvmti;
+use crate::jvmti_sys::*;
+use java_harness::hooks::{site_class_key, site_id};
+use jni::sys::{jclass, jmethodID};
+use rewriter::passes::is_jdk_class;
+use std::collections::{HashMap, HashSet};
+use std::ffi::CStr;
+use std::os::raw::{c_char, c_uchar};
+use std::sync::{Mutex, OnceLock, RwLock};
+
+/// What a stack frame's method is, for [`internal_use`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Frame {
+    /// rankcheck's runtime, `java.util.concurrent`, `Thread.run`: look further down.
+    Through,
+    /// The application: the point counts.
+    App,
+    /// Other JDK code, or a JDK static initializer: the point does not count.
+    Internal,
+}
+
+/// Site-id class keys of the JDK classes rewritten at load time.
+fn jdk_keys() -> &'static RwLock<HashSet<u64>> {
+    static KEYS: OnceLock<RwLock<HashSet<u64>>> = OnceLock::new();
+    KEYS.get_or_init(|| RwLock::new(HashSet::new()))
+}
+
+fn frames() -> &'static Mutex<HashMap<usize, Frame>> {
+    static FRAMES: OnceLock<Mutex<HashMap<usize, Frame>>> = OnceLock::new();
+    FRAMES.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+/// Records that the JDK class `name` was rewritten (its sites are JDK sites).
+pub fn note_jdk_class(name: &str) {
+    jdk_keys()
+        .write()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(site_class_key(site_id(name, 0)));
+}
+
+/// True when `site` lies in a rewritten JDK class and the current use is the JDK's own (see the
+/// module doc): the caller then does the real operation.
+pub fn internal_use(jvmti: Jvmti, site: i64) -> bool {
+    if !jdk_keys()
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&site_class_key(site))
+    {
+        return false;
+    }
+    let mut methods = [std::ptr::null_mut(); 64];
+    let n = jvmti.current_methods(&mut methods);
+    for &m in &methods[..n] {
+        match frame(jvmti, m) {
+            Frame::Through => continue,
+            Frame::App => return false,
+            Frame::Internal => return true,
+        }
+    }
+    false
+}
+
+fn frame(jvmti: Jvmti, method: jmethodID) -> Frame {
+    if let Some(&f) = frames()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&(method as usize))
+    {
+        return f;
+    }
+    let f = match (class_of(jvmti, method), method_name(jvmti, method)) {
+        (Some(class), Some(name)) => classify(&class, &name),
+        _ => Frame::Through,
+    };
+    frames()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(method as usize, f);
+    f
+}
+
+/// The kind of a frame of method `name` of class `class` (internal name; a hidden class's name
+/// has a `.` suffix).
+fn classify(class: &str, name: &str) -> Frame {
+    let juc = class.starts_with("java/util/concurrent/")
+        && crate::loadhook::is_juc_target(class.split('.').next().unwrap_or(class));
+    if juc {
+        return if name == "<clinit>" {
+            Frame::Internal
+        } else {
+            Frame::Through
+        };
+    }
+    if class.starts_with("rankcheck/") || (class == "java/lang/Thread" && name == "run") {
+        return Frame::Through;
+    }
+    if is_jdk_class(class) {
+        Frame::Internal
+    } else {
+        Frame::App
+    }
+}
+
+macro_rules! call {
+    ($env:expr, $f:ident $(, $arg:expr)*) => {{
+        let env = $env;
+        // SAFETY: the table entry exists in every JVMTI version; the arguments are valid.
+        let err = unsafe { ((**env).$f.unwrap())(env $(, $arg)*) };
+        err == jvmtiError_JVMTI_ERROR_NONE
+    }};
+}
+
+fn take(jvmti: Jvmti, s: *mut c_char) -> Option<String> {
+    if s.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated string JVMTI allocated.
+    let text = unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned();
+    let _ = call!(jvmti.0, Deallocate, s as *mut c_uchar);
+    Some(text)
+}
+
+fn method_name(jvmti: Jvmti, method: jmethodID) -> Option<String> {
+    let mut name: *mut c_char = std::ptr::null_mut();
+    if !call!(
+        jvmti.0,
+        GetMethodName,
+        method,
+        &mut name,
+        std::ptr::null_mut(),
+        std::ptr::null_mut()
+    ) {
+        return None;
+    }
+    take(jvmti, name)
+}
+
+fn class_of(jvmti: Jvmti, method: jmethodID) -> Option<String> {
+    let mut class: jclass = std::ptr::null_mut();
+    if !call!(jvmti.0, GetMethodDeclaringClass, method, &mut class) {
+        return None;
+    }
+    let mut sig: *mut c_char = std::ptr::null_mut();
+    if !call!(
+        jvmti.0,
+        GetClassSignature,
+        class,
+        &mut sig,
+        std::ptr::null_mut()
+    ) {
+        return None;
+    }
+    let sig = take(jvmti, sig)?;
+    sig.strip_prefix('L')?.strip_suffix(';').map(str::to_string)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_classified() {
+        let lock = "java/util/concurrent/locks/ReentrantLock";
+        assert_eq!(classify(lock, "lock"), Frame::Through);
+        assert_eq!(classify(lock, "<clinit>"), Frame::Internal);
+        assert_eq!(
+            classify(
+                "java/util/concurrent/CompletableFuture$$Lambda$5.0x0000000800c0b000",
+                "run"
+            ),
+            Frame::Through
+        );
+        assert_eq!(classify("rankcheck/rt/RC", "park"), Frame::Through);
+        assert_eq!(classify("java/lang/Thread", "run"), Frame::Through);
+        assert_eq!(
+            classify("java/lang/invoke/MethodType", "makeImpl"),
+            Frame::Internal
+        );
+        assert_eq!(
+            classify("java/util/concurrent/ConcurrentHashMap", "putVal"),
+            Frame::Internal
+        );
+        assert_eq!(classify("executorrace/Main", "main"), Frame::App);
+        assert_eq!(
+            classify("Main$$Lambda$14.0x0000000800c0b000", "run"),
+            Frame::App
+        );
+    }
+}

@@ -1,0 +1,507 @@
+//! Load-time rewriting: the JDK's `java.util.concurrent` and, on request, the application.
+//!
+//! **Why at this level.** Everything in `java.util.concurrent` — locks, conditions, latches,
+//! semaphores, barriers, blocking queues, futures, thread pools — reduces to a handful of
+//! primitives: `LockSupport.park/unpark`, `Thread.start/interrupt/interrupted/yield/onSpinWait`,
+//! monitors, `Object.wait/notify`, clock reads, and compare-and-set. Rewriting those calls in the
+//! JDK classes (the rewriter's call and sync passes, [`rewriter::Config::jdk`]) makes each of
+//! them a modelled operation for an application thread: a park is a model `Park` (the thread
+//! waits for its turn in the hand-off, never in a real park), an unpark a model `Unpark`, an
+//! interrupt a model `Interrupt`, and a pool's `Thread.start` a model `Start`, so pool workers
+//! are ordinary controlled threads. A blocked `lock()` or `take()` is then a thread the model
+//! knows to be disabled, and a lost signal is a model deadlock, not a watchdog report. The
+//! hooks fall back to the real operation for every thread rankcheck does not control.
+//!
+//! **How.** `RC` must be visible to `java.base`: the runtime jar goes on the boot class path
+//! (Agent_OnLoad) and, at VMInit, `java.base` is made to read the boot loader's unnamed module.
+//! Then the ClassFileLoadHook is enabled and the `java.util.concurrent` classes already loaded
+//! are retransformed (retransformation may not change modifiers, which is why
+//! synchronized-method desugaring is off for JDK classes).
+//!
+//! **Application classes** (`instrument=load`): the same hook rewrites every class an
+//! application class loader defines, with the same passes and site ids as `rankcheck
+//! instrument`; classes already instrumented offline carry the `rankcheck.Instrumented`
+//! attribute and are left alone. The rewritten bytes are cached per class, so the fresh class
+//! loader of every execution costs a lookup, not a rewrite. Sites go to the agent's site table.
+
+use crate::jvmti::Jvmti;
+use crate::jvmti_sys::*;
+use java_harness::hooks::SiteRecord;
+use jni::sys::{jclass, jint, jobject, jvalue, JNIEnv};
+use rewriter::passes::{is_jdk_class, is_rankcheck_runtime};
+use std::collections::HashMap;
+use std::ffi::{CStr, CString};
+use std::os::raw::{c_char, c_uchar};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// The options of this module (keys of the agent's option string).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadOptions {
+    /// Rewrite `java.util.concurrent` so that it is modelled (`juc=on`, the default).
+    pub juc: bool,
+    /// Instrument application classes as they load (`instrument=load` or `load-sync-only`).
+    pub app: AppMode,
+    /// The runtime jar (`rt-jar=PATH`); by default the class-path entry that holds `RC`.
+    pub rt_jar: Option<PathBuf>,
+}
+
+/// Load-time instrumentation of application classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AppMode {
+    Off,
+    All,
+    SyncOnly,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            juc: true,
+            app: AppMode::Off,
+            rt_jar: None,
+        }
+    }
+}
+
+/// The keys [`LoadOptions::set`] knows.
+pub const KEYS: &[&str] = &["juc", "instrument", "rt-jar"];
+
+impl LoadOptions {
+    /// Sets `key` if it is one of [`KEYS`]: `Ok(false)` when it is not.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
+        let bad = |what: &str| format!("option {key}={value}: {what}");
+        match key {
+            "juc" => {
+                self.juc = match value.trim() {
+                    "on" | "true" | "yes" | "1" => true,
+                    "off" | "false" | "no" | "0" => false,
+                    _ => return Err(bad("want on or off")),
+                }
+            }
+            "instrument" => {
+                self.app = match value.trim() {
+                    "off" | "offline" => AppMode::Off,
+                    "load" => AppMode::All,
+                    "load-sync-only" => AppMode::SyncOnly,
+                    _ => return Err(bad("want load, load-sync-only or off")),
+                }
+            }
+            "rt-jar" => self.rt_jar = Some(PathBuf::from(value.trim())),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    fn active(&self) -> bool {
+        self.juc || self.app != AppMode::Off
+    }
+}
+
+/// The JDK classes rewritten so that `java.util.concurrent` is modelled.
+///
+/// Excluded: `ConcurrentHashMap` (class loading uses it while holding the JVM's and the class
+/// loader's real locks, so a scheduling point inside it could leave other threads blocked where
+/// rankcheck cannot see), `ThreadLocalRandom` (per-thread seeds, nothing to model) and the
+/// lock-free collections (nothing but compare-and-set on private nodes).
+pub fn is_juc_target(name: &str) -> bool {
+    const EXCLUDED: &[&str] = &[
+        "java/util/concurrent/ConcurrentHashMap",
+        "java/util/concurrent/ThreadLocalRandom",
+        "java/util/concurrent/ConcurrentSkipList",
+        "java/util/concurrent/ConcurrentLinked",
+    ];
+    name.starts_with("java/util/concurrent/")
+        && !EXCLUDED.iter().any(|p| name.starts_with(p))
+        && !name.contains('.')
+}
+
+struct LoadHook {
+    jvmti: Jvmti,
+    options: LoadOptions,
+    jdk: rewriter::Config,
+    app: Option<rewriter::Config>,
+    /// Rewritten application classes by (name, hash of the original bytes); `None`: unchanged.
+    cache: Mutex<HashMap<(String, u64), Option<Arc<Vec<u8>>>>>,
+    /// `java.base` reads `RC`'s module: JDK classes may be rewritten.
+    jdk_ready: AtomicBool,
+}
+
+static HOOK: OnceLock<LoadHook> = OnceLock::new();
+
+macro_rules! call {
+    ($env:expr, $f:ident $(, $arg:expr)*) => {{
+        let env = $env;
+        // SAFETY: the table entry exists for every JVMTI version >= 9, and callers pass valid
+        // arguments.
+        let err = unsafe { ((**env).$f.unwrap())(env $(, $arg)*) };
+        if err == jvmtiError_JVMTI_ERROR_NONE { Ok(()) } else { Err(err) }
+    }};
+}
+
+macro_rules! jni {
+    ($env:expr, $f:ident $(, $arg:expr)*) => {{
+        let env = $env;
+        // SAFETY: `env` is the calling thread's JNIEnv and the arguments are valid for the call.
+        unsafe { ((**env).$f.unwrap())(env $(, $arg)*) }
+    }};
+}
+
+/// The capabilities this module needs (added by `Agent_OnLoad` with the others).
+pub fn capabilities(options: &LoadOptions, caps: &mut jvmtiCapabilities) {
+    if options.active() {
+        caps.set_can_retransform_classes(1);
+        caps.set_can_generate_all_class_hook_events(1);
+    }
+}
+
+/// The event callbacks of this module.
+pub fn callbacks(options: &LoadOptions, callbacks: &mut jvmtiEventCallbacks) {
+    if options.active() {
+        callbacks.VMInit = Some(on_vm_init);
+        callbacks.ClassFileLoadHook = Some(on_class_file_load);
+    }
+}
+
+/// In `Agent_OnLoad`, after the capabilities and callbacks: puts the runtime jar on the boot
+/// class path and asks for VMInit. Problems are said on stderr and switch the module off (the
+/// run goes on as without it); nothing here is fatal.
+pub fn on_load(jvmti: Jvmti, options: &LoadOptions) {
+    if !options.active() {
+        return;
+    }
+    let mut options = options.clone();
+    if options.juc {
+        let jar = options.rt_jar.clone().or_else(|| find_rt_jar(jvmti));
+        let added = jar.as_ref().and_then(|j| {
+            let c = CString::new(j.to_string_lossy().as_bytes()).ok()?;
+            call!(jvmti.0, AddToBootstrapClassLoaderSearch, c.as_ptr()).ok()
+        });
+        if added.is_none() {
+            eprintln!(
+                "rankcheck agent: warning: the runtime jar was not found on the class path \
+                 (give rt-jar=PATH); java.util.concurrent is not modelled"
+            );
+            options.juc = false;
+        }
+    }
+    let app = match options.app {
+        AppMode::Off => None,
+        AppMode::All => Some(rewriter::Config::all()),
+        AppMode::SyncOnly => Some(rewriter::Config::sync_only()),
+    };
+    let _ = HOOK.set(LoadHook {
+        jvmti,
+        options,
+        jdk: rewriter::Config::jdk(),
+        app,
+        cache: Mutex::new(HashMap::new()),
+        jdk_ready: AtomicBool::new(false),
+    });
+    if let Err(e) = Jvmti::enable(jvmti, jvmtiEvent_JVMTI_EVENT_VM_INIT) {
+        eprintln!("rankcheck agent: warning: no VMInit event (error {})", e.0);
+    }
+}
+
+/// The class-path entry that holds `rankcheck/rt/RC.class` (a jar names its entries in the
+/// clear in its central directory; a directory holds the file).
+fn find_rt_jar(jvmti: Jvmti) -> Option<PathBuf> {
+    let mut value: *mut c_char = std::ptr::null_mut();
+    call!(
+        jvmti.0,
+        GetSystemProperty,
+        c"java.class.path".as_ptr(),
+        &mut value
+    )
+    .ok()?;
+    // SAFETY: JVMTI returned a NUL-terminated string allocated with Allocate.
+    let cp = unsafe { CStr::from_ptr(value) }
+        .to_string_lossy()
+        .into_owned();
+    let _ = call!(jvmti.0, Deallocate, value as *mut c_uchar);
+    cp.split(':').map(PathBuf::from).find(|p| holds_rc(p))
+}
+
+fn holds_rc(path: &std::path::Path) -> bool {
+    const RC: &[u8] = b"rankcheck/rt/RC.class";
+    if path.is_dir() {
+        return path.join("rankcheck/rt/RC.class").is_file();
+    }
+    std::fs::read(path).is_ok_and(|bytes| bytes.windows(RC.len()).any(|w| w == RC))
+}
+
+unsafe extern "C" fn on_vm_init(_jvmti: *mut jvmtiEnv, env: *mut JNIEnv, _thread: jobject) {
+    let _ = std::panic::catch_unwind(|| vm_init(env));
+}
+
+fn vm_init(env: *mut JNIEnv) {
+    let Some(h) = HOOK.get() else { return };
+    if h.options.juc {
+        match base_reads_rc(h.jvmti, env) {
+            Ok(()) => h.jdk_ready.store(true, Ordering::SeqCst),
+            Err(why) => {
+                eprintln!("rankcheck agent: warning: java.util.concurrent is not modelled ({why})")
+            }
+        }
+    }
+    if let Err(e) = h.jvmti.enable(jvmtiEvent_JVMTI_EVENT_CLASS_FILE_LOAD_HOOK) {
+        eprintln!(
+            "rankcheck agent: warning: no ClassFileLoadHook (error {}): nothing is rewritten at load time",
+            e.0
+        );
+        return;
+    }
+    if h.jdk_ready.load(Ordering::SeqCst) {
+        retransform_loaded(h.jvmti);
+    }
+}
+
+/// Makes `java.base` read the module of `RC` (the boot loader's unnamed module), so that the
+/// rewritten JDK classes may call it.
+fn base_reads_rc(jvmti: Jvmti, env: *mut JNIEnv) -> Result<(), String> {
+    let class = |name: &CStr| {
+        let c = jni!(env, FindClass, name.as_ptr());
+        if c.is_null() {
+            jni!(env, ExceptionClear);
+        }
+        c
+    };
+    let rc = class(c"rankcheck/rt/RC");
+    let object = class(c"java/lang/Object");
+    let class_class = class(c"java/lang/Class");
+    if rc.is_null() || object.is_null() || class_class.is_null() {
+        return Err("rankcheck.rt.RC is not on the boot class path".into());
+    }
+    let get_module = jni!(
+        env,
+        GetMethodID,
+        class_class,
+        c"getModule".as_ptr(),
+        c"()Ljava/lang/Module;".as_ptr()
+    );
+    if get_module.is_null() {
+        jni!(env, ExceptionClear);
+        return Err("no Class.getModule".into());
+    }
+    let no_args: [jvalue; 0] = [];
+    let module_of = |c: jclass| {
+        let m = jni!(env, CallObjectMethodA, c, get_module, no_args.as_ptr());
+        if m.is_null() {
+            jni!(env, ExceptionClear);
+        }
+        m
+    };
+    let (base, rc_module) = (module_of(object), module_of(rc));
+    if base.is_null() || rc_module.is_null() {
+        return Err("modules not found".into());
+    }
+    call!(jvmti.0, AddModuleReads, base, rc_module)
+        .map_err(|e| format!("AddModuleReads failed (error {e})"))
+}
+
+/// Retransforms the `java.util.concurrent` classes loaded before the hook was enabled.
+fn retransform_loaded(jvmti: Jvmti) {
+    let mut count: jint = 0;
+    let mut classes: *mut jclass = std::ptr::null_mut();
+    if call!(jvmti.0, GetLoadedClasses, &mut count, &mut classes).is_err() {
+        return;
+    }
+    // SAFETY: JVMTI returned `count` class references at `classes`.
+    let all = unsafe { std::slice::from_raw_parts(classes, count.max(0) as usize) };
+    let targets: Vec<jclass> = all
+        .iter()
+        .copied()
+        .filter(|&c| {
+            let mut modifiable: u8 = 0;
+            call!(jvmti.0, IsModifiableClass, c, &mut modifiable).is_ok()
+                && modifiable != 0
+                && class_name(jvmti, c).is_some_and(|n| is_juc_target(&n))
+        })
+        .collect();
+    let _ = call!(jvmti.0, Deallocate, classes as *mut c_uchar);
+    if targets.is_empty() {
+        return;
+    }
+    if let Err(e) = call!(
+        jvmti.0,
+        RetransformClasses,
+        targets.len() as jint,
+        targets.as_ptr()
+    ) {
+        // One by one, so that one class the JVM refuses does not leave the others alone.
+        for &c in &targets {
+            if call!(jvmti.0, RetransformClasses, 1, &c).is_err() {
+                let name = class_name(jvmti, c).unwrap_or_default();
+                eprintln!(
+                    "rankcheck agent: warning: {name} could not be retransformed (error {e})"
+                );
+            }
+        }
+    }
+}
+
+/// Internal name of a class (`java/util/concurrent/Semaphore`), from its signature.
+fn class_name(jvmti: Jvmti, class: jclass) -> Option<String> {
+    let mut sig: *mut c_char = std::ptr::null_mut();
+    call!(
+        jvmti.0,
+        GetClassSignature,
+        class,
+        &mut sig,
+        std::ptr::null_mut()
+    )
+    .ok()?;
+    // SAFETY: a NUL-terminated string allocated by JVMTI.
+    let text = unsafe { CStr::from_ptr(sig) }
+        .to_string_lossy()
+        .into_owned();
+    let _ = call!(jvmti.0, Deallocate, sig as *mut c_uchar);
+    text.strip_prefix('L')?
+        .strip_suffix(';')
+        .map(str::to_string)
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn on_class_file_load(
+    _jvmti: *mut jvmtiEnv,
+    _env: *mut JNIEnv,
+    _redefined: jclass,
+    loader: jobject,
+    name: *const c_char,
+    _protection_domain: jobject,
+    len: jint,
+    data: *const c_uchar,
+    new_len: *mut jint,
+    new_data: *mut *mut c_uchar,
+) {
+    if name.is_null() || data.is_null() || len <= 0 {
+        return;
+    }
+    // SAFETY: JVMTI passes a NUL-terminated class name and `len` bytes of class file.
+    let (name, bytes) = unsafe {
+        (
+            CStr::from_ptr(name).to_string_lossy(),
+            std::slice::from_raw_parts(data, len as usize),
+        )
+    };
+    let Some(h) = HOOK.get() else { return };
+    let rewritten = std::panic::catch_unwind(|| h.rewrite(&name, loader.is_null(), bytes));
+    let Ok(Some(out)) = rewritten else { return };
+    let mut mem: *mut c_uchar = std::ptr::null_mut();
+    if call!(h.jvmti.0, Allocate, out.len() as i64, &mut mem).is_err() {
+        return;
+    }
+    // SAFETY: `mem` has room for `out.len()` bytes; JVMTI takes ownership of it.
+    unsafe {
+        std::ptr::copy_nonoverlapping(out.as_ptr(), mem, out.len());
+        *new_len = out.len() as jint;
+        *new_data = mem;
+    }
+}
+
+impl LoadHook {
+    /// The new bytes of class `name`, or `None` to leave it as it is.
+    fn rewrite(&self, name: &str, boot: bool, bytes: &[u8]) -> Option<Arc<Vec<u8>>> {
+        if is_jdk_class(name) || boot {
+            if !(self.jdk_ready.load(Ordering::Relaxed) && is_juc_target(name)) {
+                return None;
+            }
+            let out = self.instrument(name, bytes, &self.jdk);
+            if out.is_some() {
+                crate::juc::note_jdk_class(name);
+            }
+            return out;
+        }
+        let config = self.app.as_ref()?;
+        if is_rankcheck_runtime(name) {
+            return None;
+        }
+        let key = (name.to_string(), fnv(bytes));
+        if let Some(hit) = self.lock_cache().get(&key) {
+            return hit.clone();
+        }
+        config.hierarchy.add_class_bytes(bytes);
+        let out = self.instrument(name, bytes, config);
+        self.lock_cache().insert(key, out.clone());
+        out
+    }
+
+    fn lock_cache(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<(String, u64), Option<Arc<Vec<u8>>>>> {
+        self.cache.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn instrument(
+        &self,
+        name: &str,
+        bytes: &[u8],
+        config: &rewriter::Config,
+    ) -> Option<Arc<Vec<u8>>> {
+        match rewriter::instrument_class(bytes, config) {
+            Ok(out) if out.changed => {
+                add_sites(&out.sites);
+                Some(Arc::new(out.bytes))
+            }
+            Ok(_) => None,
+            Err(e) => {
+                eprintln!("rankcheck agent: warning: {name} left uninstrumented: {e}");
+                None
+            }
+        }
+    }
+}
+
+/// Adds sites rewritten at load time to the agent's site table.
+fn add_sites(sites: &[SiteRecord]) {
+    if sites.is_empty() {
+        return;
+    }
+    let Some(c) = crate::CONTROL.get() else {
+        return;
+    };
+    let text: String = sites.iter().map(|s| s.to_line() + "\n").collect();
+    c.load_sites(crate::sites::parse(&text));
+}
+
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn juc_targets() {
+        assert!(is_juc_target(
+            "java/util/concurrent/locks/AbstractQueuedSynchronizer"
+        ));
+        assert!(is_juc_target(
+            "java/util/concurrent/ThreadPoolExecutor$Worker"
+        ));
+        assert!(is_juc_target("java/util/concurrent/atomic/AtomicInteger"));
+        assert!(!is_juc_target(
+            "java/util/concurrent/ConcurrentHashMap$Node"
+        ));
+        assert!(!is_juc_target("java/util/HashMap"));
+        assert!(!is_juc_target(
+            "java/util/concurrent/ThreadPoolExecutor$$Lambda$14.0x0000000800c0b000"
+        ));
+    }
+
+    #[test]
+    fn options() {
+        let mut o = LoadOptions::default();
+        assert!(o.juc);
+        assert_eq!(o.set("instrument", "load"), Ok(true));
+        assert_eq!(o.app, AppMode::All);
+        assert_eq!(o.set("juc", "off"), Ok(true));
+        assert!(!o.juc);
+        assert_eq!(o.set("seed", "1"), Ok(false));
+        assert!(o.set("instrument", "sometimes").is_err());
+    }
+}
