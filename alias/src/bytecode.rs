@@ -94,23 +94,6 @@ pub fn is_ref(desc: &str) -> bool {
     matches!(desc.as_bytes().first(), Some(b'L') | Some(b'['))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn descriptors_parse() {
-        let d = parse_method_desc("(I[[Ljava/lang/String;JLa/B;)[D").unwrap();
-        assert_eq!(d.params, vec!["I", "[[Ljava/lang/String;", "J", "La/B;"]);
-        assert_eq!(d.ret, "[D");
-        assert_eq!(parse_method_desc("()V").unwrap().params.len(), 0);
-        assert!(parse_method_desc("(L;").is_none());
-        assert!(parse_method_desc("(La/B").is_none());
-        assert_eq!(slots("J"), 2);
-        assert!(is_ref("[I") && !is_ref("I"));
-    }
-}
-
 /// The instruction byte offsets of every method with code in the class file `bytes`, in
 /// class-file order (what `javap -c` lists), for checking [`byte_offsets`] against real tools.
 pub fn method_offsets(bytes: &[u8]) -> Result<Vec<Vec<u32>>, String> {
@@ -127,4 +110,21 @@ pub fn method_offsets(bytes: &[u8]) -> Result<Vec<Vec<u32>>, String> {
             })
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptors_parse() {
+        let d = parse_method_desc("(I[[Ljava/lang/String;JLa/B;)[D").unwrap();
+        assert_eq!(d.params, vec!["I", "[[Ljava/lang/String;", "J", "La/B;"]);
+        assert_eq!(d.ret, "[D");
+        assert_eq!(parse_method_desc("()V").unwrap().params.len(), 0);
+        assert!(parse_method_desc("(L;").is_none());
+        assert!(parse_method_desc("(La/B").is_none());
+        assert_eq!(slots("J"), 2);
+        assert!(is_ref("[I") && !is_ref("I"));
+    }
 }
