@@ -257,3 +257,55 @@ fn usage_errors_are_one_line_with_exit_code_2() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn file_oracles_work_with_parallel_jvms_and_replay() {
+    let dir = scratch("file-oracle");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(
+        dir.join("src/Writer.java"),
+        "public class Writer { public static void main(String[] a) throws Exception {\n\
+         java.nio.file.Files.writeString(java.nio.file.Path.of(\"out.txt\"), a[0]); } }\n",
+    )
+    .unwrap();
+    let javac = std::process::Command::new("javac")
+        .args(["-d", "classes", "src/Writer.java"])
+        .current_dir(&dir)
+        .status()
+        .unwrap();
+    assert!(javac.success());
+    let test = |word: &str| {
+        rankcheck(
+            &dir,
+            &[
+                "test",
+                "--cp",
+                "classes",
+                "--main",
+                "Writer",
+                "--fail-on-file",
+                "out.txt=^BUG",
+                "--budget",
+                "6",
+                "-j",
+                "2",
+                "--fork",
+                "--out",
+                "reports",
+                "--",
+                word,
+            ],
+            LIMIT,
+        )
+    };
+    let clean = test("fine");
+    assert_eq!(clean.code, 0, "{}", clean.both());
+    let bug = test("BUG");
+    assert_eq!(bug.code, 1, "{}", bug.both());
+    assert!(bug.stdout.contains("(file)"), "{}", bug.both());
+    // Parallel JVMs write in their own folders, not in ours.
+    assert!(!dir.join("out.txt").exists());
+    let replayed = rankcheck(&dir, &["replay", &report_dir(&bug.stdout)], LIMIT);
+    assert_eq!(replayed.code, 1, "{}", replayed.both());
+    let _ = std::fs::remove_dir_all(&dir);
+}
