@@ -286,7 +286,7 @@ fn file_oracles_work_with_parallel_jvms_and_replay() {
                 "--fail-on-file",
                 "out.txt=^BUG",
                 "--budget",
-                "6",
+                "3",
                 "-j",
                 "2",
                 "--fork",
