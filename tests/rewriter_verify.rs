@@ -4,7 +4,19 @@
 
 mod rewriter_common;
 use rewriter_common::*;
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// VerifyAll outcomes of an original library jar, computed once per test binary.
+fn original_outcomes(jar: &std::path::Path) -> BTreeMap<String, String> {
+    static CACHE: Mutex<BTreeMap<PathBuf, BTreeMap<String, String>>> = Mutex::new(BTreeMap::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .entry(jar.to_path_buf())
+        .or_insert_with(|| verify_all(&[], &[jar.to_str().unwrap()]))
+        .clone()
+}
 
 #[test]
 fn every_library_class_verifies_as_before() {
@@ -13,7 +25,7 @@ fn every_library_class_verifies_as_before() {
         let dir = scratch(&format!("verify-{name}"));
         let out = dir.join(format!("{name}.rc.jar"));
         instrument_ok(&jar, &out, &[]);
-        let original = verify_all(&[], &[jar.to_str().unwrap()]);
+        let original = original_outcomes(&jar);
         let instrumented = verify_all(&[], &[out.to_str().unwrap()]);
         assert!(
             original.len() > 100,
@@ -157,7 +169,7 @@ fn widened_branches_verify_on_library_code() {
                 .unwrap();
         let out = dir.join(format!("{name}.wide.jar"));
         std::fs::write(&out, bytes).unwrap();
-        let original = verify_all(&[], &[jar.to_str().unwrap()]);
+        let original = original_outcomes(&jar);
         let widened = verify_all(&[], &[out.to_str().unwrap()]);
         assert_same_outcomes(&name, &original, &widened);
         eprintln!(

@@ -404,11 +404,6 @@ pub struct AddedHandler {
     /// When non-zero, the first this-many bytes of the epilogue are covered by the handler too
     /// (as javac does for a synchronized block's handler, so that its monitorexit is retried).
     pub covers_own_start: u16,
-    /// Holes in the covered body: `(i, k)` leaves out from byte `k` of the code inserted
-    /// before instruction `i` to the end of `i` (a return path after its monitorexit, which
-    /// must not re-enter the handler: HotSpot's compilers require every entry to a handler to
-    /// hold the same monitors).
-    pub holes: Vec<(usize, u32)>,
     /// The frame at the handler (required when the class has StackMapTables).
     pub frame: Option<Frame>,
 }
@@ -421,6 +416,11 @@ pub struct Edits {
     pub prologue: Vec<u8>,
     pub epilogue: Vec<u8>,
     pub handler: Option<AddedHandler>,
+    /// Holes in every exception range, original or added: `(i, k)` leaves out from byte `k`
+    /// of the code inserted before instruction `i` to the end of `i` (a return path after its
+    /// monitorexit, which must not enter a handler: HotSpot's compilers require every entry to
+    /// a handler to hold the same monitors). Sorted by `i`.
+    pub holes: Vec<(usize, u32)>,
     /// A local the prologue sets and every later frame must declare: (slot, class constant).
     pub lock_local: Option<(u16, u16)>,
     /// Operand-stack words the inserted code needs on top of what the method used.
@@ -438,6 +438,7 @@ impl Edits {
             prologue: Vec::new(),
             epilogue: Vec::new(),
             handler: None,
+            holes: Vec::new(),
             lock_local: None,
             extra_stack: 0,
             extra_locals: 0,
@@ -689,34 +690,58 @@ pub fn apply(
     );
     put_u4(&mut out, out_code.len() as u32);
     out.extend_from_slice(&out_code);
-    // The added handler's ranges: the body minus its holes, then its own start.
-    let mut added: Vec<(u32, u32)> = Vec::new();
-    if let Some(h) = &edits.handler {
-        let mut from = edits.prologue.len() as u32;
-        for &(i, k) in &h.holes {
-            added.push((from, lay.start[i] + k));
-            from = lay.end[i];
+    // Every range, minus the holes inside it: (start, end, handler, catch type).
+    let holes: Vec<(u32, u32)> = edits
+        .holes
+        .iter()
+        .map(|&(i, k)| (lay.start[i] + k, lay.end[i]))
+        .collect();
+    let split = |from: u32, to: u32, handler: u32, catch_type: u16, out: &mut Vec<[u32; 4]>| {
+        let mut from = from;
+        for &(hs, he) in &holes {
+            if hs >= from && he <= to {
+                out.push([from, hs, handler, u32::from(catch_type)]);
+                from = he;
+            }
         }
-        added.push((from, lay.start[n]));
-        added.retain(|(a, b)| a < b);
-        if h.covers_own_start > 0 {
-            added.push((lay.start[n], lay.start[n] + u32::from(h.covers_own_start)));
-        }
-    }
-    put_u2(&mut out, (code.exceptions.len() + added.len()) as u16);
+        out.push([from, to, handler, u32::from(catch_type)]);
+        out.retain(|r| r[0] < r[1]);
+    };
+    let mut table: Vec<[u32; 4]> = Vec::with_capacity(code.exceptions.len() + 2);
     for e in &code.exceptions {
-        put_u2(&mut out, start_of(e.start)? as u16);
-        put_u2(&mut out, range_end(e.end)? as u16);
-        put_u2(&mut out, start_of(e.handler)? as u16);
-        put_u2(&mut out, e.catch_type);
+        let handler = start_of(e.handler)?;
+        split(
+            start_of(e.start)?,
+            range_end(e.end)?,
+            handler,
+            e.catch_type,
+            &mut table,
+        );
     }
     if let Some(h) = &edits.handler {
-        for (a, b) in &added {
-            put_u2(&mut out, *a as u16);
-            put_u2(&mut out, *b as u16);
-            put_u2(&mut out, lay.start[n] as u16);
-            put_u2(&mut out, h.catch_type);
+        // The whole body, then (like javac) the handler's own monitorexit.
+        let at = lay.start[n];
+        split(
+            edits.prologue.len() as u32,
+            at,
+            at,
+            h.catch_type,
+            &mut table,
+        );
+        if h.covers_own_start > 0 {
+            table.push([
+                at,
+                at + u32::from(h.covers_own_start),
+                at,
+                u32::from(h.catch_type),
+            ]);
         }
+    }
+    put_u2(&mut out, table.len() as u16);
+    for row in &table {
+        row.iter().for_each(|&v| put_u2(&mut out, v as u16));
+    }
+    if let Some(h) = &edits.handler {
         if let Some(f) = &h.frame {
             let mut f = f.clone();
             f.offset = lay.start[n];

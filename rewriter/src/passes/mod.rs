@@ -36,8 +36,6 @@ pub struct MethodCtx<'m, 'a> {
     pub super_call: Option<usize>,
     /// First local free for scratch use (the method's own max_locals).
     pub scratch_local: u16,
-    /// Return paths the synchronized-method handler must not cover (see `AddedHandler`).
-    pub holes: Vec<(usize, u32)>,
 }
 
 impl MethodCtx<'_, '_> {
@@ -287,7 +285,6 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
             lines,
             sites: &mut sites,
             super_call,
-            holes: Vec::new(),
         };
         match instrument_method(&mut ctx) {
             Ok(Some(new_code)) => {

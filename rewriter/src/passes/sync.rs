@@ -128,7 +128,7 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<(), RewriteError> {
                 let hole = (ctx.edits.before[i].len() + lock.len() + 1) as u32;
                 ctx.edits.before[i].extend(v);
                 ctx.edits.need_stack(3);
-                ctx.holes.push((i, hole));
+                ctx.edits.holes.push((i, hole));
             }
         }
         _ => {}
@@ -169,7 +169,6 @@ pub fn on_method_exit(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     ctx.edits.handler = Some(AddedHandler {
         catch_type: 0,
         covers_own_start,
-        holes: std::mem::take(&mut ctx.holes),
         frame,
     });
     Ok(())

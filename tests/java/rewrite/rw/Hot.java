@@ -29,6 +29,18 @@ public class Hot {
         if (i == -1) throw new IllegalStateException();
     }
 
+    /** A return inside a try range: the user's handler must not cover it past monitorexit. */
+    synchronized long early(int i) {
+        for (int k = 0; ; k++) {
+            try {
+                if (k >= 2) return i + k;
+                total += k;
+            } catch (IllegalStateException e) {
+                return -1;
+            }
+        }
+    }
+
     public static void main(String[] args) {
         Hot h = new Hot();
         int s = 0;
@@ -37,6 +49,7 @@ public class Hot {
             h.add(i);
             s = next(s);
             maybeFail(i);
+            s += (int) h.early(i);
             synchronized (h) {
                 s ^= i;
             }
