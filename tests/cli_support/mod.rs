@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -39,7 +40,9 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// Runs `rankcheck ARGS` in `cwd`; kills it and panics after `limit`.
 pub fn rankcheck(cwd: &Path, args: &[&str], limit: Duration) -> Ran {
+    // Its own process group, so that a timeout also ends the JVMs it started.
     let mut child = Command::new(env!("CARGO_BIN_EXE_rankcheck"))
+        .process_group(0)
         .args(args)
         .current_dir(cwd)
         .stdin(Stdio::null())
@@ -65,6 +68,9 @@ pub fn rankcheck(cwd: &Path, args: &[&str], limit: Duration) -> Ran {
             break status;
         }
         if started.elapsed() > limit {
+            let _ = Command::new("kill")
+                .args(["-9", &format!("-{}", child.id())])
+                .status();
             let _ = child.kill();
             let _ = child.wait();
             panic!("rankcheck {args:?} did not finish within {limit:?}");
