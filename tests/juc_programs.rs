@@ -1,0 +1,160 @@
+//! java.util.concurrent under rankcheck, end to end on a real JVM: the bug behind each construct
+//! (ReentrantLock, Condition, CountDownLatch, Semaphore, AtomicInteger, ExecutorService) is found
+//! with its real cause and replays; the fixed versions get no report; ICB explores a thread
+//! pool; blocking in a modelled queue is a model deadlock, not a watchdog report.
+
+mod cli_support;
+
+use cli_support::{rankcheck, root, scratch, Ran};
+use std::time::Duration;
+
+const LIMIT: Duration = Duration::from_secs(240);
+
+/// `rankcheck test --manifest tests/programs/NAME --json EXTRA…` in `dir`.
+fn test_program(dir: &std::path::Path, name: &str, extra: &[&str]) -> (Ran, serde_json::Value) {
+    let manifest = root().join("tests/programs").join(name);
+    let mut args = vec!["test", "--manifest", manifest.to_str().unwrap(), "--json"];
+    // Identity hashes of JDK objects (a pool's HashSet of workers) must not differ between
+    // the executions of one JVM and a replay.
+    args.extend([
+        "--jvm-arg=-XX:+UnlockExperimentalVMOptions",
+        "--jvm-arg=-XX:hashCode=2",
+    ]);
+    args.extend(extra);
+    let ran = rankcheck(dir, &args, LIMIT);
+    let json = serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "{name}: stdout is not one JSON object ({e}):\n{}",
+            ran.both()
+        )
+    });
+    (ran, json)
+}
+
+/// Finds the bug of `name`, checks its kind and message, and replays the report.
+fn finds_and_replays(name: &str, kind: &str, message: &str) {
+    let dir = scratch(&format!("juc-{name}"));
+    let (ran, json) = test_program(&dir, name, &["--budget", "400", "-j", "1"]);
+    assert_eq!(ran.code, 1, "{name}: {}", ran.both());
+    let report = json["report"]
+        .as_str()
+        .expect("a report folder")
+        .to_string();
+    let result: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(std::path::Path::new(&report).join("result.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(result["kind"], kind, "{name}: {result}");
+    let text = result["message"].as_str().unwrap_or("");
+    assert!(text.contains(message), "{name}: {text}");
+    let replay = rankcheck(&dir, &["replay", &report], LIMIT);
+    assert_eq!(replay.code, 1, "{name} replay: {}", replay.both());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `name` gets no report in `budget` executions (spurious wake-ups on).
+fn no_report(name: &str, budget: &str) {
+    let dir = scratch(&format!("juc-{name}"));
+    let (ran, json) = test_program(&dir, name, &["--budget", budget, "-j", "2", "--spurious"]);
+    assert_eq!(ran.code, 0, "{name}: {}", ran.both());
+    assert_eq!(json["executions"].as_u64(), budget.parse().ok(), "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reentrant_lock_check_outside_is_found_and_replays() {
+    finds_and_replays("LockCheckOutside", "uncaught", "2 bookings for 1 seat");
+}
+
+#[test]
+fn condition_missed_signal_is_a_model_deadlock() {
+    // The lost signal: the consumer parks in Condition.await (a disabled model Park) while main
+    // joins it; the model sees the deadlock at once, no watchdog involved.
+    finds_and_replays("MissedSignal", "deadlock", "LockSupport.park");
+}
+
+#[test]
+fn latch_counted_down_too_early_is_found_and_replays() {
+    finds_and_replays("LatchTooEarly", "uncaught", "expected 1 + 4 = 5");
+}
+
+#[test]
+fn semaphore_with_a_permit_too_many_is_found_and_replays() {
+    finds_and_replays(
+        "SemaphorePermits",
+        "uncaught",
+        "holds a permit but the pool is empty",
+    );
+}
+
+#[test]
+fn atomic_check_then_act_is_found_and_replays() {
+    finds_and_replays("AtomicCheckThenAct", "uncaught", "2 tickets sold");
+}
+
+#[test]
+fn executor_race_between_pool_threads_is_found_and_replays() {
+    finds_and_replays("ExecutorRace", "uncaught", "expected 36");
+}
+
+#[test]
+fn fixed_lock_and_condition_programs_get_no_report() {
+    no_report("LockCheckOutsideFixed", "300");
+    no_report("MissedSignalFixed", "300");
+}
+
+#[test]
+fn fixed_latch_semaphore_and_atomic_programs_get_no_report() {
+    no_report("LatchTooEarlyFixed", "300");
+    no_report("SemaphorePermitsFixed", "300");
+    no_report("AtomicCheckThenActFixed", "300");
+}
+
+#[test]
+fn fixed_executor_program_gets_no_report() {
+    no_report("ExecutorRaceFixed", "300");
+}
+
+#[test]
+fn icb_explores_a_thread_pool() {
+    // Before pool workers were controlled threads, ICB saw one execution and claimed coverage.
+    let dir = scratch("juc-icb-fixed");
+    let (ran, json) = test_program(
+        &dir,
+        "ExecutorRaceFixed",
+        &["--strategy", "icb", "-c", "1", "--budget", "40", "-j", "1"],
+    );
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(json["executions"], 40, "{json}");
+    let (ran, json) = test_program(
+        &dir,
+        "ExecutorRace",
+        &[
+            "--strategy",
+            "icb",
+            "-c",
+            "1",
+            "--budget",
+            "1000",
+            "-j",
+            "1",
+        ],
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(json["executions"].as_u64().unwrap() > 1, "{json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_take_nobody_feeds_is_a_model_deadlock_not_a_watchdog_report() {
+    let dir = scratch("juc-take");
+    let (ran, json) = test_program(&dir, "BlockedTakeForever", &["--budget", "3", "-j", "1"]);
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let report = json["report"].as_str().unwrap();
+    let result = std::fs::read_to_string(std::path::Path::new(report).join("result.json")).unwrap();
+    assert!(
+        result.contains("\"kind\":\"deadlock\"") || result.contains("\"kind\": \"deadlock\""),
+        "{result}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
