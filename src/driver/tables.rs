@@ -10,13 +10,22 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// The strategy Table 1 and Table 4 are about: rankchecker when swept, else the first.
-fn main_strategy(config: &Config) -> &'static str {
-    if config.strategies.iter().any(|s| s.name == "rankchecker") {
-        "rankchecker"
-    } else {
-        config.strategies.first().map_or("random", |s| s.name)
-    }
+/// The strategy Table 1 is about: the first of rankchecker, icb (the bounded ones) and then the
+/// swept order that ran at least once without an error (all failing: rankchecker or the first).
+fn main_strategy(config: &Config, rows: &[Row]) -> &'static str {
+    let swept = |name: &str| config.strategies.iter().any(|s| s.name == name);
+    let works = |name: &str| rows.iter().any(|r| r.strategy == name && r.error.is_none());
+    let mut order: Vec<&'static str> = ["rankchecker", "icb"]
+        .into_iter()
+        .filter(|n| swept(n))
+        .collect();
+    order.extend(config.strategies.iter().map(|s| s.name));
+    order
+        .iter()
+        .copied()
+        .find(|n| works(n))
+        .or(order.first().copied())
+        .unwrap_or("random")
 }
 
 /// Per (program, strategy): how the search went over the seeds.
@@ -65,7 +74,7 @@ fn triple(b: &super::strategy::Bounds) -> String {
 
 /// Table 1: one row per buggy program, for the main strategy.
 pub fn table1(config: &Config, programs: &[ProgramInfo], rows: &[Row]) -> String {
-    let strategy = main_strategy(config);
+    let strategy = main_strategy(config, rows);
     let mut s = String::new();
     let _ = writeln!(
         s,
