@@ -105,3 +105,62 @@ impl Sink {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_line_has_every_documented_field() {
+        let r = ExecutionResult {
+            index: 3,
+            seed: 9,
+            outcome: "bug",
+            kind: "deadlock".into(),
+            message: "deadlock: …".into(),
+            bound: None,
+            exit_status: None,
+            steps: 13,
+            threads: 3,
+            millis: 6,
+            stacks: vec![ThreadStack {
+                thread: 1,
+                name: "ab".into(),
+                state: "running".into(),
+                frames: vec!["at A.b(A.java:1)".into()],
+            }],
+            trace: None,
+            stdout: "out".into(),
+            stderr: String::new(),
+            schedule: Some("rankcheck-schedule 1\nt0\n".into()),
+            notes: vec![],
+        };
+        let line = r.to_json().to_string();
+        assert!(!line.contains('\n'), "one line per execution");
+        let v: Value = serde_json::from_str(&line).unwrap();
+        for field in [
+            "index",
+            "seed",
+            "outcome",
+            "kind",
+            "message",
+            "bound",
+            "exit_status",
+            "steps",
+            "threads",
+            "millis",
+            "stacks",
+            "trace",
+            "stdout",
+            "stderr",
+            "schedule",
+            "notes",
+        ] {
+            assert!(v.get(field).is_some(), "{field} missing");
+        }
+        assert_eq!(v["stacks"][0]["frames"][0], "at A.b(A.java:1)");
+        assert!(r
+            .summary()
+            .contains("execution 3: bug (deadlock) in 13 steps"));
+    }
+}
