@@ -217,3 +217,35 @@ fn jar_conventions_signatures_manifest_versions_module_info() {
         get("rw/Threads.class")
     );
 }
+
+#[test]
+fn directory_resources_and_layout_are_kept() {
+    let dir = scratch("dir-resources");
+    let input = dir.join("in");
+    std::fs::create_dir_all(input.join("rw")).unwrap();
+    std::fs::create_dir_all(input.join("conf/deep")).unwrap();
+    std::fs::write(input.join("rw/Threads.class"), good_class()).unwrap();
+    std::fs::write(input.join("conf/deep/app.xml"), b"<a/>").unwrap();
+    std::fs::write(input.join("README"), b"hello").unwrap();
+    let out = dir.join("out");
+    let o = instrument_cli(&input, &out, &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let files: Vec<String> = files_under(&out).into_iter().map(|(n, _)| n).collect();
+    assert_eq!(
+        files,
+        [
+            "META-INF/rankcheck/sites.tsv",
+            "README",
+            "conf/deep/app.xml",
+            "rw/Threads.class"
+        ]
+    );
+    assert_eq!(
+        std::fs::read(out.join("conf/deep/app.xml")).unwrap(),
+        b"<a/>"
+    );
+    assert_ne!(
+        std::fs::read(out.join("rw/Threads.class")).unwrap(),
+        good_class()
+    );
+}

@@ -947,6 +947,24 @@ mod tests {
         assert_eq!(out.len(), code.len());
     }
 
+    #[test]
+    fn holes_split_exception_ranges() {
+        // 0 nop; 1 nop; 2 return. try [0, 2) → 1; a hole from byte 1 of the code before insn 1.
+        let code = [0x00, 0x00, 0xb1];
+        let (_, table) = rewrite(&code, &[[0, 2, 1, 0]], |e| {
+            e.before[1] = vec![0x00; 4];
+            e.holes.push((1, 1));
+        });
+        // Insn 1 now starts at 1 + 4 = 5, ends at 6; its hole is [2, 6): the range [0, 6)
+        // becomes [0, 2). Its handler is where jumps to insn 1 land: 1.
+        assert_eq!(table, vec![0, 2, 1, 0]);
+        let (_, table) = rewrite(&code, &[[0, 3, 1, 0]], |e| {
+            e.before[1] = vec![0x00; 4];
+            e.holes.push((1, 2));
+        });
+        assert_eq!(table, vec![0, 3, 1, 0, 6, 7, 1, 0]);
+    }
+
     const GOTO_W: u8 = op::GOTO_W;
     const TABLESWITCH: u8 = op::TABLESWITCH;
 }
