@@ -1,6 +1,11 @@
 //! `rankcheck test` (shared/CLI.md): searches for a bug over many controlled executions, spread
 //! over parallel JVMs; stops at the first bug (exit 1) after replaying it, or prints what the
 //! budget covered (exit 0). The work is done by `crate::driver::search`.
+//!
+//! Defaults: strategy `random` (on the bundled contest-bench sweep it needs the fewest
+//! executions to the first bug on most programs: see `rankcheck sweep`), budget 1000
+//! executions, seed 0, one JVM per core, reports in `rankcheck-out/`. `--c-mode` is passed to
+//! the agent as `c-mode=…` only when given.
 
 use crate::driver::classpath::{self, Mode};
 use crate::driver::search::{Program, Search, SearchResult};
