@@ -101,7 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             };
             let mut launch = Launch {
                 java: java_binary(),
-                jvm_args: Vec::new(),
+                jvm_args: crate::driver::jvm::identity_hash_args(),
                 agent_options: search.agent_options(&program),
                 runtime: crate::cmd::rt::runtime()?,
                 classpath: program.classpath.clone(),

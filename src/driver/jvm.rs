@@ -226,6 +226,16 @@ fn absolute(p: &Path) -> PathBuf {
     }
 }
 
+/// JVM options that make identity hash codes computed inside the JDK (`Object.hashCode` of
+/// classes that do not override it) the same in every execution and in replays
+/// (agent/PROTOCOL.md, "Pinned nondeterminism").
+pub fn identity_hash_args() -> Vec<String> {
+    vec![
+        "-XX:+UnlockExperimentalVMOptions".to_string(),
+        "-XX:hashCode=2".to_string(),
+    ]
+}
+
 /// `on` or `off`, as the agent's switches want them.
 pub fn on_off(b: bool) -> String {
     if b { "on" } else { "off" }.to_string()

@@ -4,7 +4,7 @@
 //! failure with the details (no false positives).
 
 use super::coverage;
-use super::jvm::{java_binary, on_off, Launch};
+use super::jvm::{identity_hash_args, java_binary, on_off, Launch};
 use super::replay::replay;
 use super::report::{load_recorded, replay_command, write_report};
 use super::session::{Finished, Session};
@@ -127,7 +127,10 @@ impl Search {
         let work = out.join(format!(".work-{}-{}", std::process::id(), unique()));
         let launch = Launch {
             java: java_binary(),
-            jvm_args: self.jvm_args.clone(),
+            jvm_args: identity_hash_args()
+                .into_iter()
+                .chain(self.jvm_args.iter().cloned())
+                .collect(),
             agent_options: self.agent_options(program),
             runtime,
             classpath: program.classpath.clone(),
