@@ -126,6 +126,8 @@ struct LoadHook {
     cache: Mutex<HashMap<(String, u64), Option<Arc<Vec<u8>>>>>,
     /// `java.base` reads `RC`'s module: JDK classes may be rewritten.
     jdk_ready: AtomicBool,
+    /// Application classes added to the hierarchy.
+    known: Mutex<std::collections::HashSet<String>>,
 }
 
 static HOOK: OnceLock<LoadHook> = OnceLock::new();
@@ -198,6 +200,7 @@ pub fn on_load(jvmti: Jvmti, options: &LoadOptions) {
         app,
         cache: Mutex::new(HashMap::new()),
         jdk_ready: AtomicBool::new(false),
+        known: Mutex::new(std::collections::HashSet::new()),
     });
     if let Err(e) = Jvmti::enable(jvmti, jvmtiEvent_JVMTI_EVENT_VM_INIT) {
         eprintln!("rankcheck agent: warning: no VMInit event (error {})", e.0);
@@ -365,7 +368,7 @@ fn class_name(jvmti: Jvmti, class: jclass) -> Option<String> {
 #[allow(clippy::too_many_arguments)]
 unsafe extern "C" fn on_class_file_load(
     _jvmti: *mut jvmtiEnv,
-    _env: *mut JNIEnv,
+    env: *mut JNIEnv,
     _redefined: jclass,
     loader: jobject,
     name: *const c_char,
@@ -386,7 +389,7 @@ unsafe extern "C" fn on_class_file_load(
         )
     };
     let Some(h) = HOOK.get() else { return };
-    let rewritten = std::panic::catch_unwind(|| h.rewrite(&name, loader.is_null(), bytes));
+    let rewritten = std::panic::catch_unwind(|| h.rewrite(env, loader, &name, bytes));
     let Ok(Some(out)) = rewritten else { return };
     let mut mem: *mut c_uchar = std::ptr::null_mut();
     if call!(h.jvmti.0, Allocate, out.len() as i64, &mut mem).is_err() {
@@ -402,8 +405,14 @@ unsafe extern "C" fn on_class_file_load(
 
 impl LoadHook {
     /// The new bytes of class `name`, or `None` to leave it as it is.
-    fn rewrite(&self, name: &str, boot: bool, bytes: &[u8]) -> Option<Arc<Vec<u8>>> {
-        if is_jdk_class(name) || boot {
+    fn rewrite(
+        &self,
+        env: *mut JNIEnv,
+        loader: jobject,
+        name: &str,
+        bytes: &[u8],
+    ) -> Option<Arc<Vec<u8>>> {
+        if is_jdk_class(name) || loader.is_null() {
             if !(self.jdk_ready.load(Ordering::Relaxed) && is_juc_target(name)) {
                 return None;
             }
@@ -421,10 +430,83 @@ impl LoadHook {
         if let Some(hit) = self.lock_cache().get(&key) {
             return hit.clone();
         }
-        config.hierarchy.add_class_bytes(bytes);
+        self.learn_class(name, bytes, config);
+        self.learn_owners(env, loader, bytes, config);
         let out = self.instrument(name, bytes, config);
         self.lock_cache().insert(key, out.clone());
         out
+    }
+
+    /// Adds a class to the hierarchy the rewriter resolves calls with.
+    fn learn_class(&self, name: &str, bytes: &[u8], config: &rewriter::Config) {
+        let mut known = self.known.lock().unwrap_or_else(|e| e.into_inner());
+        if known.insert(name.to_string()) {
+            config.hierarchy.add_class_bytes(bytes);
+        }
+    }
+
+    /// Offline, the rewriter knows every class of the jar before it rewrites one; at load time
+    /// a class is rewritten before the classes it calls are loaded. So the application classes
+    /// that own a call the rewriter may replace (`worker.start()` on a `Thread` subclass), and
+    /// their superclasses, are read through the class's loader and added to the hierarchy
+    /// first: the same calls are replaced as offline.
+    fn learn_owners(
+        &self,
+        env: *mut JNIEnv,
+        loader: jobject,
+        bytes: &[u8],
+        config: &rewriter::Config,
+    ) {
+        let Ok(class) = rewriter::classfile::ClassFile::parse(bytes) else {
+            return;
+        };
+        let mut todo: Vec<String> = Vec::new();
+        let mut missing = 0;
+        for index in 1..=u16::MAX {
+            if class.cp.tag(index).is_none() {
+                missing += 1;
+                if missing > 1 {
+                    break;
+                }
+                continue;
+            }
+            missing = 0;
+            let Ok(m) = class.cp.member(index) else {
+                continue;
+            };
+            let (owner, n, d) = (
+                String::from_utf8_lossy(m.owner),
+                String::from_utf8_lossy(m.name),
+                String::from_utf8_lossy(m.descriptor),
+            );
+            if rewriter::passes::calls::is_replaced_name(&n, &d) {
+                todo.push(owner.into_owned());
+            }
+        }
+        let mut budget = 64;
+        while let Some(owner) = todo.pop() {
+            budget -= 1;
+            if budget == 0 || is_jdk_class(&owner) || owner.starts_with('[') {
+                continue;
+            }
+            if self
+                .known
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .contains(&owner)
+            {
+                continue;
+            }
+            let Some(bytes) = resource_bytes(env, loader, &format!("{owner}.class")) else {
+                continue;
+            };
+            self.learn_class(&owner, &bytes, config);
+            if let Ok(c) = rewriter::classfile::ClassFile::parse(&bytes) {
+                if let Some(s) = c.super_name {
+                    todo.push(String::from_utf8_lossy(s).into_owned());
+                }
+            }
+        }
     }
 
     fn lock_cache(
@@ -463,6 +545,77 @@ fn add_sites(sites: &[SiteRecord]) {
     };
     let text: String = sites.iter().map(|s| s.to_line() + "\n").collect();
     c.load_sites(crate::sites::parse(&text));
+}
+
+/// `loader.getResourceAsStream(name).readAllBytes()`, or `None` (exceptions cleared).
+fn resource_bytes(env: *mut JNIEnv, loader: jobject, name: &str) -> Option<Vec<u8>> {
+    let clear = || {
+        if jni!(env, ExceptionCheck) != 0 {
+            jni!(env, ExceptionClear);
+        }
+    };
+    let loader_class = jni!(env, FindClass, c"java/lang/ClassLoader".as_ptr());
+    let stream_class = jni!(env, FindClass, c"java/io/InputStream".as_ptr());
+    if loader_class.is_null() || stream_class.is_null() {
+        clear();
+        return None;
+    }
+    let get = jni!(
+        env,
+        GetMethodID,
+        loader_class,
+        c"getResourceAsStream".as_ptr(),
+        c"(Ljava/lang/String;)Ljava/io/InputStream;".as_ptr()
+    );
+    let read_all = jni!(
+        env,
+        GetMethodID,
+        stream_class,
+        c"readAllBytes".as_ptr(),
+        c"()[B".as_ptr()
+    );
+    let close = jni!(
+        env,
+        GetMethodID,
+        stream_class,
+        c"close".as_ptr(),
+        c"()V".as_ptr()
+    );
+    if get.is_null() || read_all.is_null() || close.is_null() {
+        clear();
+        return None;
+    }
+    let cname = CString::new(name).ok()?;
+    let jname = jni!(env, NewStringUTF, cname.as_ptr());
+    let args = [jvalue { l: jname }];
+    let stream = jni!(env, CallObjectMethodA, loader, get, args.as_ptr());
+    clear();
+    if stream.is_null() {
+        return None;
+    }
+    let no_args: [jvalue; 0] = [];
+    let array = jni!(env, CallObjectMethodA, stream, read_all, no_args.as_ptr());
+    clear();
+    jni!(env, CallVoidMethodA, stream, close, no_args.as_ptr());
+    clear();
+    if array.is_null() {
+        return None;
+    }
+    let len = jni!(env, GetArrayLength, array);
+    let mut out = vec![0u8; len.max(0) as usize];
+    jni!(
+        env,
+        GetByteArrayRegion,
+        array,
+        0,
+        len,
+        out.as_mut_ptr() as *mut jni::sys::jbyte
+    );
+    clear();
+    for local in [loader_class, stream_class, jname, stream, array] {
+        jni!(env, DeleteLocalRef, local);
+    }
+    Some(out)
 }
 
 fn fnv(bytes: &[u8]) -> u64 {
