@@ -20,8 +20,7 @@ use crate::options::Options;
 use crate::report::{ExecutionResult, ThreadStack};
 use jni::sys::{jobject, JNIEnv};
 use scheduler::{
-    Decision, ExecError, Execution, Loc, ObjId, Op, OpOutcome, SiteId, Stop, Strategy, ThreadId,
-    VarId,
+    Decision, ExecError, Execution, Loc, ObjId, Op, OpOutcome, SiteId, Stop, ThreadId, VarId,
 };
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -29,12 +28,17 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The model and its strategy, for the whole session.
-pub type Model = Execution<Box<dyn Strategy + Send>>;
+pub type Model = Execution<Box<dyn scheduler::coverage::Covering>>;
 
 thread_local! {
     /// `(epoch, id)` of the current thread when it is an application thread of execution
     /// `epoch`.
     static ME: Cell<Option<(u32, ThreadId)>> = const { Cell::new(None) };
+    /// Classes with a static initializer that this thread prepared and that were
+    /// not initialized yet when last looked at (JNI global references): while there are any,
+    /// the thread may be running a static initializer, and scheduling points look at its stack.
+    static PENDING_INIT: std::cell::RefCell<Vec<jni::sys::jclass>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
 fn current() -> Option<(u32, ThreadId)> {
@@ -308,12 +312,58 @@ impl Control {
             .is_some_and(|s| s.clinit)
             || (self.options.clinit_check
                 && st.model.thread_count() > 1
+                && self.initializing()
                 && self.in_clinit(&mut st.clinit_methods))
         {
             return Turn::Pass;
         }
         let decision = st.model.announce(me, op);
         self.settle(st, epoch, me, decision, Mode::Condvar)
+    }
+
+    /// JVMTI ClassPrepare, on the preparing thread: remember classes with a static initializer
+    /// prepared by an application thread (their initialization normally follows at once, on
+    /// the same thread; JDK classes count too, since load-time rewriting puts scheduling points
+    /// into some of them).
+    pub fn class_prepared(&self, env: *mut JNIEnv, klass: jni::sys::jclass) {
+        if current().is_none() || !self.options.clinit_check {
+            return;
+        }
+        if self.jvmti.has_clinit(klass) {
+            let global = crate::natives::new_global(env, klass);
+            PENDING_INIT.with(|p| p.borrow_mut().push(global));
+        }
+    }
+
+    /// Whether a class this thread prepared may still be being initialized (the cheap test
+    /// before the stack walk of [`in_clinit`](Self::in_clinit)).
+    fn initializing(&self) -> bool {
+        PENDING_INIT.with(|p| {
+            let mut pending = p.borrow_mut();
+            if pending.is_empty() {
+                return false;
+            }
+            let done = crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED
+                | crate::jvmti_sys::JVMTI_CLASS_STATUS_ERROR;
+            let env = crate::natives::current_env();
+            pending.retain(|&k| {
+                let finished = self.jvmti.class_status(k).map_or(true, |s| s & done != 0);
+                if finished && !env.is_null() {
+                    crate::natives::delete_global(env, k);
+                }
+                !finished
+            });
+            !pending.is_empty()
+        })
+    }
+
+    /// Forgets this thread's pending classes (at its end).
+    fn forget_pending(env: *mut JNIEnv) {
+        PENDING_INIT.with(|p| {
+            for k in p.borrow_mut().drain(..) {
+                crate::natives::delete_global(env, k);
+            }
+        });
     }
 
     /// Whether the current thread runs a static initializer (its own, or one it triggered):
@@ -663,6 +713,7 @@ impl Control {
             return;
         };
         ME.with(|m| m.set(None));
+        Self::forget_pending(env);
         self.perform_end(epoch, me);
         let mut st = self.lock();
         if let Some(ex) = st.exec.as_mut().filter(|e| e.epoch == epoch) {
@@ -1089,7 +1140,8 @@ impl Control {
             }
         }
         let bug = end.bug;
-        let more = st.model.finish(bug).unwrap_or(false);
+        let more = st.model.finish(bug).unwrap_or(false) && !st.model.strategy().exhausted();
+        let coverage = st.model.strategy().coverage();
         st.finished_in_model = true;
         st.executions += 1;
         if bug {
@@ -1114,6 +1166,7 @@ impl Control {
             stderr,
             schedule,
             notes: ex.notes,
+            coverage,
         };
         st.results.write(&result, self.options.verbose);
         let executions_left = st.executions < self.options.executions;

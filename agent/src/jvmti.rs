@@ -158,6 +158,30 @@ impl Jvmti {
         n
     }
 
+    /// The class's JVMTI status bits (`JVMTI_CLASS_STATUS_*`).
+    pub fn class_status(self, klass: jni::sys::jclass) -> JResult<u32> {
+        let mut status: jint = 0;
+        call!(self.0, GetClassStatus, klass, &mut status)?;
+        Ok(status as u32)
+    }
+
+    /// Whether the class has a static initializer.
+    pub fn has_clinit(self, klass: jni::sys::jclass) -> bool {
+        let mut count: jint = 0;
+        let mut methods: *mut jni::sys::jmethodID = std::ptr::null_mut();
+        if call!(self.0, GetClassMethods, klass, &mut count, &mut methods).is_err() {
+            return false;
+        }
+        if methods.is_null() || count <= 0 {
+            return false;
+        }
+        // SAFETY: JVMTI returned `count` method ids at `methods`.
+        let ids = unsafe { std::slice::from_raw_parts(methods, count as usize) };
+        let found = ids.iter().any(|&m| self.is_clinit(m));
+        let _ = call!(self.0, Deallocate, methods as *mut u8);
+        found
+    }
+
     /// Whether `method` is a static initializer.
     pub fn is_clinit(self, method: jni::sys::jmethodID) -> bool {
         let mut name: *mut c_char = std::ptr::null_mut();
@@ -234,8 +258,11 @@ impl Jvmti {
             &mut table
         )
         .ok()?;
+        if table.is_null() || count <= 0 {
+            return None;
+        }
         // SAFETY: JVMTI returned `count` entries at `table`.
-        let entries = unsafe { std::slice::from_raw_parts(table, count.max(0) as usize) };
+        let entries = unsafe { std::slice::from_raw_parts(table, count as usize) };
         let line = entries
             .iter()
             .filter(|e| e.start_location <= frame.location)

@@ -16,10 +16,10 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod control;
+pub mod juc;
 pub mod jvmti;
 #[allow(clippy::all)]
 pub mod jvmti_sys;
-pub mod juc;
 pub mod loadhook;
 pub mod natives;
 pub mod options;
@@ -31,8 +31,8 @@ use jni::sys::{jint, jobject, JNIEnv, JavaVM, JNI_ERR, JNI_OK};
 use jvmti::Jvmti;
 use jvmti_sys::*;
 use options::{Options, Pin};
-use scheduler::strategy::icb::Icb;
-use scheduler::strategy::{Dfs, Pct, PctConfig, RandomWalk, Replay};
+use scheduler::coverage::Covering;
+use scheduler::strategy::{from_name, Bounds, Replay};
 use scheduler::{Config, Execution, Schedule, Strategy};
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_void};
@@ -41,30 +41,58 @@ use std::sync::OnceLock;
 /// The agent, once `Agent_OnLoad` succeeded.
 pub static CONTROL: OnceLock<Control> = OnceLock::new();
 
-/// The strategy the options ask for (`replay=` wins over `strategy=`).
-pub fn make_strategy(o: &Options) -> Result<Box<dyn Strategy + Send>, String> {
+/// The strategy the options ask for (`replay=` wins over `strategy=`), by the scheduler's
+/// [`from_name`](scheduler::strategy::from_name).
+pub fn make_strategy(o: &Options) -> Result<Box<dyn Covering>, String> {
     if let Some(path) = &o.replay {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read schedule {}: {e}", path.display()))?;
         let schedule = Schedule::parse(&text)
             .map_err(|e| format!("bad schedule {}: {e:?}", path.display()))?;
-        return Ok(Box::new(Replay::new(&schedule)));
+        return Ok(Box::new(Replaying(Replay::new(&schedule))));
     }
-    Ok(match o.strategy.as_str() {
-        "random" => Box::new(RandomWalk::new(o.seed)),
-        "pct" => Box::new(Pct::new(PctConfig {
-            seed: o.seed,
-            depth: o.d.unwrap_or(3).max(1),
-            steps: None,
-        })),
-        "icb" => Box::new(Icb::new(o.c.unwrap_or(2), true)),
-        "dfs" => Box::new(Dfs::new()),
-        other => {
-            return Err(format!(
-                "unknown strategy {other:?} (this agent knows random, pct, icb, dfs)"
-            ))
-        }
-    })
+    let bounds = Bounds {
+        c: o.c,
+        v: o.v,
+        t: o.t,
+        d: o.d,
+        l: o.l,
+        c_mode: o.c_mode,
+        threads: o.threads,
+        epsilon: o.epsilon,
+        prune: o.prune,
+    };
+    from_name(&o.strategy, &bounds, o.seed)
+        .map(|chosen| chosen.strategy)
+        .map_err(|e| e.to_string())
+}
+
+/// A replay, with the coverage statement every strategy of a session has.
+struct Replaying(Replay);
+
+impl Strategy for Replaying {
+    fn begin_execution(&mut self, index: u64) {
+        self.0.begin_execution(index)
+    }
+    fn pick(&mut self, view: &scheduler::View<'_>) -> scheduler::Pick {
+        self.0.pick(view)
+    }
+    fn pick_waiter(
+        &mut self,
+        obj: scheduler::ObjId,
+        waiters: &[scheduler::ThreadId],
+    ) -> scheduler::Pick {
+        self.0.pick_waiter(obj, waiters)
+    }
+    fn end_execution(&mut self, summary: &scheduler::ExecutionSummary<'_>) -> bool {
+        self.0.end_execution(summary)
+    }
+}
+
+impl Covering for Replaying {
+    fn coverage(&self) -> String {
+        format!("replay: {:?}", self.0.result())
+    }
 }
 
 fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
@@ -109,6 +137,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     callbacks.ThreadStart = Some(on_thread_start);
     callbacks.ThreadEnd = Some(on_thread_end);
     callbacks.VMDeath = Some(on_vm_death);
+    callbacks.ClassPrepare = Some(on_class_prepare);
     loadhook::callbacks(&options.load, &mut callbacks);
     jvmti
         .set_callbacks(&callbacks)
@@ -117,6 +146,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
         jvmtiEvent_JVMTI_EVENT_THREAD_START,
         jvmtiEvent_JVMTI_EVENT_THREAD_END,
         jvmtiEvent_JVMTI_EVENT_VM_DEATH,
+        jvmtiEvent_JVMTI_EVENT_CLASS_PREPARE,
     ] {
         jvmti
             .enable(event)
@@ -124,6 +154,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     }
     loadhook::on_load(jvmti, &options.load);
     pin(options.pin);
+    natives::VM.store(vm, std::sync::atomic::Ordering::Relaxed);
     let _ = CONTROL.set(Control::new(jvmti, options, model, sink));
     Ok(())
 }
@@ -161,6 +192,17 @@ unsafe extern "C" fn on_thread_start(_jvmti: *mut jvmtiEnv, env: *mut JNIEnv, th
 unsafe extern "C" fn on_thread_end(_jvmti: *mut jvmtiEnv, env: *mut JNIEnv, _thread: jobject) {
     if let Some(c) = CONTROL.get() {
         c.thread_ended(env);
+    }
+}
+
+unsafe extern "C" fn on_class_prepare(
+    _jvmti: *mut jvmtiEnv,
+    env: *mut JNIEnv,
+    _thread: jobject,
+    klass: jni::sys::jclass,
+) {
+    if let Some(c) = CONTROL.get() {
+        c.class_prepared(env, klass);
     }
 }
 

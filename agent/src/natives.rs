@@ -36,6 +36,26 @@ macro_rules! jni {
     }};
 }
 
+/// The JavaVM, recorded by `Agent_OnLoad`.
+pub static VM: std::sync::atomic::AtomicPtr<jni::sys::JavaVM> =
+    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
+
+/// The current thread's JNIEnv (null when it is not attached).
+pub fn current_env() -> *mut JNIEnv {
+    let vm = VM.load(std::sync::atomic::Ordering::Relaxed);
+    if vm.is_null() {
+        return std::ptr::null_mut();
+    }
+    let mut env: *mut std::ffi::c_void = std::ptr::null_mut();
+    // SAFETY: `vm` is the JVM's JavaVM, valid for the life of the process.
+    let rc = unsafe { ((**vm).GetEnv.unwrap())(vm, &mut env, jni::sys::JNI_VERSION_1_8) };
+    if rc == jni::sys::JNI_OK {
+        env as *mut JNIEnv
+    } else {
+        std::ptr::null_mut()
+    }
+}
+
 pub fn new_global(env: *mut JNIEnv, obj: jobject) -> jobject {
     if obj.is_null() {
         return obj;
@@ -74,6 +94,10 @@ fn java_string(env: *mut JNIEnv, s: jstring) -> Option<String> {
     let chars = jni!(env, GetStringChars, s, std::ptr::null_mut());
     if chars.is_null() {
         return None;
+    }
+    if len <= 0 {
+        jni!(env, ReleaseStringChars, s, chars);
+        return Some(String::new());
     }
     // SAFETY: GetStringChars returned `len` UTF-16 units.
     let text = String::from_utf16_lossy(unsafe { std::slice::from_raw_parts(chars, len as usize) });

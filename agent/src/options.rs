@@ -15,6 +15,14 @@ pub struct Options {
     pub t: Option<u32>,
     pub d: Option<u32>,
     pub l: Option<u32>,
+    /// How `c` counts preemptions: `rankchecker` or `chess`.
+    pub c_mode: scheduler::strategy::rankchecker::CMode,
+    /// Threads expected (RankChecker, PCTVB); learnt from preparatory runs otherwise.
+    pub threads: Option<u32>,
+    /// ε of Lemma 4.1 (RankChecker).
+    pub epsilon: Option<f64>,
+    /// Happens-before pruning for ICB.
+    pub prune: bool,
     /// Executions to run in this JVM (the strategy may stop earlier).
     pub executions: u64,
     /// Index of the first execution (a session split over several JVMs, e.g. fork mode).
@@ -68,6 +76,10 @@ impl Default for Options {
             t: None,
             d: None,
             l: None,
+            c_mode: Default::default(),
+            threads: None,
+            epsilon: None,
+            prune: true,
             executions: 1,
             first_execution: 0,
             max_steps: 100_000,
@@ -109,6 +121,10 @@ pub const KEYS: &[&str] = &[
     "t",
     "d",
     "l",
+    "c-mode",
+    "threads",
+    "epsilon",
+    "prune",
     "executions",
     "first-execution",
     "max-steps",
@@ -169,6 +185,12 @@ impl Options {
             "t" => self.t = Some(small(value)?),
             "d" => self.d = Some(small(value)?),
             "l" => self.l = Some(small(value)?),
+            "c-mode" => self.c_mode = value.trim().parse().map_err(|e: String| bad(&e))?,
+            "threads" => self.threads = Some(small(value)?),
+            "epsilon" => {
+                self.epsilon = Some(value.trim().parse().map_err(|_| bad("not a number"))?)
+            }
+            "prune" => self.prune = switch(value)?,
             "executions" => {
                 self.executions = num(value)?;
                 if self.executions == 0 {

@@ -34,6 +34,8 @@ pub struct ExecutionResult {
     pub stderr: String,
     pub schedule: Option<String>,
     pub notes: Vec<String>,
+    /// The strategy's statement of what the executions so far cover.
+    pub coverage: String,
 }
 
 impl ExecutionResult {
@@ -60,6 +62,7 @@ impl ExecutionResult {
             "stderr": self.stderr,
             "schedule": self.schedule,
             "notes": self.notes,
+            "coverage": self.coverage,
         })
     }
 
@@ -134,6 +137,7 @@ mod tests {
             stderr: String::new(),
             schedule: Some("rankcheck-schedule 1\nt0\n".into()),
             notes: vec![],
+            coverage: "12 executions".into(),
         };
         let line = r.to_json().to_string();
         assert!(!line.contains('\n'), "one line per execution");

@@ -20,7 +20,7 @@ pub struct Args {
     /// The class whose `main` runs.
     #[arg(long)]
     pub main: String,
-    /// random | pct | icb | dfs (and whatever else the agent's scheduler offers).
+    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs.
     #[arg(long, default_value = "random")]
     pub strategy: String,
     #[arg(long, default_value_t = 0)]
@@ -108,6 +108,13 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    if !scheduler::strategy::by_name::NAMES.contains(&args.strategy.as_str()) {
+        return Err(bad_input(format!(
+            "unknown strategy {:?} (expected one of: {})",
+            args.strategy,
+            scheduler::strategy::by_name::NAMES.join(", ")
+        )));
+    }
     if args.executions == 0 {
         return Err(bad_input("--executions must be at least 1"));
     }
