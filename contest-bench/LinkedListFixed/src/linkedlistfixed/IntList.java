@@ -31,6 +31,96 @@ final class IntList {
         size++;
     }
 
+    /** Inserts {@code value} so that it ends up at position {@code index} (0 ≤ index ≤ size). */
+    synchronized void insert(int index, int value) {
+        if (index < 0 || index > size) {
+            throw new IndexOutOfBoundsException("insert at " + index + " of " + size);
+        }
+        if (index == size) {
+            append(value);
+            return;
+        }
+        Node node = new Node(value);
+        if (index == 0) {
+            node.next = head;
+            head = node;
+        } else {
+            Node before = nodeAt(index - 1);
+            node.next = before.next;
+            before.next = node;
+        }
+        size++;
+    }
+
+    /** Removes the first node holding {@code value}; says whether there was one. */
+    synchronized boolean removeFirst(int value) {
+        Node before = null;
+        for (Node x = head; x != null; before = x, x = x.next) {
+            if (x.value == value) {
+                if (before == null) {
+                    head = x.next;
+                } else {
+                    before.next = x.next;
+                }
+                if (x == tail) {
+                    tail = before;
+                }
+                size--;
+                return true;
+            }
+        }
+        return false;
+    }
+
+    synchronized int get(int index) {
+        if (index < 0 || index >= size) {
+            throw new IndexOutOfBoundsException("get " + index + " of " + size);
+        }
+        return nodeAt(index).value;
+    }
+
+    /** Position of the first node holding {@code value}, or -1. */
+    synchronized int indexOf(int value) {
+        int i = 0;
+        for (Node x = head; x != null; x = x.next, i++) {
+            if (x.value == value) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** Reverses the list in place. */
+    synchronized void reverse() {
+        Node previous = null;
+        Node x = head;
+        tail = head;
+        while (x != null) {
+            Node next = x.next;
+            x.next = previous;
+            previous = x;
+            x = next;
+        }
+        head = previous;
+    }
+
+    synchronized int[] toArray() {
+        int[] out = new int[size];
+        int i = 0;
+        for (Node x = head; x != null && i < out.length; x = x.next) {
+            out[i++] = x.value;
+        }
+        return out;
+    }
+
+    private Node nodeAt(int index) {
+        Node x = head;
+        for (int i = 0; i < index; i++) {
+            x = x.next;
+        }
+        return x;
+    }
+
     /** The number of nodes reachable from the head. */
     synchronized int countNodes() {
         int n = 0;

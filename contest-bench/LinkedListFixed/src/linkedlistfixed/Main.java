@@ -4,13 +4,16 @@ import java.io.IOException;
 import java.io.PrintWriter;
 
 /**
- * LinkedListFixed: two threads append disjoint ranges of numbers to one shared linked list; the test
- * harness then checks that every number is in the list and that the node count and the size
- * agree with the number of appends.
+ * LinkedListFixed: a linked-list implementation with a test harness. The harness first checks the
+ * list's sequential behaviour (a seeded mix of operations against java.util.ArrayList, one
+ * thread); then two threads append disjoint ranges of numbers to one shared list, and the harness
+ * checks that every number is in the list and that the node count and the size agree with the
+ * number of appends.
  *
  * <p>Fixed variant: every list operation is synchronized, so no append is lost.
  *
- * <p>Usage: {@code Main OUTPUT little|average|lot} (appends per thread 1, 10, 1000).
+ * <p>Usage: {@code Main OUTPUT little|average|lot} (appends per thread 1, 10, 1000; the
+ * sequential self-test makes 20 operations per append).
  */
 public final class Main {
     public static void main(String[] args) throws IOException, InterruptedException {
@@ -21,6 +24,12 @@ public final class Main {
             case "lot" -> 1000;
             default -> throw new IllegalArgumentException("concurrency level must be little, average or lot");
         };
+        String selfTest = SelfTest.run(20 * perThread, 7);
+        if (selfTest != null) {
+            String verdict = "LinkedList: BUG sequential self-test: " + selfTest;
+            System.out.println(verdict);
+            throw new AssertionError(verdict);
+        }
         IntList list = new IntList();
         Appender[] appenders = {new Appender(list, 0, perThread), new Appender(list, perThread, perThread)};
         for (Appender a : appenders) {
