@@ -239,8 +239,22 @@ impl Control {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Called when the harness connects (the references also mean "connected").
     pub fn set_java(&self, refs: crate::natives::JavaRefs) {
         let _ = self.java.set(refs);
+    }
+
+    /// At VM death: a JVM whose main class was not the harness ran nothing under control; say
+    /// so instead of letting the user believe the program was tested.
+    pub fn vm_death(&self) {
+        if self.java.get().is_none() {
+            eprintln!(
+                "rankcheck agent: no execution ran: the main class must be rankcheck.harness.Main \
+                 (java -agentpath:…=OPTIONS -cp rankcheck-rt.jar rankcheck.harness.Main --cp APP \
+                 --main CLASS; see agent/PROTOCOL.md)"
+            );
+        }
+        self.exit_status();
     }
 
     pub fn java(&self) -> Option<crate::natives::JavaRefs> {

@@ -208,7 +208,7 @@ unsafe extern "C" fn on_class_prepare(
 
 unsafe extern "C" fn on_vm_death(_jvmti: *mut jvmtiEnv, _env: *mut JNIEnv) {
     if let Some(c) = CONTROL.get() {
-        c.exit_status();
+        c.vm_death();
     }
 }
 
