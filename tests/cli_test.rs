@@ -159,6 +159,30 @@ fn a_correct_program_passes_with_a_coverage_line_and_json() {
         "{}",
         plain.both()
     );
+
+    // An exhaustive search that finishes within the budget claims its bound.
+    let icb = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--manifest",
+            manifest.to_str().unwrap(),
+            "--strategy",
+            "icb",
+            "-c",
+            "1",
+            "-j",
+            "1",
+        ],
+        LIMIT,
+    );
+    assert_eq!(icb.code, 0, "{}", icb.both());
+    assert!(
+        icb.stdout
+            .contains("ICB explored every schedule with at most 1 preemption(s)"),
+        "{}",
+        icb.both()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
