@@ -175,6 +175,17 @@ impl Search {
             // recreated on replay.
             launch.set_option("first-execution", found.index().to_string());
             let dir = write_report(out, &launch, &found.result)?;
+            if found.result["bound"] == "watchdog" {
+                // The watchdog's case is a limit of rankcheck (a thread blocked where the model
+                // cannot see), not a finding: never reported as a bug of the program.
+                unreproduced.push(format!(
+                    "execution {}: {}; stacks in {}",
+                    found.index(),
+                    found.result["message"].as_str().unwrap_or(""),
+                    dir.display()
+                ));
+                continue;
+            }
             let recorded = load_recorded(&dir).map_err(|e| anyhow::anyhow!(e))?;
             let replayed = replay(&recorded, &work.join(format!("replay-{i}")))?;
             let kind = found.result["kind"].as_str().unwrap_or("bug").to_string();

@@ -344,7 +344,10 @@ fn run_unit(config: &Config, program: &ProgramInfo, unit: &Unit) -> Vec<Row> {
             config.budget,
             config.out.join("reports").join(slug),
         );
-        match search.run(runnable) {
+        let outcome = search.run(runnable);
+        // Only searches that found something keep a folder.
+        let _ = std::fs::remove_dir(&search.out);
+        match outcome {
             Ok(result) => {
                 row.executions = result.finished.executions;
                 row.seconds = result.finished.seconds;

@@ -92,7 +92,7 @@ pub fn table1(config: &Config, programs: &[ProgramInfo], rows: &[Row]) -> String
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {:.1} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             p.name,
             p.sloc,
             p.threads,
@@ -100,7 +100,11 @@ pub fn table1(config: &Config, programs: &[ProgramInfo], rows: &[Row]) -> String
             p.sites,
             found,
             o.first_find.as_ref().map_or("-".into(), triple),
-            o.explored as f64 / config.seeds.max(1) as f64,
+            if o.error.is_some() && o.seeds_found == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1}", o.explored as f64 / config.seeds.max(1) as f64)
+            },
             p.expected.replace(' ', ", "),
         );
     }
