@@ -1015,10 +1015,19 @@ impl Control {
             // Not blocked by its state, but not computing either: waiting somewhere the state
             // does not show (the JVM's class-initialization lock is one).
             let idle = cpu.saturating_sub(last.2) < still.as_nanos() as u64 / 20;
-            if jvmti::is_blocked(state) {
+            // Where it waits: its innermost frame that is not rankcheck's.
+            let place = self
+                .jvmti
+                .stack(rec.thread, 8)
+                .unwrap_or_default()
+                .into_iter()
+                .find(|f| !f.starts_with("at rankcheck."))
+                .map(|f| format!(" {f}"))
+                .unwrap_or_default();
+            let what = if jvmti::is_blocked(state) {
                 format!(
-                    "t{id} ({}) is {} where rankcheck cannot see it (an uninstrumented lock, \
-                     queue or I/O?) and nothing else may run; it has not moved for {} ms",
+                    "t{id} ({}) is {}{place} where rankcheck cannot see it, and nothing else may \
+                     run; it has not moved for {} ms",
                     rec.name,
                     jvmti::describe_state(state),
                     still.as_millis()
@@ -1026,14 +1035,22 @@ impl Control {
             } else if idle {
                 format!(
                     "t{id} ({}) has not reached a scheduling point for {} ms and is not using \
-                     the CPU: it waits where rankcheck cannot see it (a class being initialized \
-                     by another thread, an uninstrumented lock, I/O?)",
+                     the CPU{place}: it waits where rankcheck cannot see it",
                     rec.name,
                     still.as_millis()
                 )
             } else {
                 return None;
-            }
+            };
+            // A limit of rankcheck, not a finding: the model does not know what the thread
+            // waits for, so it can say nothing about the program here.
+            format!(
+                "rankcheck could not control this execution ({what}). This is not a bug found \
+                 in the program: the thread waits on something rankcheck does not model (I/O, a \
+                 lock taken by a thread rankcheck does not control, a class being initialized \
+                 by another thread, a JDK-internal lock); java.util.concurrent is modelled \
+                 unless the agent runs with juc=off"
+            )
         };
         Some(End {
             kind: "blocked",

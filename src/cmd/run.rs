@@ -160,6 +160,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     };
     let started = Instant::now();
     let mut executions = 0u64;
+    let mut uncontrolled = Vec::new();
     for (first, count) in jvms {
         let launch = Launch::new(&args, &cp, &rt, first, count);
         let results_path = work.join(format!("results-{first}.jsonl"));
@@ -167,7 +168,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         for result in &ran.results {
             executions += 1;
             print_result(result, args.show_output);
-            if result["outcome"] == "bug" {
+            if result["bound"] == "watchdog" {
+                // A limit of rankcheck, not a finding (see the message): reported, not a bug.
+                let dir = write_report(&args.out, &launch, result)?;
+                println!("  report: {}", dir.display());
+                println!("  not a bug of the program: rankcheck could not control this execution");
+                uncontrolled.push(result["index"].to_string());
+            } else if result["outcome"] == "bug" {
                 any_bug = true;
                 let dir = write_report(&args.out, &launch, result)?;
                 println!("  report: {}", dir.display());
@@ -184,6 +191,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         if any_bug { "bug found" } else { "no bug found" }
     );
     let _ = std::fs::remove_dir_all(&work);
+    if !any_bug && !uncontrolled.is_empty() {
+        anyhow::bail!(
+            "rankcheck could not control execution(s) {} (see above); nothing is reported as a \
+             bug",
+            uncontrolled.join(", ")
+        );
+    }
     Ok(if any_bug {
         Outcome::Bug
     } else {

@@ -176,7 +176,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     print(&args, &search, &result);
     if !result.unreproduced.is_empty() && result.bugs.is_empty() {
         anyhow::bail!(
-            "a failure did not replay, so it is not reported as a bug: {}",
+            "nothing is reported as a bug (a failure that does not replay, or an execution \
+             rankcheck could not control, is not a finding): {}",
             result.unreproduced.join("; ")
         );
     }
