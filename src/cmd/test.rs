@@ -28,7 +28,7 @@ pub struct Args {
     /// compiled, and its main class, arguments and oracles used (flags given here add to them).
     #[arg(long, conflicts_with_all = ["cp", "main"])]
     pub manifest: Option<PathBuf>,
-    /// random | pct | pctvb | rankchecker | icb | pos | pos-star | scs.
+    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs.
     #[arg(long, default_value = strategy::DEFAULT)]
     pub strategy: String,
     /// Context bound: preemptions.
@@ -48,7 +48,7 @@ pub struct Args {
     pub l: Option<u32>,
     /// How preemptions count against c: rankchecker (only priority-order violations) or chess
     /// (every switch away from an enabled thread).
-    #[arg(long, value_parser = ["rankchecker", "chess"])]
+    #[arg(long)]
     pub c_mode: Option<String>,
     /// Executions at most.
     #[arg(long, default_value_t = 1000)]
@@ -95,6 +95,10 @@ pub struct Args {
     /// Instrument only synchronization (no data-access scheduling points).
     #[arg(long)]
     pub sync_only: bool,
+    /// Instrument the program's classes as they load, in the JVM (same passes and site ids),
+    /// instead of instrumenting the class path first.
+    #[arg(long, conflicts_with = "sync_only")]
+    pub load_time: bool,
     /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
     #[arg(long, allow_hyphen_values = true)]
     pub jvm_arg: Vec<String>,
@@ -112,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         d: args.d,
         l: args.l,
     };
-    let unused = given.unused_by(info);
+    let unused = strategy::check(info, &given, args.c_mode.as_deref())?;
     if !unused.is_empty() {
         eprintln!(
             "rankcheck: note: {} does not use {}; ignored",
@@ -149,7 +153,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         );
         fork = false;
     }
-    let mode = if args.sync_only {
+    let mode = if args.load_time {
+        Mode::LoadTime
+    } else if args.sync_only {
         Mode::SyncOnly
     } else {
         Mode::All
@@ -211,6 +217,7 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
                 fail_on_file: Vec::new(),
                 expect_exit: 0,
                 private_cwd: false,
+                load_time: mode == Mode::LoadTime,
             }
         }
     };
@@ -247,10 +254,12 @@ pub fn manifest_program(path: &Path, mode: Mode) -> anyhow::Result<Program> {
 /// A suite program, compiled and instrumented.
 pub fn program_of(program: &crate::suite::Program, mode: Mode) -> anyhow::Result<Program> {
     let classes = compiled(program)?;
-    Ok(program_from(
+    let mut prepared = program_from(
         program,
         classpath::prepare(&classes.display().to_string(), mode)?,
-    ))
+    );
+    prepared.load_time = mode == Mode::LoadTime;
+    Ok(prepared)
 }
 
 /// A suite program's original classes (compiled with javac, cached).
@@ -271,6 +280,7 @@ pub fn program_from(program: &crate::suite::Program, classpath: Vec<PathBuf>) ->
         fail_on_file: m.oracle.fail_on_file.iter().cloned().collect(),
         expect_exit: m.oracle.exit_status(),
         private_cwd: true,
+        load_time: false,
     }
 }
 

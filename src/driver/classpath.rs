@@ -14,6 +14,9 @@ pub enum Mode {
     All,
     /// Only synchronization and thread operations (`instrument --sync-only`).
     SyncOnly,
+    /// Not instrumented here: the agent instruments every site as classes load
+    /// (`instrument=load`, same passes and site ids as `All`).
+    LoadTime,
 }
 
 impl Mode {
@@ -21,12 +24,13 @@ impl Mode {
         match self {
             Mode::All => "all",
             Mode::SyncOnly => "sync-only",
+            Mode::LoadTime => "load-time",
         }
     }
 
     fn config(self) -> rewriter::Config {
         match self {
-            Mode::All => rewriter::Config::all(),
+            Mode::All | Mode::LoadTime => rewriter::Config::all(),
             Mode::SyncOnly => rewriter::Config::sync_only(),
         }
     }
@@ -42,7 +46,7 @@ pub fn prepare(cp: &str, mode: Mode) -> anyhow::Result<Vec<PathBuf>> {
                 "class path entry {entry}: no such file or directory"
             )));
         }
-        if is_instrumented(&path) {
+        if is_instrumented(&path) || mode == Mode::LoadTime {
             out.push(std::fs::canonicalize(&path)?);
             continue;
         }

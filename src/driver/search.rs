@@ -24,6 +24,8 @@ pub struct Program {
     pub expect_exit: i32,
     /// Run every JVM in its own scratch working directory.
     pub private_cwd: bool,
+    /// The agent instruments the class path as it loads (`classpath::Mode::LoadTime`).
+    pub load_time: bool,
 }
 
 /// Everything a search needs besides the program.
@@ -108,6 +110,9 @@ impl Search {
             ("expect-exit".into(), program.expect_exit.to_string()),
             ("spurious".into(), on_off(self.spurious)),
         ];
+        if program.load_time {
+            o.push(("instrument".into(), "load".into()));
+        }
         for (k, v) in self.bounds.given() {
             o.push((k.into(), v.to_string()));
         }
@@ -217,7 +222,12 @@ impl Search {
                 ));
             }
         }
-        let coverage = coverage::statement(self.strategy.name, &self.bounds, &finished.seen);
+        // The strategy's own statement (with its count of distinct happens-before graphs) speaks
+        // for the session when one JVM ran it all; otherwise each JVM knew only its chunk.
+        let coverage = match &finished.agent_coverage {
+            Some((claim, true)) => format!("{} execution(s); {claim}", finished.executions),
+            _ => coverage::statement(self.strategy.name, &self.bounds, &finished.seen),
+        };
         Ok(SearchResult {
             finished,
             bugs,

@@ -68,6 +68,10 @@ pub struct Finished {
     pub seen: Seen,
     /// The time limit ended the session.
     pub time_limited: bool,
+    /// The strategy's own coverage statement from the last execution counted (agent result
+    /// field `coverage`), and whether one JVM ran every counted execution (then it speaks for
+    /// the whole session).
+    pub agent_coverage: Option<(String, bool)>,
 }
 
 struct ChunkRun {
@@ -233,6 +237,8 @@ impl Session {
         let mut bugs = Vec::new();
         let mut counted = 0u64;
         let mut ran = 0u64;
+        let mut last: Option<(u64, String)> = None;
+        let mut jvms_counted = 0usize;
         let first_bug = runs
             .iter()
             .flat_map(|r| &r.results)
@@ -240,6 +246,7 @@ impl Session {
             .filter_map(|r| r["index"].as_u64())
             .min();
         for run in &runs {
+            let mut this_jvm_counted = false;
             for r in &run.results {
                 let index = r["index"].as_u64().unwrap_or(0);
                 ran += 1;
@@ -247,6 +254,12 @@ impl Session {
                     continue;
                 }
                 counted += 1;
+                this_jvm_counted = true;
+                if let Some(c) = r["coverage"].as_str().filter(|c| !c.is_empty()) {
+                    if last.as_ref().is_none_or(|(i, _)| index >= *i) {
+                        last = Some((index, c.to_string()));
+                    }
+                }
                 seen.max_threads = seen
                     .max_threads
                     .max(r["threads"].as_u64().unwrap_or(0) as u32);
@@ -262,6 +275,7 @@ impl Session {
                     });
                 }
             }
+            jvms_counted += usize::from(this_jvm_counted);
         }
         bugs.sort_by_key(Found::index);
         let time_limited =
@@ -275,6 +289,7 @@ impl Session {
             seconds: elapsed.as_secs_f64(),
             seen,
             time_limited,
+            agent_coverage: last.map(|(_, c)| (c, jvms_counted == 1)),
         }
     }
 }

@@ -55,6 +55,12 @@ pub const STRATEGIES: &[StrategyInfo] = &[
         about: "RankChecker(c, v, t): thread-bounding permutations, change points at v variables",
     },
     StrategyInfo {
+        name: "rankchecker-exhaustive",
+        bounds: &["c", "v", "t"],
+        spread: Spread::OneJvm,
+        about: "RankChecker's Algorithm 1: variable sets, c, permutations, HB pruning, in order",
+    },
+    StrategyInfo {
         name: "icb",
         bounds: &["c"],
         spread: Spread::OneJvm,
@@ -105,6 +111,35 @@ pub fn lookup(name: &str) -> anyhow::Result<&'static StrategyInfo> {
                 .join(", ")
         ))
     })
+}
+
+/// Checks `strategy` with `bounds` the way the agent will build it
+/// (`scheduler::strategy::from_name`): a bound out of range is bad input here, in one line,
+/// rather than a JVM that fails to start. Returns the given bounds the strategy ignores.
+pub fn check(
+    strategy: &StrategyInfo,
+    bounds: &Bounds,
+    c_mode: Option<&str>,
+) -> anyhow::Result<Vec<&'static str>> {
+    let c_mode = match c_mode {
+        Some(m) => m.parse().map_err(|e: String| bad_input(e))?,
+        None => Default::default(),
+    };
+    let wanted = scheduler::strategy::Bounds {
+        c: bounds.c,
+        v: bounds.v,
+        t: bounds.t,
+        d: bounds.d,
+        l: bounds.l,
+        c_mode,
+        ..Default::default()
+    };
+    if strategy.name == "dfs" {
+        return Ok(bounds.unused_by(strategy));
+    }
+    scheduler::strategy::from_name(strategy.name, &wanted, 0)
+        .map(|chosen| chosen.ignored)
+        .map_err(|e| bad_input(e.to_string()))
 }
 
 /// Bounds given on the command line.
@@ -186,6 +221,26 @@ mod tests {
             "{bad}"
         );
         assert_eq!(lookup("icb").unwrap().spread, Spread::OneJvm);
+    }
+
+    #[test]
+    fn the_scheduler_checks_bounds_and_names_the_ignored_ones() {
+        let b = Bounds {
+            c: Some(1),
+            d: Some(2),
+            ..Bounds::default()
+        };
+        assert_eq!(check(lookup("icb").unwrap(), &b, None).unwrap(), vec!["d"]);
+        let zero_v = Bounds {
+            v: Some(0),
+            ..Bounds::default()
+        };
+        assert!(check(lookup("rankchecker").unwrap(), &zero_v, None).is_err());
+        assert!(check(lookup("rankchecker").unwrap(), &b, Some("sometimes")).is_err());
+        // Every name the CLI offers is one the scheduler builds.
+        for s in STRATEGIES {
+            check(s, &Bounds::default(), Some("chess")).unwrap();
+        }
     }
 
     #[test]
