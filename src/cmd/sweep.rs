@@ -79,6 +79,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         all_bounds: args.all_bounds,
         out: args.out.clone(),
     };
+    for s in &config.strategies {
+        for bounds in config.settings(s) {
+            strategy::check(s, &bounds, None)
+                .map_err(|e| bad_input(format!("{} with {}: {e}", s.name, bounds.label())))?;
+        }
+    }
     let root = bench_suite::locate(args.suite.as_deref(), "contest-bench")?;
     let programs = bench_suite::load(&root, &args.programs)?;
     std::fs::create_dir_all(&config.out)
