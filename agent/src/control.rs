@@ -918,7 +918,7 @@ impl Control {
     }
 
     /// Makes `root` thread 0 of a new execution.
-    pub fn start_execution(&self, env: *mut JNIEnv, root: jobject) {
+    pub fn start_execution(&self, root: jobject) {
         let mut st = self.lock();
         st.epoch += 1;
         let index = st.model.index();
@@ -941,7 +941,6 @@ impl Control {
         };
         let id = self.obj_id(&mut ex, root);
         ex.thread_of.insert(id.0, ThreadId::MAIN);
-        let _ = env;
         st.exec = Some(ex);
     }
 
