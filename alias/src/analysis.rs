@@ -214,7 +214,8 @@ pub fn analyze(config: &Config) -> Result<AnalysisFile, Error> {
     }
 
     // Sharing: objects reachable from a started thread object or a static field may be seen by
-    // two threads. Static fields count as shared when the program can start a thread.
+    // two threads. Static fields count as shared when the program can start a thread, or when
+    // library code calls back into it (executors start threads inside the JDK).
     let mut roots = SparseBitSet::new();
     let threads: Vec<u32> = solver.started_threads.clone();
     let mut any_thread = false;
@@ -223,6 +224,7 @@ pub fn analyze(config: &Config) -> Result<AnalysisFile, Error> {
         any_thread |= !p.is_empty();
         roots.union_with(&p);
     }
+    any_thread |= solver.called_back;
     if any_thread {
         // Objects handed to library code may be handed to any thread.
         let u = solver.unknown;
@@ -270,6 +272,7 @@ pub fn analyze(config: &Config) -> Result<AnalysisFile, Error> {
     stats.insert("nodes".into(), solver.node_count() as f64);
     stats.insert("objects".into(), solver.objs.len() as f64);
     stats.insert("collapsed_nodes".into(), solver.collapsed_nodes as f64);
+    stats.insert("solver_steps".into(), solver.steps as f64);
     stats.insert("points_to_bytes".into(), solver.pts_bytes() as f64);
     stats.insert("jdk_warnings".into(), solver.jdk_warnings.len() as f64);
     stats.insert("solve_seconds".into(), solve_secs);

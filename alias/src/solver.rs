@@ -159,7 +159,10 @@ pub struct Solver {
     pub jdk_warnings: Vec<String>,
     steps_since_collapse: usize,
     pub collapsed_nodes: usize,
-    steps: usize,
+    pub steps: usize,
+    /// Unknown code may call application code (possibly on threads the library starts, as
+    /// executors do).
+    pub called_back: bool,
 }
 
 /// Natives whose reference arguments are not stored anywhere: only their result is unknown.
@@ -252,6 +255,7 @@ impl Solver {
             steps_since_collapse: 0,
             collapsed_nodes: 0,
             steps: 0,
+            called_back: false,
         };
         s.fields.id("[]");
         s.field_types.push(None);
@@ -727,6 +731,7 @@ impl Solver {
                 ret,
                 None,
             );
+            self.called_back = true;
             self.lambda_call(cs, o, info);
             return;
         }
@@ -745,6 +750,7 @@ impl Solver {
             return;
         }
         for target in self.callbacks_of(&class) {
+            self.called_back = true;
             if let Some(Some(this)) = self.methods[target as usize].params.first() {
                 let this = *this;
                 self.add_obj(this, o);
@@ -1348,18 +1354,6 @@ impl Solver {
             }
             self.steps_since_collapse += 1;
             self.steps += 1;
-            if self.steps % 100_000 == 0 && std::env::var_os("RC_ALIAS_DEBUG").is_some() {
-                eprintln!(
-                    "steps {} methods {} nodes {} objs {} wl {} unknown {} edges {}",
-                    self.steps,
-                    self.methods.len(),
-                    self.pts.len(),
-                    self.objs.len(),
-                    self.worklist.len(),
-                    self.pts[self.unknown as usize].len(),
-                    self.edge_set.len()
-                );
-            }
             let objs: Vec<ObjId> = d.iter().collect();
             if n == self.find(self.unknown) {
                 for &o in &objs {
