@@ -6,7 +6,10 @@
 //! by the wall time of the JVMs, start-up included; slowdowns are baseline / rankcheck, summed
 //! up by geometric means. The v = 1 column instruments, per program, only the sites
 //! that may touch one shared variable of the points-to analysis (up to three such variables,
-//! mean rate).
+//! mean rate). The load-time column runs the plain classes with the agent instrumenting every
+//! site as classes load (`--load-time`); its cost is given per JVM start over the all-sites
+//! figure (the JVMs of both run the same executions, so the difference is the load-time
+//! rewriting: class parsing, the JDK's java.util.concurrent included in both).
 
 use crate::driver::baseline::{geomean, repeat};
 use crate::driver::classpath::{self, Mode};
@@ -59,8 +62,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     println!(
         "Throughput (executions/s, {n} executions per figure, wall time of the JVMs incl. start-up; slowdown = uninstrumented / rankcheck)\n"
     );
-    println!("| Program | Uninstrumented | Sync only | Slowdown | v = 1 | All sites | Slowdown |");
-    println!("|---|---:|---:|---:|---|---:|---:|");
+    println!(
+        "| Program | Uninstrumented | Sync only | Slowdown | v = 1 | All sites | Slowdown | Load time | Load-time cost (s per JVM) |"
+    );
+    println!("|---|---:|---:|---:|---|---:|---:|---:|---:|");
+    let jvms = n.div_ceil(strategy::CHUNK).max(1) as f64;
+    let (mut load_rates, mut load_costs) = (Vec::new(), Vec::new());
     let (mut slow_sync, mut slow_all) = (Vec::new(), Vec::new());
     let (mut base_rates, mut sync_rates, mut all_rates) = (Vec::new(), Vec::new(), Vec::new());
     let mut v1_rates = Vec::new();
@@ -97,6 +104,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         };
         let sync = controlled(super::test::program_of(p, Mode::SyncOnly)?)?;
         let all = controlled(super::test::program_of(p, Mode::All)?)?;
+        let load = controlled(super::test::program_of(p, Mode::LoadTime)?)?;
+        let load_cost = match (all, load) {
+            (Some(a), Some(l)) if a > 0.0 && l > 0.0 => Some((n as f64 / l - n as f64 / a) / jvms),
+            _ => None,
+        };
+        load_rates.extend(load);
+        load_costs.extend(load_cost);
         // v = 1: the mean rate over up to three single shared variables.
         let v1 = match classpath::analysis(&original.display().to_string(), &p.manifest.main) {
             Ok(analysis) => {
@@ -130,25 +144,34 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         sync_rates.extend(sync);
         all_rates.extend(all);
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             p.name(),
             cell(base),
             cell(sync),
             cell(rs),
             v1,
             cell(all),
-            cell(ra)
+            cell(ra),
+            cell(load),
+            load_cost.map_or("-".into(), |c| format!("{c:.2}"))
         );
     }
     println!(
-        "| geometric mean | {} | {} | {} | {} | {} | {} |",
+        "| geometric mean | {} | {} | {} | {} | {} | {} | {} | {} |",
         cell(geomean(&base_rates)),
         cell(geomean(&sync_rates)),
         cell(geomean(&slow_sync)),
         cell(geomean(&v1_rates)),
         cell(geomean(&all_rates)),
-        cell(geomean(&slow_all))
+        cell(geomean(&slow_all)),
+        cell(geomean(&load_rates)),
+        mean(&load_costs).map_or("-".into(), |c| format!("{c:.2} (mean)"))
     );
+    if let Some(worst) = load_costs.iter().copied().reduce(f64::max) {
+        println!(
+            "\nLoad-time instrumentation costs at most {worst:.2} s per JVM start over offline instrumentation."
+        );
+    }
     let _ = std::fs::remove_dir_all(&work);
     Ok(Outcome::Clean)
 }
