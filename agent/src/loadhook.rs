@@ -123,12 +123,15 @@ struct LoadHook {
     jdk: rewriter::Config,
     app: Option<rewriter::Config>,
     /// Rewritten application classes by (name, hash of the original bytes); `None`: unchanged.
-    cache: Mutex<HashMap<(String, u64), Option<Arc<Vec<u8>>>>>,
+    cache: Mutex<ClassCache>,
     /// `java.base` reads `RC`'s module: JDK classes may be rewritten.
     jdk_ready: AtomicBool,
     /// Application classes added to the hierarchy.
     known: Mutex<std::collections::HashSet<String>>,
 }
+
+/// Rewritten application classes by (name, hash of the original bytes); `None`: unchanged.
+type ClassCache = HashMap<(String, u64), Option<Arc<Vec<u8>>>>;
 
 static HOOK: OnceLock<LoadHook> = OnceLock::new();
 
@@ -509,9 +512,7 @@ impl LoadHook {
         }
     }
 
-    fn lock_cache(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<(String, u64), Option<Arc<Vec<u8>>>>> {
+    fn lock_cache(&self) -> std::sync::MutexGuard<'_, ClassCache> {
         self.cache.lock().unwrap_or_else(|e| e.into_inner())
     }
 
