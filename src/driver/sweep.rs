@@ -125,7 +125,8 @@ pub struct Row {
     pub v: Option<u32>,
     pub t: Option<u32>,
     pub seed: u64,
-    /// A table-4 run: rankchecker at the first find's c, without v and t.
+    /// A table-4 run: rankchecker at the first find's c, with v and t at their largest value
+    /// (every variable, every thread order).
     pub unbounded: bool,
     pub found: bool,
     pub kind: Option<String>,
@@ -256,8 +257,12 @@ pub fn run(
             program,
             strategy: super::strategy::lookup("rankchecker").unwrap(),
             seed: row.seed,
+            // "Without v and t bounding": every variable and every thread order (the scheduler
+            // defaults an absent bound to v = 1, t = 2, so the largest bound stands for "all").
             settings: vec![Bounds {
                 c: row.c,
+                v: Some(scheduler::strategy::by_name::MAX_BOUND),
+                t: Some(scheduler::strategy::by_name::MAX_BOUND),
                 ..Bounds::default()
             }],
             unbounded: true,

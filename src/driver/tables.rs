@@ -139,7 +139,7 @@ pub fn table4(config: &Config, programs: &[ProgramInfo], rows: &[Row]) -> String
     }
     let _ = writeln!(
         s,
-        "Table 4 (rankchecker, budget {}): executions and seconds to the bug at the first find's (c, v, t), and at the same c without v and t bounding (means over the seeds that found it)\n",
+        "Table 4 (rankchecker, budget {}): executions and seconds to the bug at the first find's (c, v, t), and at the same c without v and t bounding (v = t = 1000, i.e. every variable and thread order; means over the seeds that found it)\n",
         config.budget
     );
     s.push_str("| Program | c | With v, t: (v, t) | Executions | Seconds | Without v, t: executions | Seconds | Found without |\n");
