@@ -158,3 +158,48 @@ fn a_take_nobody_feeds_is_a_model_deadlock_not_a_watchdog_report() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_tour_of_the_other_constructs_runs_clean() {
+    // CompletableFuture on the common pool, a cached pool, a read-write lock, a cyclic barrier,
+    // a semaphore and a timed poll: every execution ends normally, none is reported.
+    let dir = scratch("juc-tour");
+    let classes = dir.join("classes");
+    let javac = std::process::Command::new("javac")
+        .arg("-d")
+        .arg(&classes)
+        .arg(root().join("tests/java/juc/JucTour.java"))
+        .status()
+        .expect("javac runs");
+    assert!(javac.success());
+    let ran = rankcheck(
+        &dir,
+        &[
+            "run",
+            "--cp",
+            classes.to_str().unwrap(),
+            "--main",
+            "JucTour",
+            "--executions",
+            "60",
+            "--keep-going",
+            "--spurious",
+            "--show-output",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert_eq!(
+        ran.stdout.matches("pass (finished)").count(),
+        60,
+        "{}",
+        ran.both()
+    );
+    assert_eq!(
+        ran.stdout.matches("ok 21 1 7").count(),
+        60,
+        "{}",
+        ran.both()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
