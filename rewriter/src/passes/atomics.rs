@@ -1,7 +1,8 @@
-//! Atomics: the scalar `java.util.concurrent.atomic` classes (`AtomicInteger`, `AtomicLong`,
-//! `AtomicBoolean`, `AtomicReference`) announce, at the entry of each public instance method, a
-//! read (`get*`) or a write (everything else: set, getAndX, compareAndSet, …) of the atomic
-//! object. Each method is one indivisible step in Java, so the one announcement before it is
+//! Atomics: the `java.util.concurrent.atomic` classes (`AtomicInteger`, `AtomicLong`,
+//! `AtomicBoolean`, `AtomicReference` and the three `Atomic*Array`s) announce, at the entry of
+//! each public instance method, a read (`get*`) or a write (everything else: set, getAndX,
+//! compareAndSet, …) of the atomic object (for an array, of the whole array: coarser than the
+//! element, which only makes more pairs conflict). Each method is one indivisible step in Java, so the one announcement before it is
 //! exactly the scheduling point the user expects; an atomic check-then-act (`get` then `set`)
 //! then has a point in between, where a preemption finds it.
 //!
@@ -16,7 +17,7 @@ use java_harness::hooks::{Hook, SiteKind};
 
 const ACC_PUBLIC: u16 = 0x0001;
 
-/// The scalar atomic classes and the descriptor of their `value` field.
+/// The atomic classes and the descriptor of their value (the key of the announced location).
 const ATOMICS: &[(&str, &str)] = &[
     ("java/util/concurrent/atomic/AtomicInteger", "I"),
     ("java/util/concurrent/atomic/AtomicLong", "J"),
@@ -25,14 +26,22 @@ const ATOMICS: &[(&str, &str)] = &[
         "java/util/concurrent/atomic/AtomicReference",
         "Ljava/lang/Object;",
     ),
+    ("java/util/concurrent/atomic/AtomicIntegerArray", "[I"),
+    ("java/util/concurrent/atomic/AtomicLongArray", "[J"),
+    (
+        "java/util/concurrent/atomic/AtomicReferenceArray",
+        "[Ljava/lang/Object;",
+    ),
 ];
 
 /// Methods that only read the value.
 const READS: &[&str] = &["get", "getPlain", "getOpaque", "getAcquire"];
 
-/// Methods left alone: constructors, and the ones that call an announced method themselves.
+/// Methods left alone: constructors, `length` (of an array that never changes), and the ones
+/// that call an announced method themselves.
 const SKIPPED: &[&str] = &[
     "<init>",
+    "length",
     "toString",
     "intValue",
     "longValue",
@@ -98,5 +107,7 @@ mod tests {
             Some("java/util/concurrent/atomic/AtomicLong.value:J")
         );
         assert_eq!(value_field("java/util/concurrent/atomic/LongAdder"), None);
+        assert!(value_field("java/util/concurrent/atomic/AtomicIntegerArray").is_some());
+        assert_eq!(announces("length"), None);
     }
 }
