@@ -93,23 +93,14 @@ impl Session {
         let next = AtomicU64::new(0);
         let lowest_bug = AtomicU64::new(u64::MAX);
         let failed = AtomicBool::new(false);
-        let done = AtomicU64::new(0);
         let runs: Mutex<Vec<ChunkRun>> = Mutex::new(Vec::new());
         let error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
         let bar = self.progress.then(|| progress_bar(self.budget));
 
         std::thread::scope(|scope| {
             for worker in 0..jobs {
-                let (chunks, next, lowest_bug, failed, done, runs, error, bar) = (
-                    &chunks,
-                    &next,
-                    &lowest_bug,
-                    &failed,
-                    &done,
-                    &runs,
-                    &error,
-                    &bar,
-                );
+                let (chunks, next, lowest_bug, failed, runs, error, bar) =
+                    (&chunks, &next, &lowest_bug, &failed, &runs, &error, &bar);
                 scope.spawn(move || loop {
                     let i = next.fetch_add(1, Ordering::SeqCst) as usize;
                     let Some(&(first, count)) = chunks.get(i) else {
@@ -143,7 +134,6 @@ impl Session {
                             if let Some(bar) = bar {
                                 bar.inc(n.saturating_sub(live.get()));
                             }
-                            done.fetch_add(n, Ordering::SeqCst);
                             for r in &run.results {
                                 if r["outcome"] == "bug" {
                                     let index = r["index"].as_u64().unwrap_or(first);
