@@ -517,7 +517,9 @@ fn a_loop_without_scheduling_points_ends_at_the_wall_clock_bound() {
         &["--timeout-ms", "800", "--executions", "2", "--keep-going"],
         &[],
     );
-    assert_eq!(run.code, Some(1), "{}", run.explain());
+    // Inconclusive, not a bug: rankcheck cannot control a loop without scheduling points.
+    assert_eq!(run.code, Some(3), "{}", run.explain());
+    assert!(run.stdout.contains("inconclusive (timeout)"), "{}", run.explain());
     assert_eq!(run.kinds(), vec!["timeout"; 2], "{}", run.explain());
     assert_eq!(run.result(0)["bound"], "wall-clock");
     assert!(

@@ -176,6 +176,8 @@ struct State {
     done: bool,
     executions: u64,
     bugs: u64,
+    /// Executions rankcheck could not control (watchdog, wall-clock bound).
+    inconclusive: u64,
     sites: HashMap<i64, SiteInfo>,
     /// Which methods (by jmethodID) are static initializers, learnt as they are met.
     clinit_methods: HashMap<usize, bool>,
@@ -192,6 +194,9 @@ pub struct Control {
     /// state lock, so that it can be read anywhere).
     java: std::sync::OnceLock<crate::natives::JavaRefs>,
     session_start: Instant,
+    /// The JVM's own main class runs under the agent (plain.rs): one execution, ended by the
+    /// monitor thread.
+    pub plain: std::sync::atomic::AtomicBool,
 }
 
 pub const BASE_CLOCK_NS: u64 = 1_600_000_000_000_000_000;
@@ -223,6 +228,7 @@ impl Control {
                 done: false,
                 executions: 0,
                 bugs: 0,
+                inconclusive: 0,
                 sites: HashMap::new(),
                 clinit_methods: HashMap::new(),
                 results,
@@ -230,6 +236,7 @@ impl Control {
             harness_cv: Condvar::new(),
             java: std::sync::OnceLock::new(),
             session_start: Instant::now(),
+            plain: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -247,6 +254,13 @@ impl Control {
     /// At VM death: a JVM whose main class was not the harness ran nothing under control; say
     /// so instead of letting the user believe the program was tested.
     pub fn vm_death(&self) {
+        if self.is_plain() {
+            // The process ends in the monitor thread once the result is written (an exit
+            // rankcheck did not see, e.g. from uninstrumented code, ends the execution here).
+            self.end_unseen_exit();
+            crate::plain::hold_main();
+            return;
+        }
         if self.java.get().is_none() {
             eprintln!(
                 "rankcheck agent: no execution ran: the main class must be rankcheck.harness.Main \
@@ -567,7 +581,9 @@ impl Control {
             }
             Decision::Exit { status } => {
                 let expected = self.options.expect_exit;
-                let mut e = if status == expected {
+                // Plain main: the program's own status is its business unless expect-exit says.
+                let checked = !self.is_plain() || self.options.expect_exit_given;
+                let mut e = if status == expected || !checked {
                     end("exit", false, format!("System.exit({status})"))
                 } else {
                     end(
@@ -683,9 +699,21 @@ impl Control {
     pub fn thread_started(&self, env: *mut JNIEnv, thread: jobject) {
         let mut st = self.lock();
         let epoch = st.epoch;
+        // Already registered (plain main registers the main thread at VMInit; the JVM then
+        // also posts its ThreadStart).
+        if current().is_some_and(|(e, _)| e == epoch) {
+            return;
+        }
         let Some(ex) = st.exec.as_mut() else {
             return;
         };
+        // Only threads this execution tagged (its root, the children it started): any other
+        // (JVM-internal, attached) must not take an object number, which would shift the
+        // numbers of the program's objects depending on timing.
+        let tag = self.jvmti.get_tag(thread).unwrap_or(0);
+        if tag == 0 || (tag >> 32) as u32 != ex.epoch {
+            return;
+        }
         let Some(me) = self.thread_of(ex, thread) else {
             return;
         };
@@ -738,6 +766,40 @@ impl Control {
             crate::natives::delete_global(env, global);
         }
         self.harness_cv.notify_all();
+        drop(st);
+        if me == ThreadId::MAIN && self.is_plain() {
+            // Plain main: the JVM would shut down once the other threads end; the monitor
+            // writes the result and ends the process first.
+            crate::plain::hold_main();
+        }
+    }
+
+    pub fn is_plain(&self) -> bool {
+        self.plain.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The JVM is exiting without rankcheck having seen an exit (uncontrolled code called
+    /// `System.exit`): the execution ends here, as an exit.
+    fn end_unseen_exit(&self) {
+        let epoch = {
+            let st = self.lock();
+            match st.exec.as_ref() {
+                Some(ex) if ex.end.is_none() => ex.epoch,
+                _ => return,
+            }
+        };
+        self.end_execution(
+            epoch,
+            End {
+                kind: "exit",
+                bug: false,
+                message: "the JVM exited where rankcheck does not see it (System.exit from                           uninstrumented code, or a signal)"
+                    .into(),
+                bound: None,
+                exit_status: None,
+                trace: None,
+            },
+        );
     }
 
     /// The thread's last scheduling point: `End`, then the turn goes to the next thread (or,
@@ -1148,11 +1210,9 @@ impl Control {
         stdout: String,
         stderr: String,
         oracle: Option<(String, String)>,
-    ) {
+    ) -> Option<ExecutionResult> {
         let mut st = self.lock();
-        let Some(ex) = st.exec.take() else {
-            return;
-        };
+        let ex = st.exec.take()?;
         let mut end = ex.end.clone().unwrap_or(End {
             kind: "internal",
             bug: false,
@@ -1169,7 +1229,10 @@ impl Control {
                 end.message = message;
             }
         }
-        let bug = end.bug;
+        // The watchdog and the wall-clock bound: rankcheck could not control the execution,
+        // so it says nothing about the program (neither a bug nor a pass).
+        let inconclusive = end.bug && matches!(end.bound, Some("watchdog" | "wall-clock"));
+        let bug = end.bug && !inconclusive;
         let more = st.model.finish(bug).unwrap_or(false) && !st.model.strategy().exhausted();
         let coverage = st.model.strategy().coverage();
         st.finished_in_model = true;
@@ -1177,12 +1240,24 @@ impl Control {
         if bug {
             st.bugs += 1;
         }
-        let schedule = (bug || self.options.record_all || self.options.replay.is_some())
-            .then(|| st.model.schedule().to_text());
+        if inconclusive {
+            st.inconclusive += 1;
+        }
+        let schedule = (end.bug
+            || self.options.record_all
+            || self.options.replay.is_some()
+            || self.is_plain())
+        .then(|| st.model.schedule().to_text());
         let result = ExecutionResult {
             index: ex.index,
             seed: self.options.seed,
-            outcome: if bug { "bug" } else { "pass" },
+            outcome: if bug {
+                "bug"
+            } else if inconclusive {
+                "inconclusive"
+            } else {
+                "pass"
+            },
             kind,
             message: end.message,
             bound: end.bound,
@@ -1198,11 +1273,16 @@ impl Control {
             notes: ex.notes,
             coverage,
         };
-        st.results.write(&result, self.options.verbose);
+        // Plain main without `out=` says it in one paragraph (plain.rs) instead.
+        if !(self.is_plain() && self.options.out.is_none()) {
+            st.results.write(&result, self.options.verbose);
+        }
         let executions_left = st.executions < self.options.executions;
-        if !more || !executions_left || (bug && !self.options.keep_going) {
+        let hopeless = st.inconclusive >= self.options.max_inconclusive;
+        if !more || !executions_left || hopeless || (bug && !self.options.keep_going) {
             st.done = true;
         }
+        Some(result)
     }
 
     pub fn exit_status(&self) -> i32 {
@@ -1343,7 +1423,17 @@ impl Control {
 pub fn trim_frames(mut frames: Vec<String>) -> Vec<String> {
     let ours_on_top = frames
         .iter()
-        .take_while(|f| f.starts_with("at rankcheck.rt.RC."))
+        .take_while(|f| {
+            // The hook and native; for an uncaught throwable, the handler's frames.
+            [
+                "at rankcheck.rt.RC.",
+                "at rankcheck.harness.",
+                "at java.lang.ThreadGroup.uncaughtException(",
+                "at java.lang.Thread.dispatchUncaughtException(",
+            ]
+            .iter()
+            .any(|p| f.starts_with(p))
+        })
         .count();
     frames.drain(..ours_on_top);
     let plumbing = |f: &String| {

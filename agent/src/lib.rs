@@ -23,6 +23,7 @@ pub mod jvmti_sys;
 pub mod loadhook;
 pub mod natives;
 pub mod options;
+pub mod plain;
 pub mod report;
 pub mod sites;
 
@@ -96,7 +97,7 @@ impl Covering for Replaying {
 }
 
 fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
-    let options = Options::parse(text).map_err(|e| e.to_string())?;
+    let mut options = Options::parse(text).map_err(|e| e.to_string())?;
     let strategy = make_strategy(&options)?;
     let model: Model = Execution::starting_at(
         Config {
@@ -139,6 +140,9 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     callbacks.VMDeath = Some(on_vm_death);
     callbacks.ClassPrepare = Some(on_class_prepare);
     loadhook::callbacks(&options.load, &mut callbacks);
+    // VMInit: load-time rewriting's own first, then plain main (plain.rs).
+    let _ = LOADHOOK_VM_INIT.set(callbacks.VMInit);
+    callbacks.VMInit = Some(on_vm_init);
     jvmti
         .set_callbacks(&callbacks)
         .map_err(|e| format!("JVMTI callbacks refused (error {})", e.0))?;
@@ -147,11 +151,13 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
         jvmtiEvent_JVMTI_EVENT_THREAD_END,
         jvmtiEvent_JVMTI_EVENT_VM_DEATH,
         jvmtiEvent_JVMTI_EVENT_CLASS_PREPARE,
+        jvmtiEvent_JVMTI_EVENT_VM_INIT,
     ] {
         jvmti
             .enable(event)
             .map_err(|e| format!("JVMTI event {event} refused (error {})", e.0))?;
     }
+    plain::boot_runtime(jvmti, &mut options.load);
     loadhook::on_load(jvmti, &options.load);
     pin(options.pin);
     natives::VM.store(vm, std::sync::atomic::Ordering::Relaxed);
@@ -180,6 +186,18 @@ pub unsafe extern "system" fn Agent_OnLoad(
             eprintln!("rankcheck agent: error: {e}");
             JNI_ERR
         }
+    }
+}
+
+/// The VMInit callback load-time rewriting asked for, if any.
+static LOADHOOK_VM_INIT: OnceLock<jvmtiEventVMInit> = OnceLock::new();
+
+unsafe extern "C" fn on_vm_init(jvmti: *mut jvmtiEnv, env: *mut JNIEnv, thread: jobject) {
+    if let Some(Some(f)) = LOADHOOK_VM_INIT.get() {
+        f(jvmti, env, thread);
+    }
+    if let Some(c) = CONTROL.get() {
+        let _ = std::panic::catch_unwind(|| plain::vm_init(c, env, thread));
     }
 }
 

@@ -86,7 +86,7 @@ fn throw_new(env: *mut JNIEnv, class: jclass, message: &str) {
     jni!(env, ThrowNew, class, m.as_ptr());
 }
 
-fn java_string(env: *mut JNIEnv, s: jstring) -> Option<String> {
+pub fn java_string(env: *mut JNIEnv, s: jstring) -> Option<String> {
     if s.is_null() {
         return None;
     }
@@ -555,7 +555,15 @@ pub extern "system" fn Java_rankcheck_rt_RC_nRandomSeed(
 
 #[no_mangle]
 pub extern "system" fn Java_rankcheck_harness_Agent_connect(env: *mut JNIEnv, _: jclass) -> jlong {
-    let Some(c) = control() else { return -1 };
+    match control() {
+        Some(c) if connect(env, c) => c.options.executions as jlong,
+        _ => -1,
+    }
+}
+
+/// Binds the agent to the runtime classes (the abort throwable, the exceptions hooks throw) and
+/// turns the hooks on; false when the runtime classes are missing.
+pub fn connect(env: *mut JNIEnv, c: &Control) -> bool {
     let classes = (
         find_class(env, "rankcheck/rt/ExecutionAborted"),
         find_class(env, "java/lang/InterruptedException"),
@@ -564,7 +572,7 @@ pub extern "system" fn Java_rankcheck_harness_Agent_connect(env: *mut JNIEnv, _:
     );
     let (Some(aborted), Some(ie), Some(imse), Some(rc)) = classes else {
         eprintln!("rankcheck agent: the runtime classes are missing from the class path");
-        return -1;
+        return false;
     };
     let ctor = jni!(
         env,
@@ -581,7 +589,7 @@ pub extern "system" fn Java_rankcheck_harness_Agent_connect(env: *mut JNIEnv, _:
     let args = [jni::sys::jvalue { l: message }];
     let local = jni!(env, NewObjectA, aborted, ctor, args.as_ptr());
     if local.is_null() {
-        return -1;
+        return false;
     }
     c.set_java(JavaRefs {
         abort: new_global(env, local),
@@ -590,10 +598,10 @@ pub extern "system" fn Java_rankcheck_harness_Agent_connect(env: *mut JNIEnv, _:
     });
     let on = jni!(env, GetStaticFieldID, rc, c"on".as_ptr(), c"Z".as_ptr());
     if on.is_null() {
-        return -1;
+        return false;
     }
     jni!(env, SetStaticBooleanField, rc, on, JNI_TRUE);
-    c.options.executions as jlong
+    true
 }
 
 #[no_mangle]
@@ -662,7 +670,7 @@ pub extern "system" fn Java_rankcheck_harness_Agent_finishExecution(
     let Some(c) = control() else { return };
     let oracle =
         java_string(env, oracle).map(|k| (k, java_string(env, message).unwrap_or_default()));
-    c.finish_execution(
+    let _ = c.finish_execution(
         java_string(env, stdout).unwrap_or_default(),
         java_string(env, stderr).unwrap_or_default(),
         oracle,

@@ -42,8 +42,16 @@ pub struct Options {
     pub spurious: bool,
     /// Go on after a bug (otherwise the run stops at the first one).
     pub keep_going: bool,
+    /// Executions rankcheck could not control (watchdog, wall-clock bound) after which the run
+    /// stops: a program that blocks where rankcheck cannot see keeps doing so.
+    pub max_inconclusive: u64,
+    /// Search-state file (ICB, exhaustive strategies): loaded at start when it exists, saved
+    /// after every execution, so a search split over JVMs goes on where the last one stopped.
+    pub state: Option<PathBuf>,
     /// The exit status a correct run ends with (`System.exit` or the end of `main`).
     pub expect_exit: i32,
+    /// `expect-exit` was given (plain main checks the status only then).
+    pub expect_exit_given: bool,
     /// CPU to pin the JVM to: `None` = do not pin.
     pub pin: Pin,
     /// Put the schedule text in every result, not only in bug results.
@@ -90,7 +98,10 @@ impl Default for Options {
             replay: None,
             spurious: false,
             keep_going: false,
+            max_inconclusive: 3,
+            state: None,
             expect_exit: 0,
+            expect_exit_given: false,
             pin: Pin::Off,
             record_all: false,
             verbose: false,
@@ -135,6 +146,8 @@ pub const KEYS: &[&str] = &[
     "replay",
     "spurious",
     "keep-going",
+    "max-inconclusive",
+    "state",
     "expect-exit",
     "pin",
     "record",
@@ -206,8 +219,11 @@ impl Options {
             "replay" => self.replay = Some(PathBuf::from(value)),
             "spurious" => self.spurious = switch(value)?,
             "keep-going" => self.keep_going = switch(value)?,
+            "max-inconclusive" => self.max_inconclusive = num(value)?.max(1),
+            "state" => self.state = Some(PathBuf::from(value)),
             "expect-exit" => {
-                self.expect_exit = value.trim().parse().map_err(|_| bad("not a number"))?
+                self.expect_exit = value.trim().parse().map_err(|_| bad("not a number"))?;
+                self.expect_exit_given = true;
             }
             "pin" => {
                 self.pin = match value.trim() {

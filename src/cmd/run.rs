@@ -131,7 +131,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
     }
     if !matches!(args.juc.as_str(), "on" | "off") {
-        return Err(bad_input(format!("--juc wants on or off, not {:?}", args.juc)));
+        return Err(bad_input(format!(
+            "--juc wants on or off, not {:?}",
+            args.juc
+        )));
     }
     let cp = if args.load_time {
         plain_classpath(&args.cp)?
@@ -168,12 +171,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         for result in &ran.results {
             executions += 1;
             print_result(result, args.show_output);
-            if result["bound"] == "watchdog" {
+            if result["outcome"] == "inconclusive" || result["bound"] == "watchdog" {
                 // A limit of rankcheck, not a finding (see the message): reported, not a bug.
                 let dir = write_report(&args.out, &launch, result)?;
                 println!("  report: {}", dir.display());
                 println!("  not a bug of the program: rankcheck could not control this execution");
-                uncontrolled.push(result["index"].to_string());
+                uncontrolled.push((result["message"].as_str().unwrap_or("").to_string(), dir));
             } else if result["outcome"] == "bug" {
                 any_bug = true;
                 let dir = write_report(&args.out, &launch, result)?;
@@ -191,11 +194,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         if any_bug { "bug found" } else { "no bug found" }
     );
     let _ = std::fs::remove_dir_all(&work);
-    if !any_bug && !uncontrolled.is_empty() {
+    if let (false, Some((message, dir))) = (any_bug, uncontrolled.first()) {
         anyhow::bail!(
-            "rankcheck could not control execution(s) {} (see above); nothing is reported as a \
-             bug",
-            uncontrolled.join(", ")
+            "{} of {executions} execution(s) could not be controlled: {message}; report in {} \
+             (nothing is reported as a bug)",
+            uncontrolled.len(),
+            dir.display()
         );
     }
     Ok(if any_bug {
@@ -251,7 +255,9 @@ pub fn plain_classpath(cp: &str) -> anyhow::Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for entry in cp.split(':').filter(|e| !e.is_empty()) {
         let path = std::fs::canonicalize(entry).map_err(|_| {
-            bad_input(format!("class path entry {entry}: no such file or directory"))
+            bad_input(format!(
+                "class path entry {entry}: no such file or directory"
+            ))
         })?;
         out.push(path);
     }
