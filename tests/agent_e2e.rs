@@ -519,7 +519,11 @@ fn a_loop_without_scheduling_points_ends_at_the_wall_clock_bound() {
     );
     // Inconclusive, not a bug: rankcheck cannot control a loop without scheduling points.
     assert_eq!(run.code, Some(3), "{}", run.explain());
-    assert!(run.stdout.contains("inconclusive (timeout)"), "{}", run.explain());
+    assert!(
+        run.stdout.contains("inconclusive (timeout)"),
+        "{}",
+        run.explain()
+    );
     assert_eq!(run.kinds(), vec!["timeout"; 2], "{}", run.explain());
     assert_eq!(run.result(0)["bound"], "wall-clock");
     assert!(
@@ -537,4 +541,41 @@ fn a_schedule_that_does_not_fit_the_program_is_reported_as_diverged() {
     let other = rankcheck_run("Semantics", &["--replay", schedule.to_str().unwrap()], &[]);
     assert_eq!(other.code, Some(0), "{}", other.explain());
     assert_eq!(other.kinds(), vec!["diverged"], "{}", other.explain());
+}
+
+#[test]
+fn rankcheck_test_says_when_executions_could_not_be_controlled_and_never_reports_a_bug() {
+    // Every execution of HotLoop ends at the wall-clock bound: inconclusive, so the search goes
+    // on (up to the agent's cap of 3), and the CLI ends with exit 3 and one line saying so.
+    let out = scratch().join(format!("out-test-hotloop-{}", unique()));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rankcheck"));
+    cmd.arg("test")
+        .arg("--cp")
+        .arg(classes())
+        .args([
+            "--main",
+            "HotLoop",
+            "--timeout-ms",
+            "600",
+            "--budget",
+            "10",
+            "-j",
+            "1",
+        ])
+        .arg("--out")
+        .arg(&out);
+    let o = guarded(cmd);
+    let explain = format!("exit {:?}\n{}\n{}", o.code, o.stdout, o.stderr);
+    assert_eq!(o.code, Some(3), "{explain}");
+    assert!(
+        o.stderr
+            .contains("3 of 3 execution(s) could not be controlled"),
+        "{explain}"
+    );
+    assert!(o.stderr.contains("report in "), "{explain}");
+    assert!(!o.stdout.contains("BUG"), "{explain}");
+    assert!(
+        o.stdout.contains("coverage (not valid for the 3"),
+        "{explain}"
+    );
 }

@@ -180,6 +180,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     };
     let result = search.run(&program)?;
     print(&args, &search, &result);
+    if let (true, Some((message, dir))) = (result.bugs.is_empty(), result.inconclusive.first()) {
+        // A limit of rankcheck (a thread blocked where it cannot see, a loop without scheduling
+        // points), never a bug of the program.
+        anyhow::bail!(
+            "{} of {} execution(s) could not be controlled: {message}; report in {}",
+            result.inconclusive.len(),
+            result.finished.executions,
+            dir.display()
+        );
+    }
     if !result.unreproduced.is_empty() && result.bugs.is_empty() {
         anyhow::bail!(
             "nothing is reported as a bug (a failure that does not replay, or an execution \
@@ -323,8 +333,14 @@ fn print(args: &Args, search: &Search, result: &SearchResult) {
         search.bounds.label(),
         search.seed
     ));
-    if result.bugs.is_empty() {
+    if result.bugs.is_empty() && result.inconclusive.is_empty() {
         say(format!("coverage: {}", result.coverage));
+    } else if result.bugs.is_empty() {
+        say(format!(
+            "coverage (not valid for the {} execution(s) rankcheck could not control): {}",
+            result.inconclusive.len(),
+            result.coverage
+        ));
     }
     if args.json {
         let report = result.bugs.first().map(|b| b.dir.display().to_string());
@@ -346,6 +362,10 @@ fn print(args: &Args, search: &Search, result: &SearchResult) {
                 "replay": crate::driver::report::replay_command(&b.dir),
             })).collect::<Vec<_>>(),
             "unreproduced": result.unreproduced,
+            "inconclusive": result.inconclusive.iter().map(|(m, d)| json!({
+                "message": m,
+                "report": d.display().to_string(),
+            })).collect::<Vec<_>>(),
             "time_limited": f.time_limited,
         });
         println!("{value}");

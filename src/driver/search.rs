@@ -68,6 +68,9 @@ pub struct SearchResult {
     pub bugs: Vec<Reported>,
     /// Failing executions whose replay did not reproduce them: rankcheck's own failures.
     pub unreproduced: Vec<String>,
+    /// Executions rankcheck could not control (agent outcome `inconclusive`): the message
+    /// (which thread was blocked where) and the report folder.
+    pub inconclusive: Vec<(String, PathBuf)>,
     pub coverage: String,
 }
 
@@ -222,6 +225,14 @@ impl Search {
                 ));
             }
         }
+        let mut inconclusive = Vec::new();
+        for found in &finished.inconclusive {
+            let mut launch = found.launch.clone();
+            launch.set_option("first-execution", found.index().to_string());
+            let dir = write_report(out, &launch, &found.result)?;
+            let message = found.result["message"].as_str().unwrap_or("").to_string();
+            inconclusive.push((format!("execution {}: {message}", found.index()), dir));
+        }
         // The strategy's own statement (with its count of distinct happens-before graphs) speaks
         // for the session when one JVM ran it all; otherwise each JVM knew only its chunk.
         let coverage = match &finished.agent_coverage {
@@ -232,6 +243,7 @@ impl Search {
             finished,
             bugs,
             unreproduced,
+            inconclusive,
             coverage,
         })
     }

@@ -64,6 +64,8 @@ pub struct Finished {
     pub executions: u64,
     /// Bugs by execution index (only the first unless keep-going).
     pub bugs: Vec<Found>,
+    /// Counted executions rankcheck could not control (agent outcome `inconclusive`).
+    pub inconclusive: Vec<Found>,
     pub seconds: f64,
     pub seen: Seen,
     /// The time limit ended the session.
@@ -225,6 +227,7 @@ impl Session {
         let mut hbs = BTreeSet::new();
         let mut any_hb = false;
         let mut bugs = Vec::new();
+        let mut inconclusive = Vec::new();
         let mut counted = 0u64;
         let mut ran = 0u64;
         let mut last: Option<(u64, String)> = None;
@@ -258,6 +261,12 @@ impl Session {
                     any_hb = true;
                     hbs.insert(h.to_string());
                 }
+                if r["outcome"] == "inconclusive" {
+                    inconclusive.push(Found {
+                        result: r.clone(),
+                        launch: run.launch.clone(),
+                    });
+                }
                 if r["outcome"] == "bug" && (self.keep_going || Some(index) == first_bug) {
                     bugs.push(Found {
                         result: r.clone(),
@@ -276,6 +285,7 @@ impl Session {
         Finished {
             executions: counted,
             bugs,
+            inconclusive,
             seconds: elapsed.as_secs_f64(),
             seen,
             time_limited,
