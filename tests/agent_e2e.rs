@@ -579,3 +579,41 @@ fn rankcheck_test_says_when_executions_could_not_be_controlled_and_never_reports
         "{explain}"
     );
 }
+
+/// `rankcheck test` on a program of tests/java/agent: (exit code, executions counted).
+fn rankcheck_test_executions(main: &str, options: &[&str]) -> (Option<i32>, u64, String) {
+    let out = scratch().join(format!("out-test-{main}-{}", unique()));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rankcheck"));
+    cmd.arg("test")
+        .arg("--cp")
+        .arg(classes())
+        .args(["--main", main])
+        .args(options)
+        .arg("--out")
+        .arg(&out);
+    let o = guarded(cmd);
+    let explain = format!("exit {:?}\n{}\n{}", o.code, o.stdout, o.stderr);
+    let count = o
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("rankcheck: ")?.split_once(" execution(s)"))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or_else(|| panic!("no execution count: {explain}"));
+    (o.code, count, explain)
+}
+
+#[test]
+fn icb_in_fork_mode_explores_as_many_schedules_as_in_one_jvm() {
+    // The agent saves ICB's search state after every execution (`state=`) and the next JVM
+    // resumes from it, so one JVM per execution explores the same schedules as one JVM.
+    let common = ["--strategy", "icb", "-c", "1", "--budget", "200", "-j", "2"];
+    let (code, in_jvm, explain) = rankcheck_test_executions("TwoWriters", &common);
+    assert_eq!(code, Some(0), "{explain}");
+    assert!(in_jvm > 3 && in_jvm < 200, "{explain}");
+    let fork: Vec<&str> = common.iter().copied().chain(["--fork"]).collect();
+    let (code, forked, explain) = rankcheck_test_executions("TwoWriters", &fork);
+    assert_eq!(code, Some(0), "{explain}");
+    assert!(!explain.contains("--fork ignored"), "{explain}");
+    assert_eq!(forked, in_jvm, "{explain}");
+    assert!(explain.contains("ICB explored every schedule"), "{explain}");
+}

@@ -959,6 +959,10 @@ impl Control {
     /// The index of the next execution, or `None` when the run is over.
     pub fn next_execution(&self) -> Option<u64> {
         let mut st = self.lock();
+        // A search resumed from a state file (`state=`) that has nothing left.
+        if st.executions == 0 && !st.finished_in_model && st.model.strategy().exhausted() {
+            st.done = true;
+        }
         if st.done {
             return None;
         }
@@ -1234,6 +1238,10 @@ impl Control {
         let inconclusive = end.bug && matches!(end.bound, Some("watchdog" | "wall-clock"));
         let bug = end.bug && !inconclusive;
         let more = st.model.finish(bug).unwrap_or(false) && !st.model.strategy().exhausted();
+        let exhausted = st.model.strategy().exhausted();
+        if let Some(path) = &self.options.state {
+            save_state(path, st.model.strategy().save());
+        }
         let coverage = st.model.strategy().coverage();
         st.finished_in_model = true;
         st.executions += 1;
@@ -1272,6 +1280,7 @@ impl Control {
             schedule,
             notes: ex.notes,
             coverage,
+            exhausted,
         };
         // Plain main without `out=` says it in one paragraph (plain.rs) instead.
         if !(self.is_plain() && self.options.out.is_none()) {
@@ -1335,6 +1344,19 @@ enum Mode {
     RealWait,
     /// The thread finished: hand the turn on and leave.
     Leave,
+}
+
+/// Writes the strategy's search state (a temporary file and a rename: a JVM killed mid-write
+/// leaves the previous state).
+fn save_state(path: &std::path::Path, state: Option<String>) {
+    let Some(text) = state else { return };
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, text).is_err() || std::fs::rename(&tmp, path).is_err() {
+        eprintln!(
+            "rankcheck agent: warning: cannot save the search state to {}",
+            path.display()
+        );
+    }
 }
 
 fn live(st: &State, epoch: u32) -> bool {

@@ -63,9 +63,23 @@ pub fn make_strategy(o: &Options) -> Result<Box<dyn Covering>, String> {
         epsilon: o.epsilon,
         prune: o.prune,
     };
-    from_name(&o.strategy, &bounds, o.seed)
-        .map(|chosen| chosen.strategy)
-        .map_err(|e| e.to_string())
+    // A search split over JVMs goes on from the state the last JVM saved (`state=`).
+    let saved = o
+        .state
+        .as_ref()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .filter(|t| !t.trim().is_empty());
+    match saved {
+        Some(text) => scheduler::strategy::by_name::resume(&o.strategy, &bounds, o.seed, &text)
+            .map_err(|e| {
+                format!(
+                    "cannot resume from {}: {e}",
+                    o.state.as_ref().unwrap().display()
+                )
+            }),
+        None => from_name(&o.strategy, &bounds, o.seed).map_err(|e| e.to_string()),
+    }
+    .map(|chosen| chosen.strategy)
 }
 
 /// A replay, with the coverage statement every strategy of a session has.

@@ -36,6 +36,8 @@ pub struct ExecutionResult {
     pub notes: Vec<String>,
     /// The strategy's statement of what the executions so far cover.
     pub coverage: String,
+    /// The strategy has nothing left to explore (ICB, exhaustive strategies).
+    pub exhausted: bool,
 }
 
 impl ExecutionResult {
@@ -63,6 +65,7 @@ impl ExecutionResult {
             "schedule": self.schedule,
             "notes": self.notes,
             "coverage": self.coverage,
+            "exhausted": self.exhausted,
         })
     }
 
@@ -138,6 +141,7 @@ mod tests {
             schedule: Some("rankcheck-schedule 1\nt0\n".into()),
             notes: vec![],
             coverage: "12 executions".into(),
+            exhausted: false,
         };
         let line = r.to_json().to_string();
         assert!(!line.contains('\n'), "one line per execution");

@@ -146,7 +146,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
     }
     let mut fork = args.fork;
-    if fork && info.spread == strategy::Spread::OneJvm {
+    // ICB's search state goes from JVM to JVM (the agent's `state=`); the other one-JVM
+    // strategies keep theirs in memory only.
+    if fork && info.spread == strategy::Spread::OneJvm && info.name != "icb" {
         eprintln!(
             "rankcheck: note: --fork ignored: {} keeps its search state in one JVM",
             info.name

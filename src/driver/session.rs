@@ -88,7 +88,13 @@ impl Session {
         std::fs::create_dir_all(&self.work)
             .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", self.work.display()))?;
         let chunks = self.chunks();
-        let jobs = self.jobs.max(1).min(chunks.len().max(1));
+        // A search state carried from JVM to JVM (`state=`) runs them one after the other.
+        let jobs = if self.carries_state() {
+            1
+        } else {
+            self.jobs.max(1).min(chunks.len().max(1))
+        };
+        let exhausted = AtomicBool::new(false);
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let started = Instant::now();
         let deadline = self.time_limit.map(|t| started + t);
@@ -103,12 +109,14 @@ impl Session {
             for worker in 0..jobs {
                 let (chunks, next, lowest_bug, failed, runs, error, bar) =
                     (&chunks, &next, &lowest_bug, &failed, &runs, &error, &bar);
+                let exhausted = &exhausted;
                 scope.spawn(move || loop {
                     let i = next.fetch_add(1, Ordering::SeqCst) as usize;
                     let Some(&(first, count)) = chunks.get(i) else {
                         break;
                     };
                     if failed.load(Ordering::SeqCst)
+                        || exhausted.load(Ordering::SeqCst)
                         || (!self.keep_going && first > lowest_bug.load(Ordering::SeqCst))
                         || deadline.is_some_and(|d| Instant::now() >= d)
                     {
@@ -137,6 +145,9 @@ impl Session {
                                 bar.inc(n.saturating_sub(live.get()));
                             }
                             for r in &run.results {
+                                if r["exhausted"] == true && self.carries_state() {
+                                    exhausted.store(true, Ordering::SeqCst);
+                                }
                                 if r["outcome"] == "bug" {
                                     let index = r["index"].as_u64().unwrap_or(first);
                                     lowest_bug.fetch_min(index, Ordering::SeqCst);
@@ -168,10 +179,17 @@ impl Session {
         Ok(self.summarize(runs, started.elapsed(), deadline))
     }
 
+    /// Fork mode for a strategy whose search state spans the session (ICB): each JVM loads
+    /// the state the previous one saved, so the JVMs explore what one JVM would.
+    fn carries_state(&self) -> bool {
+        self.fork && self.spread == Spread::OneJvm
+    }
+
     /// `(first, count)` of every JVM, in execution order.
     fn chunks(&self) -> Vec<(u64, u64)> {
         let size = match (self.spread, self.fork) {
-            (Spread::OneJvm, _) => self.budget.max(1),
+            (Spread::OneJvm, true) => 1,
+            (Spread::OneJvm, false) => self.budget.max(1),
             (Spread::Chunks, true) => 1,
             (Spread::Chunks, false) => CHUNK,
         };
@@ -207,6 +225,10 @@ impl Session {
                 .as_millis()
                 .max(1);
             launch.set_option("time-limit-ms", left.to_string());
+        }
+        if self.carries_state() {
+            let state = self.work.join("search-state.txt");
+            launch.set_option("state", state.display().to_string());
         }
         launch.log = Some(self.work.join(format!("jvm-{first}.log")));
         if self.private_cwd {
