@@ -616,4 +616,20 @@ fn icb_in_fork_mode_explores_as_many_schedules_as_in_one_jvm() {
     assert!(!explain.contains("--fork ignored"), "{explain}");
     assert_eq!(forked, in_jvm, "{explain}");
     assert!(explain.contains("ICB explored every schedule"), "{explain}");
+    // rankcheck run --fork carries the state the same way.
+    let run = rankcheck_run(
+        "TwoWriters",
+        &[
+            "--strategy",
+            "icb",
+            "-c",
+            "1",
+            "--executions",
+            "200",
+            "--fork",
+        ],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    assert_eq!(run.executions.len() as u64, in_jvm, "{}", run.explain());
 }

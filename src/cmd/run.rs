@@ -165,7 +165,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut executions = 0u64;
     let mut uncontrolled = Vec::new();
     for (first, count) in jvms {
-        let launch = Launch::new(&args, &cp, &rt, first, count);
+        let mut launch = Launch::new(&args, &cp, &rt, first, count);
+        if args.fork && args.replay.is_none() {
+            // A strategy with a search state (ICB) carries it from JVM to JVM.
+            let state = work.join("search-state.txt");
+            launch.set_option("state", state.display().to_string());
+        }
         let results_path = work.join(format!("results-{first}.jsonl"));
         let ran = launch.run(&results_path)?;
         for result in &ran.results {
@@ -184,7 +189,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 println!("  replay: rankcheck replay {}", dir.display());
             }
         }
-        if any_bug && !args.keep_going {
+        // The strategy has nothing left, or (one JVM per execution, so the agent's own cap
+        // cannot count) the program keeps blocking where rankcheck cannot see.
+        let exhausted = ran.results.iter().any(|r| r["exhausted"] == true);
+        if (any_bug && !args.keep_going) || exhausted || uncontrolled.len() >= MAX_INCONCLUSIVE {
             break;
         }
     }
@@ -272,6 +280,9 @@ pub fn plain_classpath(cp: &str) -> anyhow::Result<Vec<PathBuf>> {
 pub fn prepare_classpath(cp: &str) -> anyhow::Result<Vec<PathBuf>> {
     crate::driver::classpath::prepare(cp, crate::driver::classpath::Mode::All)
 }
+
+/// Inconclusive executions after which a forked run stops (the agent's `max-inconclusive`).
+const MAX_INCONCLUSIVE: usize = 3;
 
 impl Launch {
     /// The launch `rankcheck run` makes for executions `first .. first + count`.

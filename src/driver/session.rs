@@ -21,6 +21,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// Inconclusive executions after which a forked session starts no more JVMs (the agent's
+/// `max-inconclusive` default).
+const MAX_INCONCLUSIVE: u64 = 3;
+
 /// How to run one session.
 #[derive(Clone, Debug)]
 pub struct Session {
@@ -95,6 +99,8 @@ impl Session {
             self.jobs.max(1).min(chunks.len().max(1))
         };
         let exhausted = AtomicBool::new(false);
+        // Fork mode: the agent's cap on inconclusive executions counts one JVM only.
+        let inconclusive = AtomicU64::new(0);
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let started = Instant::now();
         let deadline = self.time_limit.map(|t| started + t);
@@ -109,7 +115,7 @@ impl Session {
             for worker in 0..jobs {
                 let (chunks, next, lowest_bug, failed, runs, error, bar) =
                     (&chunks, &next, &lowest_bug, &failed, &runs, &error, &bar);
-                let exhausted = &exhausted;
+                let (exhausted, inconclusive) = (&exhausted, &inconclusive);
                 scope.spawn(move || loop {
                     let i = next.fetch_add(1, Ordering::SeqCst) as usize;
                     let Some(&(first, count)) = chunks.get(i) else {
@@ -117,6 +123,7 @@ impl Session {
                     };
                     if failed.load(Ordering::SeqCst)
                         || exhausted.load(Ordering::SeqCst)
+                        || (self.fork && inconclusive.load(Ordering::SeqCst) >= MAX_INCONCLUSIVE)
                         || (!self.keep_going && first > lowest_bug.load(Ordering::SeqCst))
                         || deadline.is_some_and(|d| Instant::now() >= d)
                     {
@@ -145,6 +152,9 @@ impl Session {
                                 bar.inc(n.saturating_sub(live.get()));
                             }
                             for r in &run.results {
+                                if r["outcome"] == "inconclusive" {
+                                    inconclusive.fetch_add(1, Ordering::SeqCst);
+                                }
                                 if r["exhausted"] == true && self.carries_state() {
                                     exhausted.store(true, Ordering::SeqCst);
                                 }
@@ -302,7 +312,9 @@ impl Session {
         let time_limited =
             deadline.is_some_and(|d| Instant::now() + Duration::from_millis(50) >= d);
         seen.executions = counted;
-        seen.exhausted = bugs.is_empty() && !time_limited && ran < self.budget;
+        // An early end after inconclusive executions (the agent's cap) is no exhausted search.
+        seen.exhausted =
+            bugs.is_empty() && inconclusive.is_empty() && !time_limited && ran < self.budget;
         seen.distinct_hb = any_hb.then_some(hbs.len() as u64);
         Finished {
             executions: counted,
