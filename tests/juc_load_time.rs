@@ -123,3 +123,42 @@ fn offline_instrumented_classes_are_not_rewritten_twice() {
     assert_eq!(plain, load);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn plain_java_with_the_agent_instruments_an_unmodified_program_as_it_loads() {
+    // `java -agentpath:…=instrument=load -cp classes:rankcheck-rt.jar Main`: no instrument step
+    // and no harness; the lost signal of MissedSignal (a Condition) is a model deadlock.
+    let dir = scratch("load-time-plain");
+    let classes = compile_test_program("MissedSignal", &dir);
+    let rt = rankcheck(&dir, &["rt"], LIMIT);
+    assert_eq!(rt.code, 0, "{}", rt.both());
+    let mut paths = rt
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().last().unwrap_or(""));
+    let (jar, agent) = (paths.next().unwrap(), paths.next().unwrap());
+    let mut found = false;
+    for seed in 0..8 {
+        let out = std::process::Command::new("timeout")
+            .args(["120", "java"])
+            .arg(format!("-agentpath:{agent}=instrument=load,seed={seed}"))
+            .arg("-cp")
+            .arg(format!("{}:{jar}", classes.display()))
+            .arg("missedsignal.Main")
+            .current_dir(&dir)
+            .output()
+            .expect("java runs");
+        let text = String::from_utf8_lossy(&out.stderr).to_string()
+            + &String::from_utf8_lossy(&out.stdout);
+        assert!(
+            !text.contains("blocked where") && !text.contains("could not control"),
+            "{text}"
+        );
+        if text.contains("bug (deadlock)") && text.contains("LockSupport.park") {
+            found = true;
+            break;
+        }
+    }
+    assert!(found, "no seed of 0..8 found the lost signal");
+    let _ = std::fs::remove_dir_all(&dir);
+}
