@@ -263,9 +263,8 @@ impl Control {
         }
         if self.java.get().is_none() {
             eprintln!(
-                "rankcheck agent: no execution ran: the main class must be rankcheck.harness.Main \
-                 (java -agentpath:…=OPTIONS -cp rankcheck-rt.jar rankcheck.harness.Main --cp APP \
-                 --main CLASS; see agent/PROTOCOL.md)"
+                "rankcheck agent: no execution ran (see the error above; the runtime classes \
+                 must be on the class path: -cp APP:rankcheck-rt.jar MAIN, see agent/PROTOCOL.md)"
             );
         }
         self.exit_status();
