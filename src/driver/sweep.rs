@@ -362,6 +362,13 @@ fn run_unit(config: &Config, program: &ProgramInfo, unit: &Unit) -> Vec<Row> {
                     row.report = Some(bug.dir.display().to_string());
                 } else if let Some(u) = result.unreproduced.first() {
                     row.error = Some(format!("not reproduced: {u}"));
+                } else if let Some((message, dir)) = result.inconclusive.first() {
+                    // Not a clean row: rankcheck could not control some execution.
+                    row.error = Some(format!(
+                        "{} execution(s) could not be controlled: {message}; report in {}",
+                        result.inconclusive.len(),
+                        dir.display()
+                    ));
                 }
             }
             Err(e) => row.error = Some(format!("{e:#}").lines().next().unwrap_or("").to_string()),
