@@ -30,7 +30,11 @@
 //! By default JDK method bodies are not analysed: the whole library is one piece of *unknown
 //! code*. A call into the JDK lets its reference arguments escape into a global `unknown` node
 //! and returns whatever `unknown` holds of the declared return type, plus an unknown object of
-//! that type; an escaped object's fields may be read and written by unknown code; and unknown
+//! that type; an escaped object's fields may be read by unknown code, and written if a JDK
+//! class declares them (array elements included) — fields an application class declares are
+//! written by library code only through reflection, field updaters, VarHandles or Unsafe, so
+//! they are treated as written by unknown code only once the application calls one of those
+//! (or calls missing or untranslatable code, or a native method of its own); and unknown
 //! code may call back every application method that overrides a JDK method (`run`,
 //! `compareTo`, `toString`, `hashCode`, …) and every lambda it is given, with arguments from
 //! `unknown`. A handful of JDK methods have exact models (`System.arraycopy`,

@@ -133,6 +133,10 @@ pub struct Solver {
     /// (declaring class, name, descriptor) → field; field 0 is the array element.
     fields: Interner,
     field_types: Vec<Option<TypeId>>,
+    /// Per field: declared by an application class (or a lambda capture).
+    field_is_app: Vec<bool>,
+    reflective_writes: bool,
+    deferred_havoc: Vec<(ObjId, FieldId, Node)>,
     field_nodes: HashMap<(ObjId, FieldId), Node>,
     obj_fields: Vec<Vec<(FieldId, Node)>>,
     static_nodes: HashMap<FieldId, Node>,
@@ -195,6 +199,16 @@ fn native_keeps_args(class: &str) -> bool {
     )
 }
 
+/// Calls from application code that let library code write fields the application declares.
+fn writes_fields_reflectively(m: &MethodRef) -> bool {
+    is_reflective(m)
+        || m.class.starts_with("java/lang/reflect/")
+        || m.class.starts_with("java/lang/invoke/")
+        || m.class.ends_with("FieldUpdater")
+        || m.class.ends_with("/Unsafe")
+        || m.class == "java/io/ObjectInputStream"
+}
+
 /// Calls from application code that the analysis cannot follow (reflection, method handles).
 fn is_reflective(m: &MethodRef) -> bool {
     matches!(
@@ -234,6 +248,9 @@ impl Solver {
             worklist: Vec::new(),
             fields: Interner::default(),
             field_types: Vec::new(),
+            field_is_app: Vec::new(),
+            reflective_writes: false,
+            deferred_havoc: Vec::new(),
             field_nodes: HashMap::new(),
             obj_fields: Vec::new(),
             static_nodes: HashMap::new(),
@@ -259,6 +276,7 @@ impl Solver {
         };
         s.fields.id("[]");
         s.field_types.push(None);
+        s.field_is_app.push(false);
         s.unknown = s.new_node();
         s.thrown = s.new_node();
         s
@@ -418,6 +436,12 @@ impl Solver {
         if id as usize >= self.field_types.len() {
             let ty = self.desc_filter(desc);
             self.field_types.push(ty);
+            let app = owner == "<lambda>"
+                || self
+                    .classes
+                    .get(owner)
+                    .is_some_and(|c| self.classes.info(c).origin == Origin::App);
+            self.field_is_app.push(app);
         }
         id
     }
@@ -484,6 +508,17 @@ impl Solver {
         }
     }
 
+    /// From now on library code may write application-declared fields of escaped objects.
+    fn allow_reflective_writes(&mut self) {
+        if self.reflective_writes {
+            return;
+        }
+        self.reflective_writes = true;
+        for (o, f, n) in std::mem::take(&mut self.deferred_havoc) {
+            self.havoc_field(o, f, n);
+        }
+    }
+
     fn havoc(&mut self, o: ObjId) {
         if self.havocked[o as usize] {
             return;
@@ -498,11 +533,18 @@ impl Solver {
     /// Field `f` of havocked object `o` may hold anything unknown of its type, and an unknown
     /// object of that type when it is a JDK type.
     fn havoc_field(&mut self, o: ObjId, f: FieldId, n: Node) {
-        let ty = self.field_value_type(o, f);
         let unknown = self.unknown;
-        self.add_edge(unknown, n, ty);
-        // Unknown code can read what it can reach, too.
+        // Unknown code can read what it can reach.
         self.add_edge(n, unknown, None);
+        // Library code writes fields the application declares only through reflection, field
+        // updaters, VarHandles or Unsafe; until the application sets one of those up, such
+        // fields keep their own values.
+        if self.field_is_app.get(f as usize).copied().unwrap_or(false) && !self.reflective_writes {
+            self.deferred_havoc.push((o, f, n));
+            return;
+        }
+        let ty = self.field_value_type(o, f);
+        self.add_edge(unknown, n, ty);
         let name = match ty {
             Some(t) => self.type_name(t).to_string(),
             None => "java/lang/Object".to_string(),
@@ -594,6 +636,10 @@ impl Solver {
         if library {
             self.library_model(m);
         } else if native {
+            if self.classes.info(class).origin == Origin::App {
+                // JNI code can set any field.
+                self.allow_reflective_writes();
+            }
             self.native_model(m);
         }
     }
@@ -782,6 +828,7 @@ impl Solver {
             .expect("reached method has IR");
         let base = self.methods[m as usize].base;
         if ir.unsupported.is_some() {
+            self.allow_reflective_writes();
             let (params, ret) = (
                 self.methods[m as usize].params.clone(),
                 self.methods[m as usize].ret,
@@ -919,6 +966,8 @@ impl Solver {
     }
 
     fn report_unresolved(&mut self, caller: Option<MethodId>, what: String) {
+        // Missing code may be application code, which writes application fields directly.
+        self.allow_reflective_writes();
         match caller {
             Some(m) if self.is_app_method(m) => {
                 let (c, n, d) = self.method_key(m);
@@ -1013,6 +1062,9 @@ impl Solver {
                 let args: Vec<Option<Node>> = args.iter().map(|a| a.map(node)).collect();
                 let recv = recv.map(node);
                 let ret = ret.map(node);
+                if self.is_app_method(m) && writes_fields_reflectively(method) {
+                    self.allow_reflective_writes();
+                }
                 if self.is_app_method(m) && is_reflective(method) {
                     let (c, n, d) = self.method_key(m);
                     self.app_warnings.push(format!(
