@@ -1566,3 +1566,62 @@ impl Solver {
         self.method_ids.get(&(class, index)).copied()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classpath::ClassPath;
+
+    fn solver() -> Solver {
+        Solver::new(Classes::new(ClassPath::new(&[], None).unwrap()), false)
+    }
+
+    #[test]
+    fn copy_cycles_collapse_and_keep_propagating() {
+        let mut s = solver();
+        let t = s.type_id("java/lang/Object");
+        let (a, b, c, d) = (s.new_node(), s.new_node(), s.new_node(), s.new_node());
+        s.add_edge(a, b, None);
+        s.add_edge(b, c, None);
+        s.add_edge(c, a, None);
+        s.add_edge(c, d, None);
+        let o1 = s.new_obj(t, ObjKind::Unknown);
+        s.add_obj(a, o1);
+        s.solve();
+        s.collapse_cycles();
+        assert_eq!(s.collapsed_nodes, 2, "a, b, c are one node");
+        assert_eq!(s.find(a), s.find(b));
+        assert_eq!(s.find(b), s.find(c));
+        assert_ne!(s.find(c), s.find(d));
+        let o2 = s.new_obj(t, ObjKind::Unknown);
+        s.add_obj(b, o2);
+        s.solve();
+        for n in [a, b, c, d] {
+            let got: Vec<u32> = s.points_to(n).iter().collect();
+            assert_eq!(got, vec![o1, o2], "node {n}");
+        }
+    }
+
+    #[test]
+    fn filtered_edges_are_not_collapsed_and_filter() {
+        let mut s = solver();
+        let string = s.type_id("java/lang/String");
+        let object = s.type_id("java/lang/Object");
+        let (a, b) = (s.new_node(), s.new_node());
+        s.add_edge(a, b, Some(string));
+        s.add_edge(b, a, None);
+        // Unknown classes are compatible with everything (never drop an object for a missing
+        // class), so use an array type, which is not a String.
+        let arr = s.type_id("[I");
+        let o_str = s.new_obj(string, ObjKind::StringConst);
+        let o_arr = s.new_obj(arr, ObjKind::Unknown);
+        let _ = object;
+        s.add_obj(a, o_str);
+        s.add_obj(a, o_arr);
+        s.solve();
+        s.collapse_cycles();
+        assert_eq!(s.collapsed_nodes, 0);
+        let got: Vec<u32> = s.points_to(b).iter().collect();
+        assert_eq!(got, vec![o_str]);
+    }
+}
