@@ -8,6 +8,13 @@
 //!
 //! Every site of one class names the same field (`Class.value`), so reads and writes of one
 //! atomic object are one location for the agent.
+//!
+//! The high-level operations of the synchronizers (lock/unlock/tryLock, await/signal,
+//! acquire/release, countDown, barrier await, blocking-queue put/take/offer/poll, Future.get,
+//! …) announce a write of the synchronizer object at their entry in the same way: the
+//! interleaving then has the granularity users expect (a point before each such operation, not
+//! only at the parks inside), and two operations on one synchronizer conflict, which
+//! happens-before tracking and partial-order strategies see.
 
 use super::MethodCtx;
 use crate::classfile::ACC_STATIC;
@@ -51,6 +58,88 @@ const SKIPPED: &[&str] = &[
     "shortValue",
 ];
 
+const JUC: &str = "java/util/concurrent/";
+
+/// Synchronizer classes (under `java/util/concurrent/`) and their announced operations.
+const SYNC_OPS: &[(&str, &[&str])] = &[
+    (
+        "locks/ReentrantLock",
+        &["lock", "lockInterruptibly", "tryLock", "unlock"],
+    ),
+    (
+        "locks/ReentrantReadWriteLock$ReadLock",
+        &["lock", "lockInterruptibly", "tryLock", "unlock"],
+    ),
+    (
+        "locks/ReentrantReadWriteLock$WriteLock",
+        &["lock", "lockInterruptibly", "tryLock", "unlock"],
+    ),
+    (
+        "locks/AbstractQueuedSynchronizer$ConditionObject",
+        &[
+            "await",
+            "awaitNanos",
+            "awaitUninterruptibly",
+            "awaitUntil",
+            "signal",
+            "signalAll",
+        ],
+    ),
+    (
+        "Semaphore",
+        &["acquire", "acquireUninterruptibly", "tryAcquire", "release"],
+    ),
+    ("CountDownLatch", &["countDown", "await"]),
+    ("CyclicBarrier", &["await"]),
+    ("Exchanger", &["exchange"]),
+    (
+        "Phaser",
+        &[
+            "arrive",
+            "arriveAndAwaitAdvance",
+            "arriveAndDeregister",
+            "awaitAdvance",
+            "awaitAdvanceInterruptibly",
+        ],
+    ),
+    ("ArrayBlockingQueue", &["put", "take", "offer", "poll"]),
+    ("LinkedBlockingQueue", &["put", "take", "offer", "poll"]),
+    (
+        "LinkedBlockingDeque",
+        &[
+            "put",
+            "take",
+            "offer",
+            "poll",
+            "putFirst",
+            "putLast",
+            "takeFirst",
+            "takeLast",
+        ],
+    ),
+    ("PriorityBlockingQueue", &["put", "take", "offer", "poll"]),
+    ("SynchronousQueue", &["put", "take", "offer", "poll"]),
+    (
+        "LinkedTransferQueue",
+        &["put", "take", "offer", "poll", "transfer"],
+    ),
+    ("DelayQueue", &["put", "take", "offer", "poll"]),
+    ("FutureTask", &["get", "cancel"]),
+    (
+        "CompletableFuture",
+        &["get", "join", "complete", "completeExceptionally"],
+    ),
+];
+
+/// The location detail of a synchronizer operation `name` of class `class`, if it is one.
+pub fn sync_op(class: &str, name: &str) -> Option<String> {
+    let short = class.strip_prefix(JUC)?;
+    SYNC_OPS
+        .iter()
+        .find(|(c, ops)| *c == short && ops.contains(&name))
+        .map(|_| format!("{class}.sync"))
+}
+
 /// The `Allocated`-style detail of the atomic class `class`, if it is one.
 pub fn value_field(class: &str) -> Option<String> {
     ATOMICS
@@ -68,13 +157,17 @@ pub fn announces(name: &str) -> Option<bool> {
 }
 
 pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
-    let Some(detail) = value_field(ctx.class_name) else {
-        return Ok(());
-    };
     if ctx.access & ACC_STATIC != 0 || ctx.access & ACC_PUBLIC == 0 {
         return Ok(());
     }
-    let Some(read) = announces(&ctx.method_name) else {
+    let (detail, read) = if let Some(detail) = sync_op(ctx.class_name, &ctx.method_name) {
+        (detail, false)
+    } else if let Some(detail) = value_field(ctx.class_name) {
+        let Some(read) = announces(&ctx.method_name) else {
+            return Ok(());
+        };
+        (detail, read)
+    } else {
         return Ok(());
     };
     let (kind, hook) = if read {
@@ -109,5 +202,8 @@ mod tests {
         assert_eq!(value_field("java/util/concurrent/atomic/LongAdder"), None);
         assert!(value_field("java/util/concurrent/atomic/AtomicIntegerArray").is_some());
         assert_eq!(announces("length"), None);
+        assert!(sync_op("java/util/concurrent/locks/ReentrantLock", "unlock").is_some());
+        assert!(sync_op("java/util/concurrent/CountDownLatch", "getCount").is_none());
+        assert!(sync_op("java/util/concurrent/Semaphore$NonfairSync", "release").is_none());
     }
 }
