@@ -350,6 +350,16 @@ fn a_thread_blocked_in_unmodelled_io_is_caught_by_the_watchdog() {
         stacks.contains("PipeRead.lambda$main$0(PipeRead.java:"),
         "{stacks}"
     );
+    // Replaying its report cannot be controlled either: exit 3, never "reproduced" (1).
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rankcheck"));
+    cmd.arg("replay").arg(&run.reports[0]);
+    let again = guarded(cmd);
+    assert_eq!(again.code, Some(3), "{}\n{}", again.stdout, again.stderr);
+    assert!(
+        again.stderr.contains("could not be controlled (blocked)"),
+        "{}",
+        again.stderr
+    );
 }
 
 #[test]

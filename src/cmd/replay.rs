@@ -69,6 +69,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             }
         }
     }
+    if !replayed.reproduced && r["outcome"] == "inconclusive" {
+        // A limit of rankcheck (the watchdog, the wall-clock bound), not an answer: exit 3.
+        anyhow::bail!(
+            "the replay could not be controlled ({}): {}",
+            r["kind"].as_str().unwrap_or("?"),
+            r["message"].as_str().unwrap_or("")
+        );
+    }
     if replayed.reproduced {
         println!(
             "rankcheck: reproduced: execution {} fails again ({}): {}",
