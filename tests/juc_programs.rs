@@ -203,3 +203,46 @@ fn a_tour_of_the_other_constructs_runs_clean() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn icb_finds_juc_bugs_at_their_documented_bound_and_not_below() {
+    // tests/programs/README.md: LockCheckOutside and AtomicCheckThenAct need one preemption.
+    let dir = scratch("juc-icb-bounds");
+    for name in ["LockCheckOutside", "AtomicCheckThenAct"] {
+        let (ran, json) = test_program(
+            &dir,
+            name,
+            &[
+                "--strategy",
+                "icb",
+                "-c",
+                "0",
+                "--budget",
+                "2000",
+                "-j",
+                "1",
+            ],
+        );
+        assert_eq!(ran.code, 0, "{name} at c = 0: {}", ran.both());
+        assert!(
+            json["coverage"].as_str().unwrap().contains("every"),
+            "{json}"
+        );
+        let (ran, _) = test_program(
+            &dir,
+            name,
+            &[
+                "--strategy",
+                "icb",
+                "-c",
+                "1",
+                "--budget",
+                "2000",
+                "-j",
+                "1",
+            ],
+        );
+        assert_eq!(ran.code, 1, "{name} at c = 1: {}", ran.both());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
