@@ -329,3 +329,15 @@ fn self_contained_output_runs_with_only_the_agent_and_its_own_class_path() {
         "no seed of 1..=8 lost the update in the self-contained program"
     );
 }
+
+#[test]
+fn a_main_class_that_cannot_be_loaded_is_not_a_pass() {
+    let dir = fresh_dir("no-main");
+    let ran = java("seed=1", &app_cp(), "NoSuchMain", &dir);
+    assert_eq!(ran.code, Some(88), "{}", ran.explain());
+    assert!(
+        ran.stderr.contains("could not be loaded or initialized"),
+        "{}",
+        ran.explain()
+    );
+}

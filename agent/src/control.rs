@@ -755,6 +755,14 @@ impl Control {
         };
         ME.with(|m| m.set(None));
         Self::forget_pending(env);
+        if me == ThreadId::MAIN && self.is_plain() && !crate::plain::main_class_initialized(self) {
+            self.internal_error(
+                epoch,
+                "the main class could not be loaded or initialized (the JVM said why above): \
+                 nothing of the program ran"
+                    .into(),
+            );
+        }
         self.perform_end(epoch, me);
         let mut st = self.lock();
         if let Some(ex) = st.exec.as_mut().filter(|e| e.epoch == epoch) {

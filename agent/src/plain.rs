@@ -126,7 +126,6 @@ pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
         return;
     };
     c.load_sites(crate::sites::parse(&tables));
-    c.plain.store(true, Ordering::SeqCst);
     // The monitor attaches first: a thread attached during the execution would take an object
     // number, and object numbers must not depend on timing.
     let (attached, wait_attached) = std::sync::mpsc::channel();
@@ -142,6 +141,7 @@ pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
         eprintln!("rankcheck agent: error: the strategy has no execution to run");
         return;
     }
+    c.plain.store(true, Ordering::SeqCst);
     c.start_execution(thread);
     let _ = go.send(());
     c.thread_started(env, thread);
@@ -373,6 +373,49 @@ fn shell_quote(a: &str) -> String {
     } else {
         format!("'{}'", a.replace('\'', "'\\''"))
     }
+}
+
+/// Whether the main class the JVM was started with got initialized (the launcher runs `main`
+/// only then). When it did not (a class that cannot be found or loaded), the launcher said why
+/// and nothing of the program ran: not a pass. `-jar`, source-file and module launches, whose
+/// main class is not the command's first word, count as initialized.
+pub fn main_class_initialized(c: &Control) -> bool {
+    let Some(main) = main_class(c) else {
+        return true;
+    };
+    if main.ends_with(".jar") || main.ends_with(".java") || main.contains('/') {
+        return true;
+    }
+    let wanted = format!("L{};", main.replace('.', "/"));
+    let env = c.jvmti.0;
+    let mut count: jni::sys::jint = 0;
+    let mut classes: *mut jni::sys::jclass = std::ptr::null_mut();
+    // SAFETY: valid env and out pointers.
+    let err = unsafe { ((**env).GetLoadedClasses.unwrap())(env, &mut count, &mut classes) };
+    if err != jvmtiError_JVMTI_ERROR_NONE || classes.is_null() {
+        return true;
+    }
+    // SAFETY: JVMTI returned `count` class references.
+    let list = unsafe { std::slice::from_raw_parts(classes, count.max(0) as usize) };
+    let initialized = list.iter().any(|&k| {
+        let mut sig: *mut std::os::raw::c_char = std::ptr::null_mut();
+        // SAFETY: valid class reference and out pointer; no generic signature wanted.
+        let err =
+            unsafe { ((**env).GetClassSignature.unwrap())(env, k, &mut sig, std::ptr::null_mut()) };
+        if err != jvmtiError_JVMTI_ERROR_NONE || sig.is_null() {
+            return false;
+        }
+        // SAFETY: a NUL-terminated string allocated by JVMTI, freed right after.
+        let same = unsafe { CStr::from_ptr(sig) }.to_bytes() == wanted.as_bytes();
+        unsafe { ((**env).Deallocate.unwrap())(env, sig as *mut u8) };
+        same && c
+            .jvmti
+            .class_status(k)
+            .is_ok_and(|s| s & JVMTI_CLASS_STATUS_INITIALIZED != 0)
+    });
+    // SAFETY: the array was allocated by JVMTI.
+    unsafe { ((**env).Deallocate.unwrap())(env, classes as *mut u8) };
+    initialized
 }
 
 /// The main thread past its end: it must not reach the JVM's shutdown before the monitor wrote
