@@ -463,6 +463,20 @@ impl Builder<'_> {
         }
     }
 
+    /// Records the field access at `bci` (constant pool entry `index`, object `base`), and the
+    /// class initialization a static access triggers; returns the field.
+    fn field_site(&mut self, bci: u32, kind: SiteKind, index: u16, base: Slot) -> FieldRef {
+        let f = self.field_ref(index);
+        if matches!(kind, SiteKind::StaticRead | SiteKind::StaticWrite) {
+            self.ir.stmts.push(Stmt::InitClass {
+                class: f.class.clone(),
+            });
+        }
+        let detail = format!("{}.{}:{}", f.class, f.name, f.desc);
+        self.site(bci, kind, Some(f.clone()), base, detail);
+        f
+    }
+
     fn alloc(&mut self, stack: &mut Vec<Slot>, bci: u32, ty: String) -> Var {
         let dst = self.fresh();
         self.ir.allocs.push(AllocSite { bci, ty });
@@ -979,44 +993,22 @@ fn translate(
                     ends = true;
                 }
                 Getstatic(x) => {
-                    let f = b.field_ref(*x);
-                    b.ir.stmts.push(Stmt::InitClass {
-                        class: f.class.clone(),
-                    });
-                    let detail = format!("{}.{}:{}", f.class, f.name, f.desc);
-                    b.site(
-                        bci,
-                        SiteKind::StaticRead,
-                        Some(f.clone()),
-                        Slot::Null,
-                        detail,
-                    );
+                    let f = b.field_site(bci, SiteKind::StaticRead, *x, Slot::Null);
                     if let Some(dst) = b.push_value(&mut stack, &f.desc) {
                         b.ir.stmts.push(Stmt::StaticLoad { dst, field: f });
                     }
                 }
                 Putstatic(x) => {
-                    let f = b.field_ref(*x);
-                    b.ir.stmts.push(Stmt::InitClass {
-                        class: f.class.clone(),
-                    });
-                    let detail = format!("{}.{}:{}", f.class, f.name, f.desc);
-                    b.site(
-                        bci,
-                        SiteKind::StaticWrite,
-                        Some(f.clone()),
-                        Slot::Null,
-                        detail,
-                    );
-                    if let Some(src) = b.pop_value(&mut stack, &f.desc) {
+                    let desc = b.field_ref(*x).desc;
+                    let value = b.pop_value(&mut stack, &desc);
+                    let f = b.field_site(bci, SiteKind::StaticWrite, *x, Slot::Null);
+                    if let Some(src) = value {
                         b.ir.stmts.push(Stmt::StaticStore { field: f, src });
                     }
                 }
                 Getfield(x) => {
-                    let f = b.field_ref(*x);
                     let base = b.pop(&mut stack);
-                    let detail = format!("{}.{}:{}", f.class, f.name, f.desc);
-                    b.site(bci, SiteKind::FieldRead, Some(f.clone()), base, detail);
+                    let f = b.field_site(bci, SiteKind::FieldRead, *x, base);
                     if let Some(dst) = b.push_value(&mut stack, &f.desc) {
                         if let Slot::Ref(base) = base {
                             b.ir.stmts.push(Stmt::Load {
@@ -1028,11 +1020,10 @@ fn translate(
                     }
                 }
                 Putfield(x) => {
-                    let f = b.field_ref(*x);
-                    let value = b.pop_value(&mut stack, &f.desc);
+                    let desc = b.field_ref(*x).desc;
+                    let value = b.pop_value(&mut stack, &desc);
                     let base = b.pop(&mut stack);
-                    let detail = format!("{}.{}:{}", f.class, f.name, f.desc);
-                    b.site(bci, SiteKind::FieldWrite, Some(f.clone()), base, detail);
+                    let f = b.field_site(bci, SiteKind::FieldWrite, *x, base);
                     if let (Slot::Ref(base), Some(src)) = (base, value) {
                         b.ir.stmts.push(Stmt::Store {
                             base,
