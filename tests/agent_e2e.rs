@@ -3,29 +3,21 @@
 //! under the agent. Every rankcheck invocation has a wall-clock guard, so an agent that hangs
 //! fails its test instead of hanging CI.
 
+mod agent_support;
+
+use agent_support::{java_tool, repo, Output};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Longest any one rankcheck invocation may take.
 const GUARD: Duration = Duration::from_secs(180);
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
 
 fn scratch() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rankcheck-agent-e2e-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn java_tool(name: &str) -> PathBuf {
-    std::env::var_os("JAVA_HOME")
-        .map(|h| PathBuf::from(h).join("bin").join(name))
-        .filter(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from(name))
 }
 
 /// The test programs, compiled once per test binary.
@@ -49,49 +41,9 @@ fn classes() -> &'static Path {
     })
 }
 
-struct Output {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
 /// Runs a command to its end, killing it (and failing the test) after [`GUARD`].
-fn guarded(mut cmd: Command) -> Output {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let mut stdout = child.stdout.take().unwrap();
-    let mut stderr = child.stderr.take().unwrap();
-    let out_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut stdout, &mut s).ok();
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut stderr, &mut s).ok();
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > GUARD {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} did not finish within {} s", GUARD.as_secs());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output {
-        code: status.code(),
-        stdout: out_reader.join().unwrap(),
-        stderr: err_reader.join().unwrap(),
-    }
+fn guarded(cmd: Command) -> Output {
+    agent_support::guarded(cmd, GUARD)
 }
 
 /// One `rankcheck run` and what it printed.

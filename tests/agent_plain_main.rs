@@ -3,31 +3,23 @@
 //! what happened (0 / the program's status, 86 bug, 87 inconclusive); a bug's schedule replays
 //! with `replay=FILE`. Every JVM has a wall-clock guard.
 
+mod agent_support;
+
+use agent_support::{java_tool, repo, Output};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 const GUARD: Duration = Duration::from_secs(120);
 const STATUS_BUG: i32 = 86;
 const STATUS_INCONCLUSIVE: i32 = 87;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn scratch() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rankcheck-plain-main-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn java_tool(name: &str) -> PathBuf {
-    std::env::var_os("JAVA_HOME")
-        .map(|h| PathBuf::from(h).join("bin").join(name))
-        .filter(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from(name))
 }
 
 fn rankcheck() -> Command {
@@ -79,59 +71,10 @@ fn programs() -> &'static (PathBuf, PathBuf) {
     })
 }
 
-struct Ran {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
+type Ran = Output;
 
-impl Ran {
-    fn explain(&self) -> String {
-        format!(
-            "exit {:?}\n--- stdout\n{}\n--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-fn guarded(mut cmd: Command) -> Ran {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let o = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut out, &mut s).ok();
-        s
-    });
-    let e = std::thread::spawn(move || {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut err, &mut s).ok();
-        s
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break Some(s);
-        }
-        if start.elapsed() > GUARD {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let ran = Ran {
-        code: status.and_then(|s| s.code()),
-        stdout: o.join().unwrap(),
-        stderr: e.join().unwrap(),
-    };
-    assert!(status.is_some(), "the JVM hung: {}", ran.explain());
-    ran
+fn guarded(cmd: Command) -> Ran {
+    agent_support::guarded(cmd, GUARD)
 }
 
 /// `java -ea -agentpath:AGENT=OPTIONS -cp CP MAIN`, in `cwd`.
