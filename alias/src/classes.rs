@@ -59,7 +59,10 @@ pub struct Classes {
 }
 
 fn parse(bytes: &[u8], expected: &str, origin: Origin) -> Result<ClassInfo, String> {
-    let file = ClassFile::from_bytes(bytes).map_err(|e| format!("cannot parse: {e}"))?;
+    // A parser bug on hostile input must not take the analysis down: a panic is a bad class.
+    let file = std::panic::catch_unwind(|| ClassFile::from_bytes(bytes))
+        .map_err(|_| "cannot parse: the class-file reader failed on it".to_string())?
+        .map_err(|e| format!("cannot parse: {e}"))?;
     let cp = &file.constant_pool;
     let text = |i: u16| -> Result<String, String> {
         cp.try_get_utf8(i)
@@ -359,5 +362,34 @@ pub fn desc_of_class(name: &str) -> String {
         name.to_string()
     } else {
         format!("L{name};")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn damaged_class_files_are_missing_classes_not_crashes() {
+        let mut cp = ClassPath::new(&[], Some(&crate::classpath::default_jmods())).unwrap();
+        let (bytes, _) = cp.load("java/util/ArrayList").unwrap();
+        let mut damaged = 0;
+        for cut in (0..bytes.len()).step_by(97) {
+            if parse(&bytes[..cut], "java/util/ArrayList", Origin::App).is_err() {
+                damaged += 1;
+            }
+        }
+        for at in (10..bytes.len()).step_by(53) {
+            let mut b = bytes.clone();
+            b[at] ^= 0xff;
+            // Either parses (the flip hit a harmless byte) or is an error; never a panic.
+            if let Ok(info) = parse(&b, "java/util/ArrayList", Origin::App) {
+                for i in 0..info.methods.len() {
+                    let _ = crate::ir::build(&info.file, i);
+                }
+            }
+        }
+        assert!(damaged > 10);
+        assert!(parse(&bytes, "java/util/ArrayList", Origin::Jdk).is_ok());
     }
 }

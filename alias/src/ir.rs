@@ -672,6 +672,17 @@ pub fn signature_only(desc: &str, is_static: bool) -> MethodIr {
 /// Translates method `method_index` of `file`. A method without code (abstract, native) gives
 /// an IR with parameters and a return variable but no statements.
 pub fn build(file: &ClassFile<'static>, method_index: usize) -> MethodIr {
+    // Unexpected bytecode must not take the analysis down: it makes the method unsupported.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        build_checked(file, method_index)
+    }))
+    .unwrap_or_else(|_| MethodIr {
+        unsupported: Some("the IR builder failed on this method".into()),
+        ..MethodIr::default()
+    })
+}
+
+fn build_checked(file: &ClassFile<'static>, method_index: usize) -> MethodIr {
     let method = &file.methods[method_index];
     let desc = text(file, method.descriptor_index).unwrap_or_default();
     let is_static = method
