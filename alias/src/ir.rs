@@ -676,9 +676,16 @@ pub fn build(file: &ClassFile<'static>, method_index: usize) -> MethodIr {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         build_checked(file, method_index)
     }))
-    .unwrap_or_else(|_| MethodIr {
-        unsupported: Some("the IR builder failed on this method".into()),
-        ..MethodIr::default()
+    .unwrap_or_else(|_| {
+        // Keep the parameters and result, so calls still pass through unknown code.
+        let method = &file.methods[method_index];
+        let desc = text(file, method.descriptor_index).unwrap_or_default();
+        let is_static = method
+            .access_flags
+            .contains(ristretto_classfile::MethodAccessFlags::STATIC);
+        let mut ir = signature_only(&desc, is_static);
+        ir.unsupported = Some("the IR builder failed on this method".into());
+        ir
     })
 }
 
