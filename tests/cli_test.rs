@@ -118,7 +118,7 @@ fn a_correct_program_passes_with_a_coverage_line_and_json() {
         .unwrap_or_else(|e| panic!("stdout is not one JSON object ({e}):\n{}", ran.both()));
     assert_eq!(json["bug"], false);
     assert_eq!(json["executions"], 60);
-    assert_eq!(json["strategy"], "random");
+    assert_eq!(json["strategy"], rankcheck::driver::strategy::DEFAULT);
     assert!(json["seconds"].as_f64().unwrap() > 0.0);
     assert!(json["bounds"].is_object());
     assert!(json["report"].is_null());

@@ -21,7 +21,7 @@ pub struct Args {
     #[arg(long)]
     pub main: String,
     /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs.
-    #[arg(long, default_value = "random")]
+    #[arg(long, default_value = crate::driver::strategy::DEFAULT)]
     pub strategy: String,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,

@@ -3,9 +3,9 @@
 //! RankChecker's Tables 1 and 4, and SVG plots, and prints the tables.
 //!
 //! Defaults, chosen so that the whole bundled suite finishes in a few minutes on 2 cores:
-//! strategies random, pct, rankchecker and icb; c 0..2, v 1..1, t 2..2 (each strategy varies
+//! strategies random, pct, pos, rankchecker and icb; c 0..2, v 1..1, t 2..2 (each strategy varies
 //! only the bounds it reads, and stops at the first setting that finds the bug); 1 seed;
-//! budget 100 executions per setting. The work is done by `crate::driver::sweep`.
+//! budget 300 executions per setting. The work is done by `crate::driver::sweep`.
 
 use crate::driver::sweep::{self, Config, Range};
 use crate::driver::{bench_suite, strategy, tables};
@@ -33,14 +33,14 @@ pub struct Args {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "random,pct,rankchecker,icb"
+        default_value = "random,pct,pos,rankchecker,icb"
     )]
     pub strategies: Vec<String>,
     /// Seeds 0..N per setting.
     #[arg(long, default_value_t = 1)]
     pub seeds: u64,
     /// Executions per setting.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 300)]
     pub budget: u64,
     /// Where results go.
     #[arg(long, default_value = "rankcheck-sweep")]
