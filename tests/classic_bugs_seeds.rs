@@ -91,5 +91,8 @@ fn random_walk_or_pct_finds_each_classic_bug_for_19_of_20_seeds() {
         }
     });
     let failures = failures.into_inner().unwrap();
-    assert!(failures.is_empty(), "found for fewer than {NEEDED} seeds: {failures:?}");
+    assert!(
+        failures.is_empty(),
+        "found for fewer than {NEEDED} seeds: {failures:?}"
+    );
 }
