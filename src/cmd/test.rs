@@ -99,6 +99,14 @@ pub struct Args {
     /// instead of instrumenting the class path first.
     #[arg(long, conflicts_with = "sync_only")]
     pub load_time: bool,
+    /// Variable bounding as RankChecker does it: run the points-to analysis, then for each
+    /// variable set of size v (shared variables first) instrument only the data sites that may
+    /// touch it (synchronization everywhere) and search it. Needs a strategy that reads v.
+    #[arg(long, conflicts_with_all = ["sync_only", "load_time"])]
+    pub selective: bool,
+    /// With --selective: executions per variable set before the next set is tried.
+    #[arg(long, default_value_t = 100, requires = "selective")]
+    pub budget_per_set: u64,
     /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
     #[arg(long, allow_hyphen_values = true)]
     pub jvm_arg: Vec<String>,
@@ -180,7 +188,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         out: args.out.clone(),
         progress: !args.json && std::io::stderr().is_terminal(),
     };
-    let result = search.run(&program)?;
+    let result = if args.selective {
+        selective::run(&args, &search, program)?
+    } else {
+        search.run(&program)?
+    };
     print(&args, &search, &result);
     if let (true, Some((message, dir))) = (result.bugs.is_empty(), result.inconclusive.first()) {
         // A limit of rankcheck (a thread blocked where it cannot see, a loop without scheduling
@@ -204,6 +216,127 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     } else {
         Outcome::Bug
     })
+}
+
+/// `--selective`: the search over variable sets, each instrumented for itself.
+mod selective {
+    use super::{compiled, Args};
+    use crate::driver::classpath;
+    use crate::driver::search::{Program, Search, SearchResult};
+    use crate::error::bad_input;
+
+    pub fn run(args: &Args, search: &Search, mut program: Program) -> anyhow::Result<SearchResult> {
+        if !search.strategy.bounds.contains(&"v") {
+            return Err(bad_input(format!(
+                "--selective needs a strategy that bounds v (pctvb, rankchecker, \
+                 rankchecker-exhaustive), not {}",
+                search.strategy.name
+            )));
+        }
+        let original = match &args.manifest {
+            Some(path) => {
+                let dir = if path.is_dir() {
+                    path.clone()
+                } else {
+                    path.parent().map(|p| p.to_path_buf()).unwrap_or_default()
+                };
+                let suite =
+                    crate::suite::Program::load(&dir).map_err(|e| bad_input(e.to_string()))?;
+                compiled(&suite)?.display().to_string()
+            }
+            None => args.cp.clone().unwrap_or_default(),
+        };
+        let analysis = classpath::analysis(&original, &program.main)?;
+        let candidates: Vec<(u32, String)> = analysis
+            .candidates()
+            .iter()
+            .map(|v| (v.id, v.name.clone()))
+            .collect();
+        let v = search.bounds.v.unwrap_or(1).max(1) as usize;
+        if candidates.len() < v {
+            return Err(bad_input(format!(
+                "--selective: the analysis found {} candidate variable(s), fewer than v = {v}",
+                candidates.len()
+            )));
+        }
+        let all_sites = analysis.sites.len();
+        let mut used = 0u64;
+        let mut tried = 0u64;
+        let mut set: Vec<usize> = (0..v).collect();
+        loop {
+            let ids: Vec<u32> = set.iter().map(|&i| candidates[i].0).collect();
+            let names: Vec<&str> = set.iter().map(|&i| candidates[i].1.as_str()).collect();
+            let sites = analysis
+                .select(&ids)
+                .map_err(|e| bad_input(format!("variables {ids:?}: {e}")))?
+                .data_sites
+                .len();
+            program.classpath = classpath::prepare_vars(&original, &analysis, &ids)?;
+            let mut part = search.clone();
+            part.budget = args.budget_per_set.min(search.budget - used);
+            part.seed = search.seed.wrapping_add(tried);
+            eprintln!(
+                "rankcheck: variables {{{}}}: {sites} of {all_sites} data sites instrumented",
+                names.join(", ")
+            );
+            let mut result = part.run(&program)?;
+            used += result.finished.executions;
+            tried += 1;
+            let found = !result.bugs.is_empty() || !result.inconclusive.is_empty();
+            let more = next_combination(&mut set, candidates.len());
+            result.finished.executions = used;
+            result.coverage = format!(
+                "{tried} variable set(s) of size {v} searched (of the {} candidates, shared first), \
+                 {} executions each at most; last set {{{}}}: {}",
+                candidates.len(),
+                args.budget_per_set,
+                names.join(", "),
+                result.coverage
+            );
+            if found || !more || used >= search.budget {
+                return Ok(result);
+            }
+        }
+    }
+
+    /// Advances `set` (indices, increasing) to the next v-subset of `0..n` in lexicographic
+    /// order; false when `set` was the last one.
+    fn next_combination(set: &mut [usize], n: usize) -> bool {
+        let k = set.len();
+        for i in (0..k).rev() {
+            if set[i] < n - k + i {
+                set[i] += 1;
+                for j in i + 1..k {
+                    set[j] = set[j - 1] + 1;
+                }
+                return true;
+            }
+        }
+        false
+    }
+
+    #[cfg(test)]
+    mod tests {
+        #[test]
+        fn combinations_are_enumerated_in_order_once() {
+            let mut set = vec![0, 1];
+            let mut seen = vec![set.clone()];
+            while super::next_combination(&mut set, 4) {
+                seen.push(set.clone());
+            }
+            assert_eq!(
+                seen,
+                vec![
+                    vec![0, 1],
+                    vec![0, 2],
+                    vec![0, 3],
+                    vec![1, 2],
+                    vec![1, 3],
+                    vec![2, 3]
+                ]
+            );
+        }
+    }
 }
 
 /// The default `-j`: one JVM per core.

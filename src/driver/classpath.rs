@@ -86,20 +86,8 @@ pub fn cache_dir() -> anyhow::Result<PathBuf> {
 fn instrument_cached(path: &Path, mode: &str, config: rewriter::Config) -> anyhow::Result<PathBuf> {
     let abs = std::fs::canonicalize(path)?;
     let mut key = Fnv::new();
-    key.write(env!("CARGO_PKG_VERSION").as_bytes());
     key.write(mode.as_bytes());
-    // The rewriter may change between builds of one version: the executable's identity too.
-    if let Some(m) = std::env::current_exe()
-        .ok()
-        .and_then(|e| std::fs::metadata(e).ok())
-    {
-        key.write(&m.len().to_le_bytes());
-        let stamp = m
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
-        key.write(&stamp.map_or(0, |d| d.as_nanos()).to_le_bytes());
-    }
+    write_build_identity(&mut key);
     hash_tree(&abs, &abs, &mut key)?;
     let cache = cache_dir()?.join(format!("{:016x}", key.0));
     let is_jar = abs.is_file();
@@ -158,7 +146,7 @@ pub fn analysis(cp: &str, main: &str) -> anyhow::Result<alias::AnalysisFile> {
         .map(PathBuf::from)
         .collect();
     let mut key = Fnv::new();
-    key.write(env!("CARGO_PKG_VERSION").as_bytes());
+    write_build_identity(&mut key);
     key.write(main.as_bytes());
     for e in &entries {
         let abs = std::fs::canonicalize(e).map_err(|_| {
@@ -224,6 +212,23 @@ pub fn prepare_vars(
         out.push(instrument_cached(Path::new(entry), &mode, config)?);
     }
     Ok(out)
+}
+
+/// The version and the executable's identity (size and modification time): the rewriter and the
+/// analysis may change between builds of one version, and a cached result must not outlive them.
+fn write_build_identity(key: &mut Fnv) {
+    key.write(env!("CARGO_PKG_VERSION").as_bytes());
+    if let Some(m) = std::env::current_exe()
+        .ok()
+        .and_then(|e| std::fs::metadata(e).ok())
+    {
+        key.write(&m.len().to_le_bytes());
+        let stamp = m
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok());
+        key.write(&stamp.map_or(0, |d| d.as_nanos()).to_le_bytes());
+    }
 }
 
 /// Hashes every file below `path` (names relative to `root`, and contents), in sorted order.
