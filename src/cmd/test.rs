@@ -224,6 +224,7 @@ mod selective {
     use crate::driver::classpath;
     use crate::driver::search::{Program, Search, SearchResult};
     use crate::error::bad_input;
+    use scheduler::strategy::rankchecker::next_combination;
 
     pub fn run(args: &Args, search: &Search, mut program: Program) -> anyhow::Result<SearchResult> {
         if !search.strategy.bounds.contains(&"v") {
@@ -296,45 +297,6 @@ mod selective {
             if found || !more || used >= search.budget {
                 return Ok(result);
             }
-        }
-    }
-
-    /// Advances `set` (indices, increasing) to the next v-subset of `0..n` in lexicographic
-    /// order; false when `set` was the last one.
-    fn next_combination(set: &mut [usize], n: usize) -> bool {
-        let k = set.len();
-        for i in (0..k).rev() {
-            if set[i] < n - k + i {
-                set[i] += 1;
-                for j in i + 1..k {
-                    set[j] = set[j - 1] + 1;
-                }
-                return true;
-            }
-        }
-        false
-    }
-
-    #[cfg(test)]
-    mod tests {
-        #[test]
-        fn combinations_are_enumerated_in_order_once() {
-            let mut set = vec![0, 1];
-            let mut seen = vec![set.clone()];
-            while super::next_combination(&mut set, 4) {
-                seen.push(set.clone());
-            }
-            assert_eq!(
-                seen,
-                vec![
-                    vec![0, 1],
-                    vec![0, 2],
-                    vec![0, 3],
-                    vec![1, 2],
-                    vec![1, 3],
-                    vec![2, 3]
-                ]
-            );
         }
     }
 }

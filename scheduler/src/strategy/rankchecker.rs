@@ -459,8 +459,10 @@ impl Strategy for RankChecker {
 }
 
 /// Advances `combo` (strictly increasing indices below `n`) to the next combination in
-/// colexicographic order; false after the last.
-fn next_combination(combo: &mut [usize], n: usize) -> bool {
+/// colexicographic order; false after the last. Colex order visits every set of the first m
+/// candidates before any set using candidate m, which is what "shared (earlier) variables
+/// first" needs; the CLI's `test --selective` walks variable sets with it too.
+pub fn next_combination(combo: &mut [usize], n: usize) -> bool {
     let k = combo.len();
     for i in 0..k {
         let limit = if i + 1 < k { combo[i + 1] } else { n };
