@@ -40,6 +40,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, which turns a closed pipe (`rankcheck rt | head -1`) into a panic in
+    // println!. A command-line tool should end quietly then, as other Unix tools do.
+    // SAFETY: called once, before any other thread exists; SIG_DFL is a valid handler.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
