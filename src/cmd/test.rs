@@ -262,6 +262,7 @@ mod selective {
         }
         let all_sites = analysis.sites.len();
         let mut used = 0u64;
+        let mut seconds = 0f64;
         let mut tried = 0u64;
         let mut set: Vec<usize> = (0..v).collect();
         loop {
@@ -282,10 +283,12 @@ mod selective {
             );
             let mut result = part.run(&program)?;
             used += result.finished.executions;
+            seconds += result.finished.seconds;
             tried += 1;
             let found = !result.bugs.is_empty() || !result.inconclusive.is_empty();
             let more = next_combination(&mut set, candidates.len());
             result.finished.executions = used;
+            result.finished.seconds = seconds;
             result.coverage = format!(
                 "{tried} variable set(s) of size {v} searched (of the {} candidates, shared first), \
                  {} executions each at most; last set {{{}}}: {}",
