@@ -18,7 +18,7 @@ use crate::strategy::pctvb::{Pctvb, Variable};
 use crate::strategy::pos::Pos;
 use crate::strategy::rankchecker::{RankChecker, RankCheckerExhaustive};
 use crate::strategy::scs::Scs;
-use crate::strategy::{ExecutionSummary, Pct, Pick, RandomWalk, Strategy, View};
+use crate::strategy::{ExecutionSummary, Pct, Pick, RandomWalk, Stop, Strategy, View};
 use std::collections::HashSet;
 
 /// A strategy that can say what its executions so far cover.
@@ -158,6 +158,15 @@ impl<S: Strategy> Strategy for CountGraphs<S> {
     }
     fn pick_waiter(&mut self, obj: ObjId, waiters: &[ThreadId]) -> Pick {
         self.inner.pick_waiter(obj, waiters)
+    }
+    fn offers_quiet_steps(&self) -> bool {
+        self.inner.offers_quiet_steps()
+    }
+    fn quiet_steps(&mut self, view: &View<'_>) -> u64 {
+        self.inner.quiet_steps(view)
+    }
+    fn skipped(&mut self, thread: ThreadId, steps: u64) -> Result<(), Stop> {
+        self.inner.skipped(thread, steps)
     }
     fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
         let mut hb = HbTracker::new();

@@ -9,6 +9,15 @@ use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 
+/// The pending operation a thread is given while a strategy is asked for a quiet stretch: some
+/// data access (strategies that grant quiet stretches do not look at its location).
+const QUIET_ACCESS: Op = Op::Access {
+    loc: crate::ids::Loc(0),
+    var: crate::ids::VarId::UNKNOWN,
+    write: true,
+    site: 0,
+};
+
 /// Settings of the model, fixed for a session.
 ///
 /// Construct with `Config { max_steps: 10_000, ..Config::default() }` so that fields added later
@@ -566,8 +575,8 @@ impl<S: Strategy> Execution<S> {
         Ok(decision)
     }
 
-    /// Picks the next thread and performs its pending operation.
-    fn decide(&mut self, running: Option<ThreadId>) -> Result<Decision, ExecError> {
+    /// Fills `candidates` with every enabled thread; returns whether any thread is unfinished.
+    fn collect_candidates(&mut self) -> bool {
         self.candidates.clear();
         let mut unfinished = false;
         for (i, s) in self.threads.iter().enumerate() {
@@ -587,6 +596,74 @@ impl<S: Strategy> Execution<S> {
                 }
             }
         }
+        unfinished
+    }
+
+    /// How many data accesses the running thread `t` may perform from now on without
+    /// announcing them (a quiet stretch): the strategy's
+    /// [`quiet_steps`](Strategy::quiet_steps), never past the step bound. 0 when the strategy
+    /// grants none or `t` is not running freely.
+    pub fn quiet_budget(&mut self, t: ThreadId) -> u64 {
+        if self.phase != Phase::Live
+            || self.running != Some(t)
+            || !self.strategy.offers_quiet_steps()
+        {
+            return 0;
+        }
+        let room = self.config.max_steps.saturating_sub(self.steps);
+        match self.threads.get(t.index()) {
+            Some(s) if s.pending.is_none() && !s.finished && s.waiting.is_none() && room > 0 => {}
+            _ => return 0,
+        }
+        // The view the strategy would see at t's next access.
+        self.threads[t.index()].pending = Some(QUIET_ACCESS);
+        self.collect_candidates();
+        self.threads[t.index()].pending = None;
+        let view = View {
+            enabled: &self.candidates,
+            running: Some(t),
+            running_enabled: true,
+            step: self.steps,
+            threads: self.threads.len() as u32,
+            events: &self.events,
+        };
+        self.strategy.quiet_steps(&view).min(room)
+    }
+
+    /// The running thread `t` performed `n` data accesses without announcing them (a quiet
+    /// stretch the strategy granted, or accesses that are never scheduling points, such as
+    /// those of a static initializer): they count as steps of `t` and as choices of the
+    /// schedule, but are not events. Returns a decision when the strategy ends the execution
+    /// here (a replay whose schedule says otherwise).
+    pub fn quiet_performed(&mut self, t: ThreadId, n: u64) -> Result<Option<Decision>, ExecError> {
+        if self.phase != Phase::Live {
+            return Err(ExecError::Ended);
+        }
+        let s = self.thread(t)?;
+        if self.running != Some(t) || s.pending.is_some() || s.finished {
+            return Err(ExecError::NotRunning {
+                thread: t,
+                running: self.running,
+            });
+        }
+        if n == 0 {
+            return Ok(None);
+        }
+        self.schedule.push_many(Choice::Thread(t), n);
+        self.steps += n;
+        let s = &mut self.threads[t.index()];
+        s.performed = s
+            .performed
+            .saturating_add(n.min(u64::from(u32::MAX)) as u32);
+        match self.strategy.skipped(t, n) {
+            Ok(()) => Ok(None),
+            Err(stop) => self.end(Ending::Stopped, Decision::Stopped(stop)).map(Some),
+        }
+    }
+
+    /// Picks the next thread and performs its pending operation.
+    fn decide(&mut self, running: Option<ThreadId>) -> Result<Decision, ExecError> {
+        let unfinished = self.collect_candidates();
         if self.candidates.is_empty() {
             if !unfinished {
                 return self.end(Ending::Finished, Decision::Finished);

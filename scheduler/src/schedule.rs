@@ -91,6 +91,16 @@ impl Schedule {
         self.push_run(choice, 1);
     }
 
+    /// Appends `count` equal choices.
+    pub fn push_many(&mut self, choice: Choice, count: u64) {
+        let mut left = count;
+        while left > 0 {
+            let part = left.min(u64::from(u32::MAX)) as u32;
+            self.push_run(choice, part);
+            left -= u64::from(part);
+        }
+    }
+
     fn push_run(&mut self, choice: Choice, count: u32) {
         self.len += u64::from(count);
         if let Some((last, n)) = self.runs.last_mut() {

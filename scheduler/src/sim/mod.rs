@@ -445,19 +445,41 @@ pub fn run_execution<S: Strategy>(
     exec: &mut Execution<S>,
     program: &Program,
 ) -> Result<Outcome, SimError> {
+    run_execution_with(exec, program, false)
+}
+
+/// Like [`run_execution`]; with `quiet`, as the agent does: after every turn the running thread
+/// asks for a quiet stretch ([`Execution::quiet_budget`]) and performs that many accesses
+/// without announcing them, reporting them with [`Execution::quiet_performed`] before its next
+/// announcement.
+pub fn run_execution_with<S: Strategy>(
+    exec: &mut Execution<S>,
+    program: &Program,
+    quiet: bool,
+) -> Result<Outcome, SimError> {
     if program.bodies.is_empty() {
         return Err(SimError::Program(format!("{}: no main body", program.name)));
     }
     let mut m = Machine::new(program);
     let mut decision = exec.announce(ThreadId::MAIN, Op::Begin)?;
+    // The running thread's quiet stretch: granted, and used so far.
+    let mut budget = 0u64;
+    let mut used = 0u64;
+    let mut granted_now = false;
     loop {
         match decision {
             Decision::Run { thread, outcome } => {
+                if quiet && !granted_now {
+                    budget = exec.quiet_budget(thread);
+                    used = 0;
+                }
+                granted_now = false;
                 let ended = m.threads[thread.index()].begun
                     && m.threads[thread.index()].waiting_on.is_none()
                     && m.threads[thread.index()].pc
                         >= program.bodies[m.threads[thread.index()].body].len();
                 if let Some(failure) = m.perform(thread, &outcome)? {
+                    exec.quiet_performed(thread, used)?;
                     return Ok(failure);
                 }
                 if ended {
@@ -465,8 +487,26 @@ pub fn run_execution<S: Strategy>(
                     continue;
                 }
                 match m.next(thread)? {
-                    Next::Op(op) => decision = exec.announce(thread, op)?,
-                    Next::Failed(message) => return Ok(Outcome::AssertFailed { thread, message }),
+                    Next::Op(Op::Access { .. }) if used < budget => {
+                        used += 1;
+                        granted_now = true;
+                        decision = Decision::Run {
+                            thread,
+                            outcome: OpOutcome::Normal,
+                        };
+                    }
+                    Next::Op(op) => {
+                        if let Some(d) = exec.quiet_performed(thread, std::mem::take(&mut used))? {
+                            decision = d;
+                            continue;
+                        }
+                        budget = 0;
+                        decision = exec.announce(thread, op)?
+                    }
+                    Next::Failed(message) => {
+                        exec.quiet_performed(thread, used)?;
+                        return Ok(Outcome::AssertFailed { thread, message });
+                    }
                 }
             }
             Decision::Finished => return Ok(Outcome::Pass),

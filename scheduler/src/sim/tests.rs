@@ -379,3 +379,166 @@ fn dfs_replay_and_random_walk_agree_on_random_programs() {
     }
     assert!(checked >= 40, "only {checked} programs small enough");
 }
+
+/// A hot loop: each worker reads and writes a shared counter `n` times without a lock, then the
+/// main thread checks the total (a lost update needs a switch inside the loop).
+fn hot_loop(n: i64) -> Program {
+    use Ins::*;
+    let worker = vec![
+        Set {
+            reg: 1,
+            val: Val::Const(0),
+        },
+        Read { var: 0, reg: 0 },
+        Write {
+            var: 0,
+            val: Val::RegPlus(0, 1),
+        },
+        Set {
+            reg: 1,
+            val: Val::RegPlus(1, 1),
+        },
+        JumpIf {
+            reg: 1,
+            cmp: Cmp::Ne,
+            val: Val::Const(n),
+            to: 1,
+        },
+    ];
+    let main = vec![
+        Start(1),
+        Start(2),
+        Join(1),
+        Join(2),
+        Read { var: 0, reg: 0 },
+        Assert {
+            reg: 0,
+            cmp: Cmp::Eq,
+            val: Val::Const(2 * n),
+            msg: "an update was lost",
+        },
+    ];
+    Program {
+        name: "hot-loop",
+        vars: vec![0],
+        bodies: vec![main, worker.clone(), worker],
+    }
+}
+
+/// Runs `executions` executions of `program` under `strategy`, with or without quiet stretches;
+/// every execution's outcome, schedule and step count.
+fn runs<S: Strategy>(
+    program: &Program,
+    config: Config,
+    strategy: S,
+    executions: u64,
+    quiet: bool,
+) -> Vec<(Outcome, Schedule, u64)> {
+    let mut exec = Execution::new(config, strategy);
+    let mut out = Vec::new();
+    for i in 0..executions {
+        if i > 0 {
+            exec.restart().unwrap();
+        }
+        let outcome = run_execution_with(&mut exec, program, quiet).unwrap();
+        out.push((outcome.clone(), exec.schedule().clone(), exec.steps()));
+        exec.finish(outcome.is_bug()).unwrap();
+    }
+    out
+}
+
+#[test]
+fn quiet_stretches_change_no_pct_schedule() {
+    let mut programs: Vec<(Program, Config)> = programs::all()
+        .into_iter()
+        .flat_map(|c| {
+            let config = config_for(&c);
+            [(c.buggy, config.clone()), (c.fixed, config)]
+        })
+        .collect();
+    programs.push((hot_loop(30), Config::default()));
+    // A step bound inside the hot loop: both ways must stop at the same step.
+    programs.push((
+        hot_loop(30),
+        Config {
+            max_steps: 77,
+            ..Config::default()
+        },
+    ));
+    let mut skipped = 0;
+    for (program, config) in &programs {
+        for depth in 1..=3 {
+            let pct = |seed| {
+                Pct::new(PctConfig {
+                    seed,
+                    depth,
+                    steps: None,
+                })
+            };
+            for seed in 0..5 {
+                let plain = runs(program, config.clone(), pct(seed), 20, false);
+                let quiet = runs(program, config.clone(), pct(seed), 20, true);
+                assert_eq!(plain, quiet, "{} d={depth} seed={seed}", program.name);
+                // Count how much the quiet runs skipped, to know the test exercises it.
+                let mut exec = Execution::new(config.clone(), pct(seed));
+                run_execution_with(&mut exec, program, true).unwrap();
+                skipped += exec.steps() - exec.events().len() as u64;
+            }
+        }
+    }
+    assert!(
+        skipped > 1_000,
+        "quiet stretches were hardly used: {skipped} steps"
+    );
+}
+
+#[test]
+fn a_replay_with_quiet_stretches_follows_the_recorded_schedule() {
+    let program = hot_loop(25);
+    let mut found = 0;
+    for seed in 0..40 {
+        let strategy = Pct::new(PctConfig {
+            seed,
+            depth: 2,
+            steps: None,
+        });
+        for (outcome, schedule, steps) in runs(&program, Config::default(), strategy, 5, false) {
+            found += u64::from(outcome.is_bug());
+            let mut exec = Execution::new(Config::default(), Replay::new(&schedule));
+            let replayed = run_execution_with(&mut exec, &program, true).unwrap();
+            assert_eq!(replayed, outcome, "seed {seed}");
+            assert_eq!(exec.steps(), steps);
+            assert!(exec.events().len() as u64 <= steps);
+            exec.finish(replayed.is_bug()).unwrap();
+            assert_eq!(exec.strategy().result(), &ReplayResult::Followed);
+        }
+    }
+    assert!(found > 0, "PCT d=2 never lost an update");
+}
+
+#[test]
+fn a_quiet_stretch_the_schedule_does_not_have_diverges() {
+    let program = hot_loop(5);
+    // Record with main and worker 1 only... then replay a schedule cut short: the replay must
+    // stop with a divergence, never run past what was recorded.
+    let (_, schedule, steps) = runs(
+        &program,
+        Config::default(),
+        Pct::new(PctConfig {
+            seed: 3,
+            depth: 1,
+            steps: None,
+        }),
+        1,
+        false,
+    )
+    .remove(0);
+    let cut = schedule.prefix(steps / 2);
+    let mut exec = Execution::new(Config::default(), Replay::new(&cut));
+    let outcome = run_execution_with(&mut exec, &program, true).unwrap();
+    assert!(
+        matches!(outcome, Outcome::Stopped(Stop::Diverged(_))),
+        "{outcome:?}"
+    );
+    assert_eq!(exec.steps(), steps / 2);
+}

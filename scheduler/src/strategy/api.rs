@@ -45,6 +45,36 @@ pub trait Strategy {
 
     /// The execution ended (`summary` says how); `true` if the strategy wants another one.
     fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool;
+
+    /// Whether [`quiet_steps`](Strategy::quiet_steps) can ever be above 0 (so the execution
+    /// does not build a view for strategies that never grant a quiet stretch).
+    fn offers_quiet_steps(&self) -> bool {
+        false
+    }
+
+    /// A quiet stretch: how many of the running thread's next scheduling points this strategy
+    /// would certainly answer with `view.running`, provided each of them is a data access
+    /// (which changes no other thread's enabledness). `view` is the state right after the
+    /// running thread got the turn, with a placeholder `Access` as its pending operation.
+    ///
+    /// The agent lets the thread pass that many access points without asking (no pick, no
+    /// event: a hot loop runs at nearly native speed) and reports how many it passed with
+    /// [`skipped`](Strategy::skipped). Answering more than the strategy's picks would give is
+    /// a wrong schedule; answering 0 (the default) is always right.
+    fn quiet_steps(&mut self, view: &View<'_>) -> u64 {
+        let _ = view;
+        0
+    }
+
+    /// The running thread `thread` performed `steps` scheduling points without a pick: a quiet
+    /// stretch, or data accesses inside a static initializer (never preempted). They are in
+    /// the schedule and the step count but not in the event log. The default ignores them; a
+    /// strategy that follows a schedule advances over them, and stops if the schedule says
+    /// otherwise.
+    fn skipped(&mut self, thread: ThreadId, steps: u64) -> Result<(), Stop> {
+        let _ = (thread, steps);
+        Ok(())
+    }
 }
 
 /// A strategy's answer: a thread, or a reason to end the execution now.
@@ -219,6 +249,15 @@ macro_rules! forward_strategy {
             }
             fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
                 (**self).end_execution(summary)
+            }
+            fn offers_quiet_steps(&self) -> bool {
+                (**self).offers_quiet_steps()
+            }
+            fn quiet_steps(&mut self, view: &View<'_>) -> u64 {
+                (**self).quiet_steps(view)
+            }
+            fn skipped(&mut self, thread: ThreadId, steps: u64) -> Result<(), Stop> {
+                (**self).skipped(thread, steps)
             }
         }
     )*};

@@ -143,6 +143,37 @@ impl Strategy for Pct {
         Ok(waiters[self.rng.index(waiters.len())])
     }
 
+    fn offers_quiet_steps(&self) -> bool {
+        true
+    }
+
+    /// The running thread keeps the turn at its accesses until the next change point as long
+    /// as it has the highest priority among the enabled threads and nobody's yield rule fires:
+    /// exactly what [`pick`](Strategy::pick) would answer, without the calls.
+    fn quiet_steps(&mut self, view: &View<'_>) -> u64 {
+        let Some(running) = view.running else {
+            return 0;
+        };
+        // A thread without a priority yet gets a random one at the next pick.
+        if self.priority.len() < view.threads as usize {
+            return 0;
+        }
+        let lowering = view.enabled.iter().any(|c| {
+            c.yields >= self.lowered_at[c.thread.index()].saturating_add(YIELDS_BEFORE_LOWERING)
+        });
+        if lowering || self.highest(view) != running {
+            return 0;
+        }
+        let next = view.step + 1;
+        // Steps up to (not including) the next change point, which `pick` must see.
+        self.change_points
+            .iter()
+            .filter(|&&(s, _)| s >= next)
+            .map(|&(s, _)| s - next)
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+
     fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
         self.learned_steps = Some(self.learned_steps.unwrap_or(0).max(summary.steps));
         true

@@ -23,8 +23,15 @@ pub enum ReplayResult {
 /// The replay strategy: one execution, then done.
 #[derive(Clone, Debug)]
 pub struct Replay {
-    choices: Vec<Choice>,
-    next: usize,
+    /// The schedule's runs of equal choices (a long run is not expanded: a replay of a hot
+    /// loop's millions of steps stays small).
+    runs: Vec<(Choice, u32)>,
+    /// Position: the run, and how many of its choices were made.
+    run: usize,
+    offset: u32,
+    /// Choices made so far (for divergence reports).
+    made: u64,
+    total: u64,
     result: ReplayResult,
 }
 
@@ -32,8 +39,11 @@ impl Replay {
     /// A replay of `schedule`.
     pub fn new(schedule: &Schedule) -> Replay {
         Replay {
-            choices: schedule.iter().collect(),
-            next: 0,
+            runs: schedule.runs().to_vec(),
+            run: 0,
+            offset: 0,
+            made: 0,
+            total: schedule.len(),
             result: ReplayResult::NotRun,
         }
     }
@@ -43,30 +53,48 @@ impl Replay {
         &self.result
     }
 
+    fn expected(&self) -> Option<Choice> {
+        self.runs.get(self.run).map(|&(c, _)| c)
+    }
+
+    fn advance(&mut self) {
+        self.made += 1;
+        self.offset += 1;
+        if self.offset == self.runs[self.run].1 {
+            self.run += 1;
+            self.offset = 0;
+        }
+    }
+
+    fn diverge(&mut self, expected: Option<Choice>, offered: Vec<Choice>) -> Stop {
+        let d = Divergence {
+            choice_index: self.made,
+            expected,
+            offered,
+        };
+        self.result = ReplayResult::Diverged(d.clone());
+        Stop::Diverged(d)
+    }
+
     /// Makes the next recorded choice if the program offers it.
     fn follow<I: Iterator<Item = Choice> + Clone>(&mut self, offered: I) -> Pick {
-        let index = self.next;
-        let expected = self.choices.get(index).copied();
+        let expected = self.expected();
         if let Some(e) = expected {
             // `offered` holds only thread picks or only waiter picks, so this checks the kind too.
             if offered.clone().any(|c| c == e) {
-                self.next += 1;
+                self.advance();
                 return Ok(e.thread());
             }
         }
-        let d = Divergence {
-            choice_index: index as u64,
-            expected,
-            offered: offered.collect(),
-        };
-        self.result = ReplayResult::Diverged(d.clone());
-        Err(Stop::Diverged(d))
+        Err(self.diverge(expected, offered.collect()))
     }
 }
 
 impl Strategy for Replay {
     fn begin_execution(&mut self, _index: u64) {
-        self.next = 0;
+        self.run = 0;
+        self.offset = 0;
+        self.made = 0;
         self.result = ReplayResult::NotRun;
     }
 
@@ -78,9 +106,45 @@ impl Strategy for Replay {
         self.follow(waiters.iter().map(|&t| Choice::Waiter(t)))
     }
 
+    fn offers_quiet_steps(&self) -> bool {
+        true
+    }
+
+    /// The rest of the current run, when it is the running thread's: the recording made those
+    /// choices in a row.
+    fn quiet_steps(&mut self, view: &View<'_>) -> u64 {
+        match (self.runs.get(self.run), view.running) {
+            (Some(&(Choice::Thread(t), n)), Some(r)) if t == r => u64::from(n - self.offset),
+            _ => 0,
+        }
+    }
+
+    fn skipped(&mut self, thread: ThreadId, steps: u64) -> Result<(), Stop> {
+        let mut left = steps;
+        while left > 0 {
+            match self.runs.get(self.run) {
+                Some(&(Choice::Thread(t), n)) if t == thread => {
+                    let take = left.min(u64::from(n - self.offset));
+                    self.made += take;
+                    left -= take;
+                    self.offset += take as u32;
+                    if self.offset == n {
+                        self.run += 1;
+                        self.offset = 0;
+                    }
+                }
+                other => {
+                    let expected = other.map(|&(c, _)| c);
+                    return Err(self.diverge(expected, vec![Choice::Thread(thread)]));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn end_execution(&mut self, _summary: &ExecutionSummary<'_>) -> bool {
         if self.result == ReplayResult::NotRun {
-            let remaining = (self.choices.len() - self.next) as u64;
+            let remaining = self.total - self.made;
             self.result = if remaining == 0 {
                 ReplayResult::Followed
             } else {
