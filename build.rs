@@ -27,6 +27,8 @@ fn main() {
         "agent/Cargo.toml",
         "scheduler/src",
         "scheduler/Cargo.toml",
+        "rewriter/src",
+        "rewriter/Cargo.toml",
     ] {
         println!("cargo:rerun-if-changed={path}");
     }
