@@ -138,8 +138,8 @@ struct Exec {
     /// `ObjId` of a `Thread` object → its application thread.
     thread_of: HashMap<u64, ThreadId>,
     next_obj: u64,
-    /// Allocation site of each object allocated at an instrumented site.
-    alloc_site: HashMap<u64, i64>,
+    /// What is known of the objects' variables (allocation records, run-time names).
+    names: crate::naming::Names,
     /// Threads really started and not yet past ThreadEnd (the root included).
     live: i64,
     end: Option<End>,
@@ -326,6 +326,11 @@ impl Control {
         let Some(op) = op else {
             return Turn::Pass;
         };
+        // An access to an object or static outside the tracked variable set (naming.rs): not a
+        // scheduling point.
+        if matches!(op, Op::Access { var, .. } if var == crate::naming::UNTRACKED) {
+            return Turn::Pass;
+        }
         // Rewritten java.util.concurrent code used by the JDK itself: not a scheduling point.
         if op
             .site()
@@ -1001,7 +1006,7 @@ impl Control {
             threads: vec![ThreadRec::new(Place::Unborn)],
             thread_of: HashMap::new(),
             next_obj: 0,
-            alloc_site: HashMap::new(),
+            names: Default::default(),
             live: 1,
             end: None,
             stacks_ready: false,
@@ -1388,7 +1393,9 @@ impl ExecView<'_> {
     }
 
     /// The location and variable of a field access (`obj` null for a static) or of an array
-    /// element (`index >= 0`).
+    /// element (`index >= 0`). The variable is [`crate::naming::UNTRACKED`] when the class path
+    /// was instrumented for a variable set and the object or static is not in it: then the
+    /// access is no scheduling point.
     pub fn access(
         &mut self,
         control: &Control,
@@ -1399,31 +1406,46 @@ impl ExecView<'_> {
         let info = self.sites.get(&site).copied();
         if index >= 0 {
             let id = control.obj_id(self.ex, obj);
-            let var = self.alloc_var(id);
+            let var = self.alloc_var(control, id, obj);
             return (Loc(mix(id.0, index as u64 | 1 << 40)), var);
         }
         let field = info.map_or(site as u64, |i| i.field);
         if obj.is_null() {
-            return (
-                Loc(mix(0, field)),
-                VarId((mix(1, field) as u32) & 0x7fff_ffff),
-            );
+            let is_static = info.is_some_and(|i| i.is_static);
+            let var = if is_static && !self.ex.names.static_tracked(field) {
+                crate::naming::UNTRACKED
+            } else {
+                crate::naming::static_var(field)
+            };
+            return (Loc(mix(0, field)), var);
+        }
+        self.field_access(control, obj, field)
+    }
+
+    /// The location and variable of an access to the field with key `field`
+    /// ([`crate::sites::field_key`]) of `obj` (null: a static field), for accesses whose field
+    /// is known only at run time (VarHandles, field updaters, Unsafe). A static reached this way
+    /// stays a point whatever the tracked set (its key may name the field through another
+    /// class than the analysis does).
+    pub fn field_access(&mut self, control: &Control, obj: jobject, field: u64) -> (Loc, VarId) {
+        if obj.is_null() {
+            return (Loc(mix(0, field)), crate::naming::static_var(field));
         }
         let id = control.obj_id(self.ex, obj);
-        let var = self.alloc_var(id);
+        let var = self.alloc_var(control, id, obj);
         (Loc(mix(id.0, field)), var)
     }
 
-    fn alloc_var(&self, id: ObjId) -> VarId {
-        match self.ex.alloc_site.get(&id.0) {
-            Some(&site) => VarId((mix(2, site as u64) as u32) & 0x7fff_ffff),
-            None => VarId::UNKNOWN,
-        }
+    fn alloc_var(&mut self, control: &Control, id: ObjId, obj: jobject) -> VarId {
+        self.ex.names.var_of(control.jvmti, id.0, obj)
     }
 
     pub fn allocated(&mut self, control: &Control, obj: jobject, site: SiteId) {
         let id = control.obj_id(self.ex, obj);
-        self.ex.alloc_site.insert(id.0, site);
+        let by_name = control.options.l.is_some();
+        self.ex
+            .names
+            .allocated(control.jvmti, id.0, site, self.me, by_name);
     }
 }
 

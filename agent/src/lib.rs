@@ -21,6 +21,7 @@ pub mod jvmti;
 #[allow(clippy::all)]
 pub mod jvmti_sys;
 pub mod loadhook;
+pub mod naming;
 pub mod natives;
 pub mod options;
 pub mod plain;

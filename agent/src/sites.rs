@@ -6,13 +6,25 @@ use java_harness::hooks::{SiteKind, SiteRecord};
 use std::collections::HashMap;
 
 /// Parses the concatenated site tables; lines that do not parse are skipped (an older or newer
-/// rewriter's extra columns must not stop a run).
+/// rewriter's extra columns must not stop a run). The tracked-variable lines of a class path
+/// instrumented for a variable set go to [`crate::naming::register`].
 pub fn parse(text: &str) -> HashMap<i64, SiteInfo> {
+    let (sites, allocs) = parse_records(text);
+    crate::naming::register(text, &allocs);
+    sites
+}
+
+/// The site infos, and the allocation-site records.
+fn parse_records(text: &str) -> (HashMap<i64, SiteInfo>, Vec<SiteRecord>) {
     let mut sites = HashMap::new();
+    let mut allocs = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(rec) = SiteRecord::parse_line(line) else {
             continue;
         };
+        if rec.kind == SiteKind::Alloc {
+            allocs.push(rec.clone());
+        }
         let field = match rec.kind {
             SiteKind::FieldRead
             | SiteKind::FieldWrite
@@ -31,7 +43,7 @@ pub fn parse(text: &str) -> HashMap<i64, SiteInfo> {
             },
         );
     }
-    sites
+    (sites, allocs)
 }
 
 /// A stable 64-bit key for a field named `owner.name:descriptor`.
@@ -56,7 +68,7 @@ mod tests {
              garbage line\n",
             a as u64, b as u64
         );
-        let sites = parse(&table);
+        let (sites, _) = parse_records(&table);
         assert_eq!(sites.len(), 2);
         assert_eq!(sites[&a].field, sites[&b].field);
         assert_ne!(sites[&a].field, field_key("a/B.other:I"));

@@ -56,6 +56,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if args.no_alloc {
         config.allocations = false;
     }
+    // The variable set's tracked table, added to the output's site table (agent/src/naming.rs).
+    let mut tracked = None;
     if let Some(analysis) = &args.analysis {
         // Only the data sites that may touch the chosen variables, and the allocation sites of
         // those variables; sync and calls stay everywhere.
@@ -68,8 +70,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     .collect::<HashSet<_>>(),
             )
         };
+        let file = alias::AnalysisFile::read(analysis)
+            .map_err(|e| bad_input(format!("{}: {e}", analysis.display())))?;
+        let hooked =
+            crate::driver::classpath::hooked_alloc_sites(&file, &args.vars, selection.alloc_sites);
         config.data_sites = Some(keys(selection.data_sites));
-        config.alloc_sites = Some(keys(selection.alloc_sites));
+        config.alloc_sites = Some(keys(hooked));
+        tracked = Some(crate::driver::classpath::tracked_table(&file, &args.vars));
     }
     if !args.input.exists() {
         return Err(bad_input(format!(
@@ -103,6 +110,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         JarError::Io(_) => bad_input(e.to_string()),
         _ => bad_input(format!("{}: {e}", args.input.display())),
     })?;
+    if let Some(table) = &tracked {
+        crate::driver::classpath::add_tracked_table(&args.output, table).map_err(|e| {
+            bad_input(format!(
+                "{}: cannot add the tracked table: {e}",
+                args.output.display()
+            ))
+        })?;
+    }
     print_summary(&summary, started.elapsed().as_secs_f64());
     Ok(Outcome::Clean)
 }

@@ -181,7 +181,9 @@ pub fn analysis(cp: &str, main: &str) -> anyhow::Result<alias::AnalysisFile> {
 }
 
 /// The class path `cp` instrumented for the variable set `vars` of `analysis`: only the data
-/// sites that may touch those variables (and their allocation sites); synchronization everywhere.
+/// sites that may touch those variables (and the allocation sites of their types); sync
+/// everywhere. A last entry carries the set's tracked table ([`tracked_table`]), so that the
+/// agent makes only accesses to the set's own objects and statics scheduling points.
 pub fn prepare_vars(
     cp: &str,
     analysis: &alias::AnalysisFile,
@@ -203,7 +205,8 @@ pub fn prepare_vars(
         "vars:{}",
         ids.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
     );
-    let (data, alloc) = (keys(selection.data_sites), keys(selection.alloc_sites));
+    let alloc_sites = hooked_alloc_sites(analysis, vars, selection.alloc_sites);
+    let (data, alloc) = (keys(selection.data_sites), keys(alloc_sites));
     let mut out = Vec::new();
     for entry in cp.split(':').filter(|e| !e.is_empty()) {
         let mut config = rewriter::Config::all();
@@ -211,7 +214,144 @@ pub fn prepare_vars(
         config.alloc_sites = Some(alloc.clone());
         out.push(instrument_cached(Path::new(entry), &mode, config)?);
     }
+    out.push(tracked_entry(&tracked_table(analysis, vars))?);
     Ok(out)
+}
+
+/// The allocation sites that get the `Allocated` hook for the variable set `vars`: its own
+/// (`selected`), and every other allocation site of a type one of them makes, so that the agent
+/// knows an object of that type made elsewhere is not tracked (agent/src/naming.rs).
+pub fn hooked_alloc_sites(
+    analysis: &alias::AnalysisFile,
+    vars: &[u32],
+    mut selected: std::collections::BTreeSet<alias::SiteKey>,
+) -> std::collections::BTreeSet<alias::SiteKey> {
+    let types: std::collections::HashSet<&str> = tracked_variables(analysis, vars)
+        .filter(|v| v.kind == alias::VariableKind::Alloc)
+        .map(|v| v.ty.as_str())
+        .collect();
+    for v in &analysis.variables {
+        if v.kind == alias::VariableKind::Alloc && types.contains(v.ty.as_str()) {
+            selected.extend(v.site.clone());
+        }
+    }
+    selected
+}
+
+fn tracked_variables<'a>(
+    analysis: &'a alias::AnalysisFile,
+    vars: &'a [u32],
+) -> impl Iterator<Item = &'a alias::Variable> + 'a {
+    analysis.variables.iter().filter(|v| vars.contains(&v.id))
+}
+
+/// The tracked-table lines (`#tracked…`, read by agent/src/naming.rs) for the variable set
+/// `vars`: the set; each tracked static under every `owner.name:descriptor` a site uses for it
+/// (and the name of every static site the analysis could not resolve); each tracked allocation
+/// site's key and the JVM signature of what it makes.
+pub fn tracked_table(analysis: &alias::AnalysisFile, vars: &[u32]) -> String {
+    use std::collections::BTreeSet;
+    let mut ids: Vec<u32> = vars.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let list: Vec<String> = ids.iter().map(u32::to_string).collect();
+    let mut lines = vec![format!("#tracked\tset\t{}", list.join(","))];
+    let mut statics: BTreeSet<String> = BTreeSet::new();
+    let mut allocs: BTreeSet<String> = BTreeSet::new();
+    for v in tracked_variables(analysis, &ids) {
+        match (v.kind, &v.site) {
+            (alias::VariableKind::Static, _) => {
+                statics.insert(format!("{}:{}", v.name, v.ty));
+            }
+            (alias::VariableKind::Alloc, Some(k)) => {
+                let signature = if v.ty.starts_with('[') {
+                    v.ty.clone()
+                } else {
+                    format!("L{};", v.ty)
+                };
+                allocs.insert(format!(
+                    "#tracked\talloc\t{}\t{}\t{}\t{}\t{signature}",
+                    k.class, k.method, k.descriptor, k.bci
+                ));
+            }
+            (alias::VariableKind::Alloc, None) => {}
+        }
+    }
+    let static_ids: BTreeSet<u32> = tracked_variables(analysis, &ids)
+        .filter(|v| v.kind == alias::VariableKind::Static)
+        .map(|v| v.id)
+        .collect();
+    for site in &analysis.sites {
+        let is_static = site.kind == "static-read" || site.kind == "static-write";
+        if is_static && (site.all || site.vars.iter().any(|v| static_ids.contains(v))) {
+            statics.insert(site.detail.clone());
+        }
+    }
+    lines.extend(
+        statics
+            .into_iter()
+            .map(|d| format!("#tracked\tstatic\t{d}")),
+    );
+    lines.extend(allocs);
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
+}
+
+/// A class-path entry holding only a site table with `table` (cached by its contents).
+fn tracked_entry(table: &str) -> anyhow::Result<PathBuf> {
+    let mut key = Fnv::new();
+    key.write(table.as_bytes());
+    let dir = cache_dir()?.join("tracked").join(format!("{:016x}", key.0));
+    let file = dir.join(java_harness::hooks::SITE_TABLE_RESOURCE);
+    if std::fs::read_to_string(&file).is_ok_and(|t| t == table) {
+        return Ok(dir);
+    }
+    std::fs::create_dir_all(file.parent().unwrap())?;
+    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, table)?;
+    std::fs::rename(&tmp, &file)?;
+    Ok(dir)
+}
+
+/// Appends `table` to the site table of an instrumented jar or directory (`rankcheck instrument
+/// --analysis F --vars …`), so that the output carries its variable set wherever it runs.
+pub fn add_tracked_table(output: &Path, table: &str) -> anyhow::Result<()> {
+    let resource = java_harness::hooks::SITE_TABLE_RESOURCE;
+    if output.is_dir() {
+        let file = output.join(resource);
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        std::fs::create_dir_all(file.parent().unwrap())?;
+        std::fs::write(&file, appended(text, table))?;
+        return Ok(());
+    }
+    let bytes = std::fs::read(output)?;
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes))?;
+    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let mut text = String::new();
+    for i in 0..archive.len() {
+        let name = archive.by_index_raw(i)?.name().to_string();
+        if name == resource {
+            let mut entry = archive.by_index(i)?;
+            std::io::Read::read_to_string(&mut entry, &mut text)?;
+            continue;
+        }
+        writer.raw_copy_file(archive.by_index_raw(i)?)?;
+    }
+    writer.start_file(resource, zip::write::SimpleFileOptions::default())?;
+    std::io::Write::write_all(&mut writer, appended(text, table).as_bytes())?;
+    let out = writer.finish()?.into_inner();
+    std::fs::write(output, out)?;
+    Ok(())
+}
+
+/// `table` after the site table `text`, on lines of its own.
+fn appended(mut text: String, table: &str) -> String {
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text.push_str(table);
+    text
 }
 
 /// The version and the executable's identity (size and modification time): the rewriter and the
@@ -274,6 +414,54 @@ impl Default for Fnv {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_tracked_table_names_statics_by_every_site_name_and_allocations_by_key_and_type() {
+        let analysis = alias::AnalysisFile::parse(
+            r#"{"format": "rankcheck-alias/1", "main": "p/Main", "complete": true,
+              "warnings": [],
+              "variables": [
+                {"id": 0, "kind": "static", "name": "p/Base.count", "type": "I",
+                 "shared": true, "reached": true},
+                {"id": 1, "kind": "alloc", "name": "p/Main.main([Ljava/lang/String;)V@4 new p/Cell",
+                 "type": "p/Cell", "shared": true, "reached": true,
+                 "site": {"class": "p/Main", "method": "main",
+                          "descriptor": "([Ljava/lang/String;)V", "bci": 4}},
+                {"id": 2, "kind": "alloc", "name": "p/Main.main([Ljava/lang/String;)V@9 new p/Cell",
+                 "type": "p/Cell", "shared": true, "reached": true,
+                 "site": {"class": "p/Main", "method": "main",
+                          "descriptor": "([Ljava/lang/String;)V", "bci": 9}},
+                {"id": 3, "kind": "alloc", "name": "p/Main.main([Ljava/lang/String;)V@20 newarray [I",
+                 "type": "[I", "shared": false, "reached": true,
+                 "site": {"class": "p/Main", "method": "main",
+                          "descriptor": "([Ljava/lang/String;)V", "bci": 20}}
+              ],
+              "sites": [
+                {"class": "p/Main", "method": "run", "descriptor": "()V", "bci": 1,
+                 "kind": "static-read", "detail": "p/Sub.count:I", "reached": true,
+                 "all": false, "vars": [0]},
+                {"class": "p/Main", "method": "run", "descriptor": "()V", "bci": 5,
+                 "kind": "static-write", "detail": "p/Main.other:I", "reached": true,
+                 "all": false, "vars": []}
+              ]}"#,
+        )
+        .unwrap();
+        let table = tracked_table(&analysis, &[3, 0]);
+        assert_eq!(
+            table,
+            "#tracked\tset\t0,3\n\
+             #tracked\tstatic\tp/Base.count:I\n\
+             #tracked\tstatic\tp/Sub.count:I\n\
+             #tracked\talloc\tp/Main\tmain\t([Ljava/lang/String;)V\t20\t[I\n"
+        );
+        let tracked_cell = tracked_table(&analysis, &[1]);
+        assert!(tracked_cell.contains("\t4\tLp/Cell;\n"), "{tracked_cell}");
+        // The other Cell site gets the hook too, so its objects are known not to be tracked.
+        let selected = analysis.select(&[1]).unwrap().alloc_sites;
+        let hooked = hooked_alloc_sites(&analysis, &[1], selected);
+        let bcis: Vec<u32> = hooked.iter().map(|k| k.bci).collect();
+        assert_eq!(bcis, [4, 9]);
+    }
 
     #[test]
     fn hash_depends_on_names_and_contents() {

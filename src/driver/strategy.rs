@@ -56,9 +56,9 @@ pub const STRATEGIES: &[StrategyInfo] = &[
     },
     StrategyInfo {
         name: "rankchecker-exhaustive",
-        bounds: &["c", "v", "t"],
+        bounds: &["c", "v", "t", "l"],
         spread: Spread::OneJvm,
-        about: "RankChecker's Algorithm 1: variable sets, c, permutations, HB pruning, in order",
+        about: "RankChecker's Algorithm 1: variable sets (names with loop iteration < l), c, permutations, HB pruning, in order",
     },
     StrategyInfo {
         name: "icb",

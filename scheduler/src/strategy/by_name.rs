@@ -39,7 +39,9 @@ pub struct Bounds {
     pub t: Option<u32>,
     /// PCT depth `d`.
     pub d: Option<u32>,
-    /// Loop-iteration bound `l` (variable naming; applied by the agent, not by a strategy).
+    /// Loop-iteration bound `l`: the agent names heap variables by allocation site, stack and
+    /// iteration number when it is given; the exhaustive RankChecker searches only names with
+    /// iteration < l.
     pub l: Option<u32>,
     /// How `c` counts preemptions (RankChecker strategies).
     pub c_mode: CMode,
@@ -150,6 +152,7 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         preparatory_runs: 3,
         seed,
         prune: true,
+        l: bounds.l,
     };
     fn boxed<S: Covering + 'static>(s: S) -> Box<dyn Covering> {
         Box::new(CountGraphs::new(s))
@@ -177,7 +180,7 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         "rankchecker" => (boxed(RankChecker::new(rankchecker())), &["c", "v", "t"]),
         "rankchecker-exhaustive" => (
             boxed(RankCheckerExhaustive::new(rankchecker())),
-            &["c", "v", "t"],
+            &["c", "v", "t", "l"],
         ),
         "icb" => (boxed(Icb::new(c, bounds.prune)), &["c"]),
         "pos" => (boxed(Pos::new(seed, false)), &[]),
@@ -259,6 +262,12 @@ mod tests {
         assert_eq!(
             from_name("rankchecker", &bounds, 0).unwrap().ignored,
             ["d", "l"]
+        );
+        assert_eq!(
+            from_name("rankchecker-exhaustive", &bounds, 0)
+                .unwrap()
+                .ignored,
+            ["d"]
         );
         assert_eq!(
             from_name("pos", &bounds, 0).unwrap().ignored,

@@ -38,7 +38,7 @@
 use super::pctvb::{draw_change_points, shuffle, VarProfile, Variable};
 use crate::bounds;
 use crate::hb::{self, HbTracker};
-use crate::ids::{ObjId, ThreadId};
+use crate::ids::{ObjId, ThreadId, VarId};
 use crate::op::Op;
 use crate::rng::{RandomSource, SeededRandom};
 use crate::strategy::{ExecutionSummary, Pick, Stop, Strategy, View};
@@ -67,6 +67,43 @@ impl std::str::FromStr for CMode {
                 "unknown c-mode `{other}` (expected rankchecker or chess)"
             )),
         }
+    }
+}
+
+/// Bits of a [`VarId`] that hold the variable's loop-iteration number (the low bits).
+///
+/// The agent names a heap variable by (allocation site, allocating thread, allocation call
+/// stack, iteration number) when the loop-iteration bound `l` is given (agent/src/naming.rs);
+/// it puts the iteration number, saturated at [`MAX_ITERATION`], into these bits so that a
+/// strategy can bound it without knowing how names are made. Statics and site-level names
+/// carry iteration 0.
+pub const ITERATION_BITS: u32 = 4;
+/// The largest iteration number a [`VarId`] can carry (later iterations saturate to it).
+pub const MAX_ITERATION: u32 = (1 << ITERATION_BITS) - 1;
+
+/// The variable id of a name: 27 bits of `hash` and the iteration number (saturated). Never
+/// [`VarId::UNKNOWN`] (bit 31 is clear).
+pub fn named_var(hash: u64, iteration: u64) -> VarId {
+    let hash_bits = (hash as u32) & (0x7fff_ffff >> ITERATION_BITS);
+    let i = iteration.min(u64::from(MAX_ITERATION)) as u32;
+    VarId((hash_bits << ITERATION_BITS) | i)
+}
+
+/// The loop-iteration number a variable id carries (0 for [`VarId::UNKNOWN`]).
+pub fn iteration(var: VarId) -> u32 {
+    if var == VarId::UNKNOWN {
+        0
+    } else {
+        var.0 & MAX_ITERATION
+    }
+}
+
+/// Whether `var` is within the loop-iteration bound `l` (every variable when `l` is `None`;
+/// monitors always).
+pub fn within_iteration_bound(var: Variable, l: Option<u32>) -> bool {
+    match (var, l) {
+        (Variable::Field(v), Some(l)) => iteration(v) < l || l > MAX_ITERATION,
+        _ => true,
     }
 }
 
@@ -293,6 +330,10 @@ pub struct RankCheckerConfig {
     pub seed: u64,
     /// Happens-before pruning in the exhaustive search (on by default).
     pub prune: bool,
+    /// Loop-iteration bound `l` (exhaustive search): only variables whose run-time name has an
+    /// iteration number below `l` ([`iteration`]) are candidates, lower iterations first.
+    /// `None`: every variable, in the profile's order.
+    pub l: Option<u32>,
 }
 
 impl Default for RankCheckerConfig {
@@ -307,6 +348,7 @@ impl Default for RankCheckerConfig {
             preparatory_runs: 3,
             seed: 0,
             prune: true,
+            l: None,
         }
     }
 }
@@ -643,9 +685,13 @@ impl RankCheckerExhaustive {
 
     /// The coverage statement.
     pub fn coverage(&self) -> String {
+        let names = match self.config.l {
+            Some(l) => format!(" of variables with loop iteration < {l}"),
+            None => String::new(),
+        };
         let scope = if self.exhausted {
             format!(
-                "for every variable set of size <= {} and every c <= {}",
+                "for every variable set{names} of size <= {} and every c <= {}",
                 self.config.v, self.config.c
             )
         } else {
@@ -672,6 +718,21 @@ impl RankCheckerExhaustive {
 
     fn start_search(&mut self) {
         self.candidates = self.profile.candidates();
+        if let Some(l) = self.config.l {
+            // Names with iteration >= l are out of bounds; among the rest, shared variables
+            // first, then lower iteration numbers (the sort is stable: the profile's order
+            // decides ties).
+            self.candidates
+                .retain(|&v| within_iteration_bound(v, Some(l)));
+            let profile = &self.profile;
+            self.candidates.sort_by_key(|&v| {
+                let i = match v {
+                    Variable::Field(id) => iteration(id),
+                    Variable::Monitor(_) => 0,
+                };
+                (!profile.is_shared(v), i)
+            });
+        }
         // No variables known: only synchronization points, one empty set.
         self.start_size(u32::from(!self.candidates.is_empty()));
     }
@@ -933,6 +994,117 @@ impl Strategy for RankCheckerExhaustive {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sim::{self, Cmp, Ins, Program, Val};
+    use crate::strategy::pctvb::VarProfile;
+    use crate::{Config, Execution};
+
+    #[test]
+    fn names_carry_their_iteration_and_are_never_unknown() {
+        for i in 0..40u64 {
+            let var = named_var(u64::MAX, i);
+            assert_ne!(var, VarId::UNKNOWN);
+            assert_eq!(iteration(var), i.min(u64::from(MAX_ITERATION)) as u32);
+        }
+        assert_ne!(named_var(7, 0), named_var(8, 0));
+        assert_eq!(iteration(VarId::UNKNOWN), 0);
+        let late = Variable::Field(named_var(3, 2));
+        assert!(!within_iteration_bound(late, Some(2)));
+        assert!(within_iteration_bound(late, Some(3)));
+        assert!(within_iteration_bound(late, None));
+        assert!(within_iteration_bound(Variable::Monitor(ObjId(1)), Some(1)));
+    }
+
+    /// Two cells allocated in one loop: cell 0 (iteration 0) is only touched under a lock,
+    /// cell 1 (iteration 1) is incremented without one. The lost update needs a preemption at
+    /// cell 1, so the exhaustive search finds it with l = 2 and exhausts without it at l = 1.
+    fn loop_cells() -> Program {
+        // Hash 0 keeps the ids small (the simulator indexes its variables by id).
+        let cell0 = named_var(0, 0).0;
+        let cell1 = named_var(0, 1).0;
+        let worker = vec![
+            Ins::Lock(0),
+            Ins::Read { var: cell0, reg: 0 },
+            Ins::Write {
+                var: cell0,
+                val: Val::RegPlus(0, 1),
+            },
+            Ins::Unlock(0),
+            Ins::Read { var: cell1, reg: 1 },
+            Ins::Write {
+                var: cell1,
+                val: Val::RegPlus(1, 1),
+            },
+        ];
+        let main = vec![
+            Ins::Start(1),
+            Ins::Start(2),
+            Ins::Join(1),
+            Ins::Join(2),
+            Ins::Read { var: cell1, reg: 0 },
+            Ins::Assert {
+                reg: 0,
+                cmp: Cmp::Eq,
+                val: Val::Const(2),
+                msg: "lost update on cell 1",
+            },
+        ];
+        Program {
+            name: "loop-cells",
+            vars: vec![0; cell1.max(cell0) as usize + 1],
+            bodies: vec![main, worker.clone(), worker],
+        }
+    }
+
+    /// Runs the exhaustive search with bound `l` to its end: `Some(executions)` at the first
+    /// bug, `None` when it exhausted without one.
+    fn exhaustive_with_l(program: &Program, l: Option<u32>) -> Option<u64> {
+        let config = RankCheckerConfig {
+            c: 1,
+            v: 1,
+            t: 2,
+            threads: 3,
+            l,
+            ..RankCheckerConfig::default()
+        };
+        let mut exec = Execution::new(Config::default(), RankCheckerExhaustive::new(config));
+        for executions in 1..20_000 {
+            let outcome = sim::run_execution(&mut exec, program).unwrap();
+            if outcome.is_bug() {
+                return Some(executions);
+            }
+            if !exec.finish(false).unwrap() {
+                assert!(exec.strategy().exhausted());
+                return None;
+            }
+            exec.restart().unwrap();
+        }
+        panic!("the search did not end");
+    }
+
+    #[test]
+    fn loop_iteration_bound_limits_the_exhaustive_search_to_early_iterations() {
+        let program = loop_cells();
+        assert_eq!(exhaustive_with_l(&program, Some(1)), None);
+        assert!(exhaustive_with_l(&program, Some(2)).is_some());
+        assert!(exhaustive_with_l(&program, None).is_some());
+        // Cell 1 admitted: it comes after cell 0 (both shared), so l = 2 runs l = 1's sets
+        // first.
+        let profile = VarProfile::supplied(
+            [
+                (Variable::Field(named_var(1, 1)), 2),
+                (Variable::Field(named_var(1, 0)), 2),
+            ],
+            [],
+        );
+        let s = RankCheckerExhaustive::with_profile(
+            RankCheckerConfig {
+                l: Some(2),
+                ..RankCheckerConfig::default()
+            },
+            profile,
+        );
+        assert_eq!(s.tracked(), [Variable::Field(named_var(1, 0))]);
+    }
 
     #[test]
     fn combinations_come_in_colex_order_each_once() {
