@@ -152,6 +152,9 @@ struct Exec {
     clock_ns: u64,
     rng: u64,
     notes: Vec<String>,
+    /// The open quiet stretch: the thread that may pass data accesses in Java, and how many it
+    /// was granted (see `RC.quietLeft`).
+    quiet: Option<(ThreadId, u64)>,
 }
 
 /// What the harness needs to know about a site (from the site table).
@@ -317,6 +320,9 @@ impl Control {
         if !live(&st, epoch) {
             return Turn::Abort;
         }
+        if let Some(decision) = self.close_quiet(&mut st, me) {
+            return self.settle(st, epoch, me, decision, Mode::Condvar);
+        }
         let op = {
             let State { exec, sites, .. } = &mut *st;
             let ex = exec.as_mut().expect("live execution");
@@ -326,27 +332,30 @@ impl Control {
         let Some(op) = op else {
             return Turn::Pass;
         };
-        // An access to an object or static outside the tracked variable set (naming.rs): not a
-        // scheduling point.
-        if matches!(op, Op::Access { var, .. } if var == crate::naming::UNTRACKED) {
-            return Turn::Pass;
-        }
-        // Rewritten java.util.concurrent code used by the JDK itself: not a scheduling point.
-        if op
-            .site()
-            .is_some_and(|s| crate::juc::internal_use(self.jvmti, s))
-        {
-            return Turn::Pass;
-        }
-        if op
-            .site()
-            .and_then(|s| st.sites.get(&s))
-            .is_some_and(|s| s.clinit)
+        // Rewritten java.util.concurrent code used by the JDK itself, and code run by a static
+        // initializer: not scheduling points. A data access there still counts as a step of
+        // its thread, as it does when it passes in Java inside a quiet stretch, so that a
+        // schedule means the same whichever way the access went.
+        // An access to an object or static outside the tracked variable set (naming.rs) is
+        // not a point either.
+        let not_a_point = matches!(op, Op::Access { var, .. } if var == crate::naming::UNTRACKED)
+            || op
+                .site()
+                .is_some_and(|s| crate::juc::internal_use(self.jvmti, s))
+            || op
+                .site()
+                .and_then(|s| st.sites.get(&s))
+                .is_some_and(|s| s.clinit)
             || (self.options.clinit_check
                 && st.model.thread_count() > 1
                 && self.initializing()
-                && self.in_clinit(&mut st.clinit_methods))
-        {
+                && self.in_clinit(&mut st.clinit_methods));
+        if not_a_point {
+            if matches!(op, Op::Access { .. }) {
+                if let Ok(Some(decision)) = st.model.quiet_performed(me, 1) {
+                    return self.settle(st, epoch, me, Ok(decision), Mode::Condvar);
+                }
+            }
             return Turn::Pass;
         }
         let decision = st.model.announce(me, op);
@@ -474,6 +483,9 @@ impl Control {
                     ex.progress += 1;
                     if thread == me && mode != Mode::Leave {
                         ex.threads[me.index()].place = Place::Running;
+                        if mode == Mode::Condvar {
+                            self.open_quiet(&mut st, me);
+                        }
                         return Turn::Go(outcome);
                     }
                     if ex.threads[thread.index()].phantom {
@@ -524,6 +536,42 @@ impl Control {
         }
     }
 
+    /// `me` goes on running: if the strategy grants a quiet stretch, `RC` learns it. At most
+    /// `QUIET_CHUNK` accesses at a time, so that the thread comes back to the agent now and
+    /// then even in an endless loop.
+    fn open_quiet(&self, st: &mut State, me: ThreadId) {
+        const QUIET_CHUNK: u64 = 1 << 20;
+        let budget = st.model.quiet_budget(me).min(QUIET_CHUNK);
+        if budget == 0 {
+            return;
+        }
+        let (Some(refs), Some(ex)) = (self.java(), st.exec.as_mut()) else {
+            return;
+        };
+        let thread = ex.threads[me.index()].thread;
+        if thread.is_null() {
+            return;
+        }
+        crate::natives::grant_quiet(&refs, thread, budget);
+        ex.quiet = Some((me, budget));
+    }
+
+    /// `me` is back in the agent: the accesses it passed in Java during its quiet stretch become
+    /// steps of the model. A decision comes back when the strategy ends the execution there.
+    fn close_quiet(&self, st: &mut State, me: ThreadId) -> Option<Result<Decision, ExecError>> {
+        let ex = st.exec.as_mut()?;
+        match ex.quiet {
+            Some((holder, granted)) if holder == me => {
+                ex.quiet = None;
+                let left = crate::natives::take_quiet_left(&self.java()?);
+                st.model
+                    .quiet_performed(me, granted.saturating_sub(left))
+                    .transpose()
+            }
+            _ => None,
+        }
+    }
+
     /// Waits on `me`'s condition variable until its turn comes (or the execution ends).
     fn await_turn(&self, mut st: MutexGuard<'_, State>, epoch: u32, me: ThreadId) -> Turn {
         let cv = {
@@ -538,6 +586,7 @@ impl Control {
             let rec = &mut st.exec.as_mut().unwrap().threads[me.index()];
             if let Some(outcome) = rec.resume.take() {
                 rec.place = Place::Running;
+                self.open_quiet(&mut st, me);
                 return Turn::Go(outcome);
             }
             st = cv.wait(st).unwrap_or_else(|e| e.into_inner());
@@ -821,6 +870,10 @@ impl Control {
         if !live(&st, epoch) {
             return;
         }
+        if let Some(decision) = self.close_quiet(&mut st, me) {
+            self.settle(st, epoch, me, decision, Mode::Leave);
+            return;
+        }
         let decision = st.model.announce(me, Op::End);
         let Turn::Go(_) = self.settle(st, epoch, me, decision, Mode::Condvar) else {
             return;
@@ -896,7 +949,12 @@ impl Control {
 
     /// The thread `thread` died of an uncaught throwable.
     pub fn uncaught(&self, thread: jobject, message: String, trace: String) {
-        let st = self.lock();
+        let mut st = self.lock();
+        // The failing thread's accesses since its last scheduling point are part of the
+        // schedule a replay must follow.
+        if let Some((_, me)) = current() {
+            let _ = self.close_quiet(&mut st, me);
+        }
         let Some(ex) = st.exec.as_ref() else {
             return;
         };
@@ -1016,7 +1074,11 @@ impl Control {
             clock_ns: BASE_CLOCK_NS,
             rng: mix(self.options.seed, index),
             notes: Vec::new(),
+            quiet: None,
         };
+        if let Some(refs) = self.java() {
+            crate::natives::clear_quiet(&refs);
+        }
         let id = self.obj_id(&mut ex, root);
         ex.thread_of.insert(id.0, ThreadId::MAIN);
         st.exec = Some(ex);

@@ -103,6 +103,19 @@ impl Strategy for Replaying {
     fn end_execution(&mut self, summary: &scheduler::ExecutionSummary<'_>) -> bool {
         self.0.end_execution(summary)
     }
+    fn offers_quiet_steps(&self) -> bool {
+        self.0.offers_quiet_steps()
+    }
+    fn quiet_steps(&mut self, view: &scheduler::View<'_>) -> u64 {
+        self.0.quiet_steps(view)
+    }
+    fn skipped(
+        &mut self,
+        thread: scheduler::ThreadId,
+        steps: u64,
+    ) -> Result<(), scheduler::strategy::Stop> {
+        self.0.skipped(thread, steps)
+    }
 }
 
 impl Covering for Replaying {

@@ -22,6 +22,10 @@ pub struct JavaRefs {
     pub abort: jthrowable,
     pub interrupted_exception: jclass,
     pub illegal_monitor_state: jclass,
+    /// `rankcheck.rt.RC` and its quiet-stretch fields (see `RC.quietLeft`).
+    pub rc: jclass,
+    pub quiet_thread: jni::sys::jfieldID,
+    pub quiet_left: jni::sys::jfieldID,
 }
 
 // SAFETY: JNI global references are valid in every thread, and never change once made.
@@ -67,6 +71,56 @@ pub fn delete_global(env: *mut JNIEnv, obj: jobject) {
     if !obj.is_null() {
         jni!(env, DeleteGlobalRef, obj);
     }
+}
+
+/// Opens a quiet stretch in Java: `thread` (the current thread's `Thread` object) may pass its
+/// next `steps` data accesses without the agent.
+pub fn grant_quiet(refs: &JavaRefs, thread: jobject, steps: u64) {
+    let env = current_env();
+    if env.is_null() {
+        return;
+    }
+    jni!(
+        env,
+        SetStaticObjectField,
+        refs.rc,
+        refs.quiet_thread,
+        thread
+    );
+    jni!(
+        env,
+        SetStaticLongField,
+        refs.rc,
+        refs.quiet_left,
+        steps.min(i64::MAX as u64) as jlong
+    );
+}
+
+/// Closes the current thread's quiet stretch: the accesses it did not use.
+pub fn take_quiet_left(refs: &JavaRefs) -> u64 {
+    let env = current_env();
+    if env.is_null() {
+        return 0;
+    }
+    let left = jni!(env, GetStaticLongField, refs.rc, refs.quiet_left);
+    jni!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
+    left.max(0) as u64
+}
+
+/// Ends any quiet stretch (between executions).
+pub fn clear_quiet(refs: &JavaRefs) {
+    let env = current_env();
+    if env.is_null() {
+        return;
+    }
+    jni!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
+    jni!(
+        env,
+        SetStaticObjectField,
+        refs.rc,
+        refs.quiet_thread,
+        std::ptr::null_mut()
+    );
 }
 
 fn find_class(env: *mut JNIEnv, name: &str) -> Option<jclass> {
@@ -116,7 +170,7 @@ fn abort(env: *mut JNIEnv, c: &Control) {
 }
 
 /// Turns a scheduling point's result into the hook's behaviour; returns "handled".
-fn finish_turn(env: *mut JNIEnv, c: &Control, turn: Turn, timeout_ns: u64) -> jboolean {
+pub(crate) fn finish_turn(env: *mut JNIEnv, c: &Control, turn: Turn, timeout_ns: u64) -> jboolean {
     match turn {
         Turn::Pass => JNI_FALSE,
         Turn::Abort => {
@@ -591,15 +645,27 @@ pub fn connect(env: *mut JNIEnv, c: &Control) -> bool {
     if local.is_null() {
         return false;
     }
+    let field = |name: &std::ffi::CStr, sig: &std::ffi::CStr| {
+        jni!(env, GetStaticFieldID, rc, name.as_ptr(), sig.as_ptr())
+    };
+    let (on, quiet_thread, quiet_left) = (
+        field(c"on", c"Z"),
+        field(c"quietThread", c"Ljava/lang/Thread;"),
+        field(c"quietLeft", c"J"),
+    );
+    if on.is_null() || quiet_thread.is_null() || quiet_left.is_null() {
+        jni!(env, ExceptionClear);
+        eprintln!("rankcheck agent: the runtime class rankcheck.rt.RC does not match this agent");
+        return false;
+    }
     c.set_java(JavaRefs {
         abort: new_global(env, local),
         interrupted_exception: ie,
         illegal_monitor_state: imse,
+        rc,
+        quiet_thread,
+        quiet_left,
     });
-    let on = jni!(env, GetStaticFieldID, rc, c"on".as_ptr(), c"Z".as_ptr());
-    if on.is_null() {
-        return false;
-    }
     jni!(env, SetStaticBooleanField, rc, on, JNI_TRUE);
     true
 }

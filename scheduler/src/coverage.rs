@@ -97,6 +97,15 @@ impl Covering for Pct {
     }
 }
 
+impl Covering for crate::strategy::NonPreemptive {
+    fn coverage(&self) -> String {
+        "non-preemptive: the one schedule without preemptions ran".into()
+    }
+    fn exhausted(&self) -> bool {
+        self.executions() > 0
+    }
+}
+
 impl Covering for RandomWalk {
     fn coverage(&self) -> String {
         "random walk: no guarantee beyond the executions run".to_string()

@@ -1,10 +1,13 @@
 //! `rankcheck bench overhead [DIR]`: wall time of compute-heavy correct programs (default: the
 //! bundled tests/perf-programs/) natively (`java -cp CLASSES Main`) against one controlled
-//! execution under strict priority with no forced preemptions (PCT with d = 1), with
-//! synchronization-only and all-sites instrumentation; the columns of the RankChecker paper's
-//! Table 2. The v = 1, 2, 3 columns instrument only the sites that may touch v shared variables
-//! of the points-to analysis (the mean over up to three variable sets of each size). Every figure is the median of `--runs` runs, JVM start-up included; a controlled run still
-//! going after `--limit` seconds is stopped and shown as `> LIMIT`.
+//! execution without preemptions (the `nonpreemptive` strategy: the running thread keeps the
+//! turn while it is enabled), with synchronization-only and all-sites instrumentation; the
+//! columns of the RankChecker paper's Table 2. The v = 1, 2, 3 columns instrument only the sites
+//! that may touch v shared variables of the points-to analysis (the mean over up to three
+//! variable sets of each size). Every figure is the median of `--runs` runs, JVM start-up
+//! included; a controlled run still going after `--limit` seconds is stopped and shown as
+//! `> LIMIT`. `--strategy` measures another strategy's executions instead (e.g. `pct` with
+//! `-d 1`: strict priority, which also switches when a higher-priority thread wakes up).
 
 use crate::driver::baseline::{geomean, median, native};
 use crate::driver::bench_suite;
@@ -29,6 +32,12 @@ pub struct Args {
     /// A controlled run still going after this many seconds is stopped and shown as "> LIMIT".
     #[arg(long, default_value_t = 120)]
     pub limit: u64,
+    /// The strategy of the controlled runs.
+    #[arg(long, default_value = "nonpreemptive")]
+    pub strategy: String,
+    /// PCT's depth, when `--strategy pct`.
+    #[arg(short = 'd', default_value_t = 1)]
+    pub d: u32,
 }
 
 fn cell(x: Option<f64>) -> String {
@@ -37,7 +46,8 @@ fn cell(x: Option<f64>) -> String {
 
 /// One controlled figure.
 enum Cell {
-    Seconds(f64),
+    /// Median seconds, and the steps (scheduling points, quiet ones included) of that run.
+    Seconds(f64, u64),
     /// Still running at the limit (killed).
     Over,
     Failed,
@@ -46,7 +56,7 @@ enum Cell {
 impl Cell {
     fn show(&self, limit: Duration) -> String {
         match self {
-            Cell::Seconds(s) => format!("{s:.2}"),
+            Cell::Seconds(s, _) => format!("{s:.2}"),
             Cell::Over => format!("> {}", limit.as_secs()),
             Cell::Failed => "failed".into(),
         }
@@ -61,12 +71,20 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let programs = bench_suite::load(&root, &args.programs)?;
     let work = std::env::temp_dir().join(format!("rankcheck-overhead-{}", std::process::id()));
     std::fs::create_dir_all(&work)?;
+    let info = strategy::lookup(&args.strategy)?;
+    let bounds = Bounds {
+        d: (info.name == "pct").then_some(args.d),
+        ..Bounds::default()
+    };
+    strategy::check(info, &bounds, None)?;
     println!(
-        "Overhead (wall seconds, median of {} run(s), JVM start-up included; controlled = one execution, strict priority, no forced preemptions)\n",
-        args.runs
+        "Overhead (wall seconds, median of {} run(s), JVM start-up included; controlled = one execution, strategy {}{})\n",
+        args.runs,
+        info.name,
+        bounds.d.map_or(String::new(), |d| format!(" d={d}"))
     );
-    println!("| Program | Threads | Native | Sync only | v = 1 | v = 2 | v = 3 | All sites | Slowdown (all) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| Program | Threads | Data sites (v = 1 / all) | Dynamic accesses (all) | Native | Sync only | v = 1 | v = 2 | v = 3 | All sites | All / v = 1 | All / native |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut slowdowns = Vec::new();
     let limit = Duration::from_secs(args.limit.max(1));
     for p in &programs {
@@ -88,16 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             let search = Search {
                 max_steps: u64::MAX / 4,
                 timeout_ms: limit.as_millis() as u64 + 60_000,
-                ..Search::quiet(
-                    strategy::lookup("pct")?,
-                    Bounds {
-                        d: Some(1),
-                        ..Bounds::default()
-                    },
-                    0,
-                    1,
-                    work.join("reports"),
-                )
+                ..Search::quiet(info, bounds, 0, 1, work.join("reports"))
             };
             let mut launch = Launch {
                 java: java_binary(),
@@ -115,6 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             };
             launch.set_option("executions", "1");
             let mut times = Vec::new();
+            let mut steps = 0;
             for _ in 0..args.runs {
                 let started = Instant::now();
                 let cancel = || started.elapsed() > limit;
@@ -123,7 +133,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 match run {
                     Ok(r) if r.status.is_none() => return Ok(Cell::Over),
                     Ok(r) if r.results.first().is_some_and(|x| x["outcome"] == "pass") => {
-                        times.push(seconds)
+                        times.push(seconds);
+                        steps = r.results[0]["steps"].as_u64().unwrap_or(0);
                     }
                     Ok(r) => {
                         let first = r.results.first().cloned().unwrap_or_default();
@@ -142,64 +153,89 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     }
                 }
             }
-            Ok(median(times).map_or(Cell::Failed, Cell::Seconds))
+            Ok(median(times).map_or(Cell::Failed, |t| Cell::Seconds(t, steps)))
         };
         let nat = median(natives);
         let sync = controlled(super::test::program_of(p, Mode::SyncOnly)?)?;
         let all = controlled(super::test::program_of(p, Mode::All)?)?;
         // v = 1, 2, 3: the mean over up to three sets of shared variables of that size.
         let cp = original.display().to_string();
-        let by_v: Vec<String> = match classpath::analysis(&cp, &m.main) {
+        // v = 1, 2, 3: mean seconds (or the worst cell) and mean selected data sites.
+        let mut by_v: Vec<String> = vec!["n/a".into(); 3];
+        let mut v1 = None;
+        let mut sites = "-".to_string();
+        match classpath::analysis(&cp, &m.main) {
             Ok(analysis) => {
-                let mut cells = Vec::new();
                 for v in 1..=3 {
                     let mut times = Vec::new();
+                    let mut selected = Vec::new();
                     let mut worst = None;
                     for vars in bench_suite::variable_sets(&analysis, v, 3) {
+                        if let Ok(sel) = analysis.select(&vars) {
+                            selected.push(sel.data_sites.len() as f64);
+                        }
                         let program = super::test::program_from(
                             p,
                             classpath::prepare_vars(&cp, &analysis, &vars)?,
                         );
                         match controlled(program)? {
-                            Cell::Seconds(s) => times.push(s),
+                            Cell::Seconds(s, _) => times.push(s),
                             other => worst = Some(other),
                         }
                     }
-                    cells.push(match (worst, times.is_empty()) {
+                    let mean = |xs: &[f64]| xs.iter().sum::<f64>() / xs.len() as f64;
+                    if v == 1 && !selected.is_empty() {
+                        sites = format!("{:.1} / {}", mean(&selected), analysis.sites.len());
+                    }
+                    by_v[v - 1] = match (worst, times.is_empty()) {
                         (Some(w), _) => w.show(limit),
                         (None, true) => "-".into(),
                         (None, false) => {
-                            format!("{:.2}", times.iter().sum::<f64>() / times.len() as f64)
+                            if v == 1 {
+                                v1 = Some(mean(&times));
+                            }
+                            format!("{:.2}", mean(&times))
                         }
-                    });
+                    };
                 }
-                cells
             }
             Err(e) => {
                 eprintln!("rankcheck: {}: {e:#}", p.name());
-                vec!["n/a (analysis failed)".into(), "n/a".into(), "n/a".into()]
+                by_v[0] = "n/a (analysis failed)".into();
             }
-        };
-        let slow = match (nat, &all) {
-            (Some(n), Cell::Seconds(a)) if n > 0.0 => Some(a / n),
+        }
+        let ratio = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) if b > 0.0 => Some(a / b),
             _ => None,
         };
+        let all_seconds = match all {
+            Cell::Seconds(a, _) => Some(a),
+            _ => None,
+        };
+        let slow = ratio(all_seconds, nat);
         slowdowns.extend(slow);
+        let times = |x: Option<f64>| x.map_or("-".into(), |s| format!("{s:.1}x"));
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             p.name(),
             m.threads,
+            sites,
+            match all {
+                Cell::Seconds(_, steps) => steps.to_string(),
+                _ => "-".into(),
+            },
             cell(nat),
             sync.show(limit),
             by_v[0],
             by_v[1],
             by_v[2],
             all.show(limit),
-            slow.map_or("-".into(), |s| format!("{s:.1}x"))
+            times(ratio(all_seconds, v1)),
+            times(slow)
         );
     }
     println!(
-        "| geometric mean | | | | | | | | {} |",
+        "| geometric mean | | | | | | | | | | | {} |",
         geomean(&slowdowns).map_or("-".into(), |s| format!("{s:.1}x"))
     );
     let _ = std::fs::remove_dir_all(&work);

@@ -20,7 +20,7 @@ pub struct Args {
     /// The class whose `main` runs.
     #[arg(long)]
     pub main: String,
-    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs.
+    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs | nonpreemptive.
     #[arg(long, default_value = crate::driver::strategy::DEFAULT)]
     pub strategy: String,
     #[arg(long, default_value_t = 0)]

@@ -28,7 +28,7 @@ pub struct Args {
     /// compiled, and its main class, arguments and oracles used (flags given here add to them).
     #[arg(long, conflicts_with_all = ["cp", "main"])]
     pub manifest: Option<PathBuf>,
-    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs.
+    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs | nonpreemptive.
     #[arg(long, default_value = strategy::DEFAULT)]
     pub strategy: String,
     /// Context bound: preemptions.

@@ -48,6 +48,9 @@ pub fn statement(strategy: &str, bounds: &Bounds, seen: &Seen) -> String {
              instrumented scheduling points"
                 .into()
         }
+        "nonpreemptive" if seen.exhausted => {
+            "the one schedule without preemptions ran: no claim about any other interleaving".into()
+        }
         "scs" if seen.exhausted => {
             "SCS tried every speed vector of its basis pairs and back-off levels".into()
         }

@@ -84,6 +84,12 @@ pub const STRATEGIES: &[StrategyInfo] = &[
         spread: Spread::OneJvm,
         about: "SCS: speed-controlled scheduling over basis pairs and back-off levels",
     },
+    StrategyInfo {
+        name: "nonpreemptive",
+        bounds: &[],
+        spread: Spread::OneJvm,
+        about: "the one schedule without preemptions (ICB's bound 0), at nearly native speed: a baseline",
+    },
 ];
 
 /// The default strategy of `rankcheck test` and `rankcheck run`: POS, because in the bundled

@@ -1,7 +1,7 @@
 //! Strategies by name, for the CLI and the agent: `from_name("rankchecker", &bounds, seed)`.
 //!
 //! Names: `random`, `pct`, `pctvb`, `rankchecker` (randomized), `rankchecker-exhaustive`
-//! (Algorithm 1), `icb`, `pos`, `pos-star`, `scs`. Every bound is accepted for every strategy;
+//! (Algorithm 1), `icb`, `pos`, `pos-star`, `scs`, `nonpreemptive`. Every bound is accepted for every strategy;
 //! the ones a strategy does not use are listed in [`Chosen::ignored`] so the caller can say so
 //! once. Every strategy comes wrapped in [`CountGraphs`], so its coverage line ends with the
 //! number of distinct happens-before graphs it ran.
@@ -26,6 +26,7 @@ pub const NAMES: &[&str] = &[
     "pos",
     "pos-star",
     "scs",
+    "nonpreemptive",
 ];
 
 /// The bounds given on the command line (`None`: not given, the strategy's default applies).
@@ -184,6 +185,7 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         ),
         "icb" => (boxed(Icb::new(c, bounds.prune)), &["c"]),
         "pos" => (boxed(Pos::new(seed, false)), &[]),
+        "nonpreemptive" => (boxed(crate::strategy::NonPreemptive::new()), &[]),
         "pos-star" => (boxed(Pos::new(seed, true)), &[]),
         "scs" => (
             boxed(Scs::new(ScsConfig {

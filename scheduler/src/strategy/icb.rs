@@ -424,7 +424,7 @@ impl Icb {
 /// thread that yields cannot make progress, so switching away from it is free; without this, a
 /// spin loop with `Thread.yield` would never end at bound 0), or it could go on only by a timeout
 /// while another thread can run normally (virtual time passes only when nobody else can run).
-fn yielded(view: &View<'_>) -> bool {
+pub(crate) fn yielded(view: &View<'_>) -> bool {
     let just_yielded = view.events.last().is_some_and(|e| {
         Some(e.thread) == view.running && matches!(e.kind, OpKind::Yield | OpKind::Sleep)
     });
@@ -444,7 +444,7 @@ pub(crate) fn normal(c: &Candidate) -> bool {
 
 /// The next enabled thread after `running` in id order (wrapping), preferring ones enabled
 /// normally.
-fn round_robin_after(view: &View<'_>, running: ThreadId) -> ThreadId {
+pub(crate) fn round_robin_after(view: &View<'_>, running: ThreadId) -> ThreadId {
     let order = view
         .enabled
         .iter()

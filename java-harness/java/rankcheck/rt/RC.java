@@ -16,26 +16,51 @@ public final class RC {
     /** Set by the agent once its natives are bound. Plain field: written before any app thread. */
     static volatile boolean on;
 
+    /**
+     * A quiet stretch: the scheduler promised {@link #quietThread} that its next {@link
+     * #quietLeft} data accesses get no thread switch, so they skip the agent (a hot loop over a
+     * tracked field then runs at nearly native speed). Only the agent writes {@code quietThread},
+     * and only on that thread; the agent reads back what is left at the thread's next scheduling
+     * point, to count the skipped accesses as steps. Plain fields: one application thread runs
+     * at a time and the hand-over between threads goes through the agent's lock.
+     */
+    static Thread quietThread;
+
+    static long quietLeft;
+
+    /** Whether this access may pass without the agent (and counts it if so). */
+    private static boolean quiet() {
+        if (quietLeft > 0 && quietThread == Thread.currentThread()) {
+            quietLeft--;
+            return true;
+        }
+        return false;
+    }
+
     // ---- data accesses --------------------------------------------------------------------
 
     public static void fieldRead(Object obj, long site) {
-        if (on) nAccess(obj, -1, site, false);
-        else if (Trace.ON) Trace.access(obj, site);
+        if (on) {
+            if (!quiet()) nAccess(obj, -1, site, false);
+        } else if (Trace.ON) Trace.access(obj, site);
     }
 
     public static void fieldWrite(Object obj, long site) {
-        if (on) nAccess(obj, -1, site, true);
-        else if (Trace.ON) Trace.access(obj, site);
+        if (on) {
+            if (!quiet()) nAccess(obj, -1, site, true);
+        } else if (Trace.ON) Trace.access(obj, site);
     }
 
     public static void arrayRead(Object array, int index, long site) {
-        if (on) nAccess(array, index, site, false);
-        else if (Trace.ON) Trace.access(array, site);
+        if (on) {
+            if (!quiet()) nAccess(array, index, site, false);
+        } else if (Trace.ON) Trace.access(array, site);
     }
 
     public static void arrayWrite(Object array, int index, long site) {
-        if (on) nAccess(array, index, site, true);
-        else if (Trace.ON) Trace.access(array, site);
+        if (on) {
+            if (!quiet()) nAccess(array, index, site, true);
+        } else if (Trace.ON) Trace.access(array, site);
     }
 
     public static void allocated(Object obj, long site) {
