@@ -98,48 +98,40 @@ pub fn sites_and_variables(classpath: &[PathBuf]) -> (usize, usize) {
     (table.len(), vars.len())
 }
 
-/// Up to `limit` variable sets of size `v` for v-bounded instrumentation: combinations of the
-/// analysis's shared variables (all variables when none is shared), in id order, so the same
-/// program always gets the same sets.
+/// Up to `limit` variable sets of size `v` for v-bounded instrumentation, spread evenly over the
+/// analysis's shared variables that some data site may touch (all such variables when none is
+/// shared; a variable no site touches would make the measurement trivially uninstrumented): set
+/// `j` takes `v` consecutive candidates from position `j * candidates / limit`, in id order, so
+/// the same program always gets the same sets.
 pub fn variable_sets(analysis: &alias::AnalysisFile, v: usize, limit: usize) -> Vec<Vec<u32>> {
+    let touched: std::collections::BTreeSet<u32> = analysis
+        .sites
+        .iter()
+        .flat_map(|s| s.vars.iter().copied())
+        .collect();
     let mut ids: Vec<u32> = analysis
         .variables
         .iter()
-        .filter(|x| x.shared)
+        .filter(|x| x.shared && touched.contains(&x.id))
         .map(|x| x.id)
         .collect();
     if ids.is_empty() {
-        ids = analysis.variables.iter().map(|x| x.id).collect();
+        ids = touched.into_iter().collect();
     }
-    let mut out = Vec::new();
-    let mut pick = Vec::new();
-    combinations(&ids, v, 0, &mut pick, &mut out, limit);
-    out
-}
-
-fn combinations(
-    ids: &[u32],
-    v: usize,
-    from: usize,
-    pick: &mut Vec<u32>,
-    out: &mut Vec<Vec<u32>>,
-    limit: usize,
-) {
-    if out.len() >= limit {
-        return;
+    ids.sort_unstable();
+    if v == 0 || ids.len() < v {
+        return Vec::new();
     }
-    if pick.len() == v {
-        out.push(pick.clone());
-        return;
-    }
-    for i in from..ids.len() {
-        pick.push(ids[i]);
-        combinations(ids, v, i + 1, pick, out, limit);
-        pick.pop();
-        if out.len() >= limit {
-            return;
+    let mut out: Vec<Vec<u32>> = Vec::new();
+    for j in 0..limit.min(ids.len()) {
+        let start = j * ids.len() / limit.min(ids.len());
+        let mut set: Vec<u32> = (0..v).map(|k| ids[(start + k) % ids.len()]).collect();
+        set.sort_unstable();
+        if !out.contains(&set) {
+            out.push(set);
         }
     }
+    out
 }
 
 #[cfg(test)]
@@ -147,13 +139,46 @@ mod tests {
     use super::*;
 
     #[test]
-    fn combinations_are_in_order_and_limited() {
-        let mut out = Vec::new();
-        combinations(&[1, 2, 3, 4], 2, 0, &mut Vec::new(), &mut out, 4);
-        assert_eq!(out, vec![vec![1, 2], vec![1, 3], vec![1, 4], vec![2, 3]]);
-        let mut none = Vec::new();
-        combinations(&[1], 2, 0, &mut Vec::new(), &mut none, 4);
-        assert!(none.is_empty());
+    fn variable_sets_spread_over_shared_touched_variables() {
+        let var = |id, shared| alias::Variable {
+            id,
+            kind: alias::VariableKind::Static,
+            name: format!("C.f{id}"),
+            ty: "I".into(),
+            shared,
+            reached: true,
+            site: None,
+        };
+        let site = |vars: Vec<u32>| alias::Site {
+            class: "C".into(),
+            method: "m".into(),
+            descriptor: "()V".into(),
+            bci: 0,
+            kind: "static-read".into(),
+            detail: String::new(),
+            reached: true,
+            all: false,
+            vars,
+        };
+        let analysis = alias::AnalysisFile {
+            format: String::new(),
+            main: "C".into(),
+            complete: true,
+            warnings: Vec::new(),
+            // 0 is shared but touched by no site; 5 is touched but not shared.
+            variables: (0..8).map(|i| var(i, i != 5)).collect(),
+            sites: vec![site(vec![1, 2, 3]), site(vec![4, 5, 6, 7])],
+            stats: Default::default(),
+        };
+        assert_eq!(
+            variable_sets(&analysis, 1, 3),
+            vec![vec![1], vec![3], vec![6]]
+        );
+        assert_eq!(
+            variable_sets(&analysis, 2, 3),
+            vec![vec![1, 2], vec![3, 4], vec![6, 7]]
+        );
+        assert!(variable_sets(&analysis, 7, 3).is_empty());
     }
 
     #[test]
