@@ -78,15 +78,36 @@ fn the_second_object_of_a_loop_is_searched_at_l_2_and_not_at_l_1() {
     }
 }
 
-/// The ids of the two `Counter` allocation variables of UntrackedObjects, in allocation order.
-fn counter_variables(analysis: &Path) -> (String, String) {
+/// The analysis of test program `name` (main class `main`): its classes folder and analysis file.
+fn analyze(dir: &Path, name: &str, main: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let classes = compile_test_program(name, dir);
+    let analysis = dir.join("analysis.json");
+    let ran = rankcheck(
+        dir,
+        &[
+            "analyze",
+            "--cp",
+            classes.to_str().unwrap(),
+            "--main",
+            main,
+            "-o",
+            analysis.to_str().unwrap(),
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    (classes, analysis)
+}
+
+/// The ids of the allocation variables of type `ty`, in allocation-site order.
+fn alloc_variables(analysis: &Path, ty: &str) -> Vec<String> {
     let text = std::fs::read_to_string(analysis).unwrap();
     let file: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let mut counters: Vec<(u64, u64)> = file["variables"]
+    let mut vars: Vec<(u64, u64)> = file["variables"]
         .as_array()
         .unwrap()
         .iter()
-        .filter(|v| v["kind"] == "alloc" && v["type"] == "untracked/Main$Counter")
+        .filter(|v| v["kind"] == "alloc" && v["type"] == ty)
         .map(|v| {
             (
                 v["site"]["bci"].as_u64().unwrap(),
@@ -94,12 +115,11 @@ fn counter_variables(analysis: &Path) -> (String, String) {
             )
         })
         .collect();
-    counters.sort_unstable();
-    assert_eq!(counters.len(), 2, "{text}");
-    (counters[0].1.to_string(), counters[1].1.to_string())
+    vars.sort_unstable();
+    vars.into_iter().map(|(_, id)| id.to_string()).collect()
 }
 
-fn random_search(dir: &Path, cp: &Path) -> Ran {
+fn random_search(dir: &Path, cp: &Path, main: &str) -> Ran {
     rankcheck(
         dir,
         &[
@@ -107,7 +127,7 @@ fn random_search(dir: &Path, cp: &Path) -> Ran {
             "--cp",
             cp.to_str().unwrap(),
             "--main",
-            "untracked.Main",
+            main,
             "--strategy",
             "random",
             "--budget",
@@ -137,31 +157,21 @@ fn instrument(dir: &Path, input: &Path, output: &Path, analysis: &Path, var: &st
     assert_eq!(ran.code, 0, "{}", ran.both());
 }
 
+const MAIN: &str = "untracked.Main";
+
 #[test]
 fn only_accesses_to_the_tracked_objects_are_scheduling_points() {
     let dir = scratch("naming-untracked");
-    let classes = compile_test_program("UntrackedObjects", &dir);
-    let analysis = dir.join("analysis.json");
-    let ran = rankcheck(
-        &dir,
-        &[
-            "analyze",
-            "--cp",
-            classes.to_str().unwrap(),
-            "--main",
-            "untracked.Main",
-            "-o",
-            analysis.to_str().unwrap(),
-        ],
-        LIMIT,
-    );
-    assert_eq!(ran.code, 0, "{}", ran.both());
-    let (guarded, racy) = counter_variables(&analysis);
+    let (classes, analysis) = analyze(&dir, "UntrackedObjects", "untracked.Main");
+    let counters = alloc_variables(&analysis, "untracked/Main$Counter");
+    let [guarded, racy] = counters.as_slice() else {
+        panic!("two Counter variables expected: {counters:?}");
+    };
 
     // Instrumented for the guarded counter: `add`'s accesses are instrumented (the analysis
     // cannot tell the counters apart there), but the racy counter's are no scheduling points.
     let for_guarded = dir.join("guarded");
-    instrument(&dir, &classes, &for_guarded, &analysis, &guarded);
+    instrument(&dir, &classes, &for_guarded, &analysis, guarded);
     let table_file = for_guarded.join("META-INF/rankcheck/sites.tsv");
     let table = std::fs::read_to_string(&table_file).unwrap();
     assert!(
@@ -171,20 +181,20 @@ fn only_accesses_to_the_tracked_objects_are_scheduling_points() {
         "{table}"
     );
     assert!(table.contains("#tracked\talloc\t"), "{table}");
-    let ran = random_search(&dir, &for_guarded);
+    let ran = random_search(&dir, &for_guarded, MAIN);
     assert_eq!(ran.code, 0, "{}", ran.both());
 
     // The same instrumentation without its tracked table: every access is a point again, and
     // the racy counter's lost update is found.
     let untabled = dir.join("untabled");
-    instrument(&dir, &classes, &untabled, &analysis, &guarded);
+    instrument(&dir, &classes, &untabled, &analysis, guarded);
     let plain: String = table
         .lines()
         .filter(|l| !l.starts_with("#tracked"))
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(untabled.join("META-INF/rankcheck/sites.tsv"), plain).unwrap();
-    let ran = random_search(&dir, &untabled);
+    let ran = random_search(&dir, &untabled, MAIN);
     assert_eq!(ran.code, 1, "{}", ran.both());
 
     // Instrumented for the racy counter (into a jar: the table travels in it): found.
@@ -201,8 +211,8 @@ fn only_accesses_to_the_tracked_objects_are_scheduling_points() {
         .expect("jar runs");
     assert!(status.success());
     let for_racy = dir.join("racy.jar");
-    instrument(&dir, &jar, &for_racy, &analysis, &racy);
-    let ran = random_search(&dir, &for_racy);
+    instrument(&dir, &jar, &for_racy, &analysis, racy);
+    let ran = random_search(&dir, &for_racy, MAIN);
     assert_eq!(ran.code, 1, "{}", ran.both());
     assert!(
         ran.both().contains("lost update on the second counter"),
@@ -211,8 +221,52 @@ fn only_accesses_to_the_tracked_objects_are_scheduling_points() {
     );
     // And the guarded counter's set in a jar stays clean too.
     let guarded_jar = dir.join("guarded.jar");
-    instrument(&dir, &jar, &guarded_jar, &analysis, &guarded);
-    let ran = random_search(&dir, &guarded_jar);
+    instrument(&dir, &jar, &guarded_jar, &analysis, guarded);
+    let ran = random_search(&dir, &guarded_jar, MAIN);
     assert_eq!(ran.code, 0, "{}", ran.both());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_clone_of_a_tracked_object_stays_a_scheduling_point() {
+    let dir = scratch("naming-clone");
+    let (classes, analysis) = analyze(&dir, "ClonedCounter", "cloned.Main");
+    let counter = alloc_variables(&analysis, "cloned/Main$Counter");
+    assert_eq!(counter.len(), 1, "{counter:?}");
+    // The copy has no allocation record; it is of the tracked type, so its accesses stay points.
+    let instrumented = dir.join("counter");
+    instrument(&dir, &classes, &instrumented, &analysis, &counter[0]);
+    let ran = random_search(&dir, &instrumented, "cloned.Main");
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    // And it counts as the original's variable, which a v-bounded strategy tracks.
+    let manifest = root().join("tests/programs/ClonedCounter");
+    let ran = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--manifest",
+            manifest.to_str().unwrap(),
+            "--strategy",
+            "rankchecker",
+            "-c",
+            "1",
+            "-v",
+            "1",
+            "-t",
+            "2",
+            "--selective",
+            "--budget",
+            "2000",
+            "-j",
+            "1",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(
+        ran.both().contains("lost update on the copy"),
+        "{}",
+        ran.both()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

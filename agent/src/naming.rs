@@ -15,7 +15,9 @@
 //! class is none of the tracked types (a tracked allocation site makes exactly its type; a clone
 //! has the class of its original, which the analysis counts as the original's variable). An
 //! object of a tracked type with no record (under construction, a clone, made by reflection or
-//! the JDK) stays a point, with [`VarId::UNKNOWN`]. Static-field sites are exact.
+//! the JDK) stays a point, as a variable of the one tracked site that makes its type (the
+//! analysis counts a clone as its original's variable), or [`VarId::UNKNOWN`] when several
+//! tracked sites make it. Static-field sites are exact.
 //!
 //! **Cost.** After the first access to an object, the check is one JVMTI tag lookup (the
 //! object id) and one hash probe ([`Names::var_of`]); the class of an object without a record is
@@ -59,12 +61,13 @@ type Key = (String, String, String, u32);
 pub struct Tracked {
     /// Field keys ([`field_key`]) of the tracked statics, under every name a site uses.
     statics: HashSet<u64>,
-    /// Site keys of the tracked allocation sites.
-    alloc_keys: HashSet<Key>,
+    /// Site keys of the tracked allocation sites, with the JVM signature of what each makes.
+    alloc_keys: HashMap<Key, String>,
     /// Their site ids, resolved from the site table's `alloc` records.
     alloc_ids: HashSet<i64>,
-    /// JVM signatures (`Lpkg/C;`, `[I`) of what the tracked allocation sites make.
-    types: HashSet<String>,
+    /// JVM signatures (`Lpkg/C;`, `[I`) of what the tracked allocation sites make, with the
+    /// ids of the sites that make each.
+    types: HashMap<String, Vec<i64>>,
 }
 
 impl Tracked {
@@ -85,14 +88,15 @@ impl Tracked {
                 }
                 ["alloc", class, method, descriptor, bci, signature] => {
                     if let Ok(bci) = bci.parse() {
-                        table.alloc_keys.insert((
+                        let key = (
                             class.to_string(),
                             method.to_string(),
                             descriptor.to_string(),
                             bci,
-                        ));
+                        );
+                        table.alloc_keys.insert(key, signature.to_string());
                     }
-                    table.types.insert(signature.to_string());
+                    table.types.entry(signature.to_string()).or_default();
                     any = true;
                 }
                 _ => {}
@@ -106,7 +110,12 @@ impl Tracked {
         self.statics.extend(other.statics);
         self.alloc_keys.extend(other.alloc_keys);
         self.alloc_ids.extend(other.alloc_ids);
-        self.types.extend(other.types);
+        for (sig, ids) in other.types {
+            let mine = self.types.entry(sig).or_default();
+            mine.extend(ids);
+            mine.sort_unstable();
+            mine.dedup();
+        }
     }
 
     /// Learns the ids of tracked allocation sites from site records.
@@ -118,8 +127,13 @@ impl Tracked {
                 r.descriptor.clone(),
                 r.bci,
             );
-            if self.alloc_keys.contains(&key) {
+            if let Some(sig) = self.alloc_keys.get(&key) {
                 self.alloc_ids.insert(r.id);
+                let ids = self.types.entry(sig.clone()).or_default();
+                if !ids.contains(&r.id) {
+                    ids.push(r.id);
+                    ids.sort_unstable();
+                }
             }
         }
     }
@@ -133,7 +147,17 @@ impl Tracked {
     }
 
     pub fn tracks_type(&self, signature: &str) -> bool {
-        self.types.contains(signature)
+        self.types.contains_key(signature)
+    }
+
+    /// The variable of an object of a tracked type without an allocation record: the variable
+    /// of the one tracked site that makes that type (a clone is its original's variable, an
+    /// object under construction its site's), [`VarId::UNKNOWN`] when several sites do.
+    fn maybe_var(&self, signature: &str) -> VarId {
+        match self.types.get(signature).map(Vec::as_slice) {
+            Some([site]) => site_var(*site),
+            _ => VarId::UNKNOWN,
+        }
     }
 }
 
@@ -178,8 +202,9 @@ enum Known {
     Var(VarId),
     /// Not tracked: its accesses are no scheduling points.
     Untracked,
-    /// No allocation record, of a tracked type: may be tracked.
-    Maybe,
+    /// No allocation record, of a tracked type: may be tracked (the variable its type
+    /// suggests).
+    Maybe(VarId),
 }
 
 /// One execution's names.
@@ -206,7 +231,7 @@ impl Names {
         match self.objects.get(&id) {
             Some(Known::Var(v)) => return *v,
             Some(Known::Untracked) => return UNTRACKED,
-            Some(Known::Maybe) => return VarId::UNKNOWN,
+            Some(Known::Maybe(v)) => return *v,
             None => {}
         }
         let Some(table) = self.table() else {
@@ -214,13 +239,13 @@ impl Names {
         };
         let known = match class_signature(jvmti, obj) {
             Some(sig) if !table.tracks_type(&sig) => Known::Untracked,
-            _ => Known::Maybe,
+            Some(sig) => Known::Maybe(table.maybe_var(&sig)),
+            None => Known::Maybe(VarId::UNKNOWN),
         };
         self.objects.insert(id, known);
-        if known == Known::Untracked {
-            UNTRACKED
-        } else {
-            VarId::UNKNOWN
+        match known {
+            Known::Var(v) | Known::Maybe(v) => v,
+            Known::Untracked => UNTRACKED,
         }
     }
 
@@ -402,6 +427,15 @@ mod tests {
         let (tracked, other) = (site_id("p/Main", 4), site_id("p/Main", 5));
         t.resolve(&[alloc_record(tracked, 12), alloc_record(other, 30)]);
         assert!(t.tracks_alloc(tracked) && !t.tracks_alloc(other));
+        // A clone or an object under construction of the one tracked Cell site: its variable.
+        assert_eq!(t.maybe_var("Lp/Cell;"), site_var(tracked));
+        let mut two = Tracked::parse(
+            "#tracked\talloc\tp/Main\tmain\t([Ljava/lang/String;)V\t12\tLp/Cell;\n\
+             #tracked\talloc\tp/Main\tmain\t([Ljava/lang/String;)V\t30\tLp/Cell;\n",
+        )
+        .unwrap();
+        two.resolve(&[alloc_record(tracked, 12), alloc_record(other, 30)]);
+        assert_eq!(two.maybe_var("Lp/Cell;"), VarId::UNKNOWN);
         assert_eq!(
             Tracked::parse("0000000000000001\tp/Main\tm\t()V\t1\t-\talloc\tp/C\n"),
             None
