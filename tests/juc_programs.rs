@@ -1,5 +1,6 @@
 //! java.util.concurrent under rankcheck, end to end on a real JVM: the bug behind each construct
-//! (ReentrantLock, Condition, CountDownLatch, Semaphore, AtomicInteger, ExecutorService) is found
+//! (ReentrantLock, Condition, CountDownLatch, Semaphore, AtomicInteger, ExecutorService,
+//! VarHandle, field updaters, Unsafe, ReentrantReadWriteLock) is found
 //! with its real cause and replays; the fixed versions get no report; ICB explores a thread
 //! pool; blocking in a modelled queue is a model deadlock, not a watchdog report.
 
@@ -111,6 +112,46 @@ fn fixed_latch_semaphore_and_atomic_programs_get_no_report() {
 }
 
 #[test]
+fn var_handle_check_then_act_is_found_and_replays() {
+    finds_and_replays(
+        "VarHandleCheckThenAct",
+        "uncaught",
+        "2 tickets sold through the VarHandle",
+    );
+}
+
+#[test]
+fn field_updater_check_then_act_is_found_and_replays() {
+    finds_and_replays(
+        "UpdaterCheckThenAct",
+        "uncaught",
+        "2 tickets sold through the updater",
+    );
+}
+
+#[test]
+fn unsafe_check_then_act_is_found_and_replays() {
+    finds_and_replays(
+        "UnsafeCheckThenAct",
+        "uncaught",
+        "2 tickets sold through Unsafe",
+    );
+}
+
+#[test]
+fn read_write_lock_torn_snapshot_is_found_and_replays() {
+    finds_and_replays("ReadWriteLockSnapshot", "uncaught", "from a torn quote");
+}
+
+#[test]
+fn fixed_handle_and_read_write_lock_programs_get_no_report() {
+    no_report("VarHandleCheckThenActFixed", "300");
+    no_report("UpdaterCheckThenActFixed", "300");
+    no_report("UnsafeCheckThenActFixed", "300");
+    no_report("ReadWriteLockSnapshotFixed", "300");
+}
+
+#[test]
 fn fixed_executor_program_gets_no_report() {
     no_report("ExecutorRaceFixed", "300");
 }
@@ -207,8 +248,21 @@ fn a_tour_of_the_other_constructs_runs_clean() {
 #[test]
 fn icb_finds_juc_bugs_at_their_documented_bound_and_not_below() {
     // tests/programs/README.md: LockCheckOutside and AtomicCheckThenAct need one preemption.
+    // So do the check-then-act bugs through a VarHandle, a field updater and Unsafe: their only
+    // scheduling point between the check and the act is the handle's access (without it, c = 1
+    // is exhausted clean). ReadWriteLockSnapshot's writer only tries the lock, so the bug needs
+    // its whole section between the reader's two, unblocked: with the read and the write lock
+    // as separate locations, happens-before pruning took that schedule for one already run and
+    // c = 1 was exhausted clean.
     let dir = scratch("juc-icb-bounds");
-    for name in ["LockCheckOutside", "AtomicCheckThenAct"] {
+    for name in [
+        "LockCheckOutside",
+        "AtomicCheckThenAct",
+        "VarHandleCheckThenAct",
+        "UpdaterCheckThenAct",
+        "UnsafeCheckThenAct",
+        "ReadWriteLockSnapshot",
+    ] {
         let (ran, json) = test_program(
             &dir,
             name,

@@ -12,8 +12,9 @@
 use crate::jvmti::Jvmti;
 use crate::jvmti_sys::*;
 use java_harness::hooks::{site_class_key, site_id};
-use jni::sys::{jclass, jmethodID};
+use jni::sys::{jboolean, jclass, jlong, jmethodID, jobject, jstring, JNIEnv};
 use rewriter::passes::is_jdk_class;
+use scheduler::Op;
 use std::collections::{HashMap, HashSet};
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_uchar};
@@ -163,6 +164,46 @@ fn class_of(jvmti: Jvmti, method: jmethodID) -> Option<String> {
     }
     let sig = take(jvmti, sig)?;
     sig.strip_prefix('L')?.strip_suffix(';').map(str::to_string)
+}
+
+// ---- accesses through VarHandles, field updaters and Unsafe ------------------------------
+
+/// `RC.nAccessField`: an access of the field with key `field` of `obj` (null: a static field),
+/// for the handle hooks of `RC`, which know the field only at run time (the handle or offset
+/// was remembered with its field when it was made; see `rewriter::passes::handles`).
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nAccessField(
+    env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    field: jlong,
+    write: jboolean,
+    site: jlong,
+) {
+    let Some(c) = crate::CONTROL.get() else {
+        return;
+    };
+    let turn = c.point(|c, v| {
+        let (loc, var) = v.field_access(c, obj, field as u64);
+        Some(Op::Access {
+            loc,
+            var,
+            write: write != 0,
+            site,
+        })
+    });
+    crate::natives::finish_turn(env, c, turn, 0);
+}
+
+/// `RC.nFieldKey`: the key the site table gives the field written `owner.name:descriptor`.
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nFieldKey(
+    env: *mut JNIEnv,
+    _: jclass,
+    detail: jstring,
+) -> jlong {
+    let text = crate::natives::java_string(env, detail).unwrap_or_default();
+    crate::sites::field_key(&text) as jlong
 }
 
 #[cfg(test)]

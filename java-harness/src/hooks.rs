@@ -74,6 +74,13 @@ pub enum Placement {
     Replace,
 }
 
+/// `MethodHandles$Lookup.find{,Static}VarHandle(Class, String, Class)`.
+const FIND_VAR_HANDLE: &str =
+    "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/invoke/VarHandle;";
+/// The hooks that replace it: the lookup first, the site last.
+const FIND_VAR_HANDLE_HOOK: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/Class;\
+Ljava/lang/String;Ljava/lang/Class;J)Ljava/lang/invoke/VarHandle;";
+
 /// One entry point of `rankcheck.rt.RC`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Hook {
@@ -133,6 +140,32 @@ pub enum Hook {
     /// calling `java/util/Random.<init>(J)V` instead (the only hook that is not a plain
     /// replacement: see [`Hook::replaced_call`]).
     RandomSeed,
+    // --- atomic accesses through handles (see the rewriter's `passes::handles`) ---
+    /// Before a signature-polymorphic `invokevirtual java/lang/invoke/VarHandle.<access mode>`
+    /// in application code: the call's arguments are spilled to scratch locals and reloaded
+    /// around the hook, which gets the handle, the first coordinate if it is a reference (else
+    /// null), the second coordinate if it is an `int` (else -1), and whether the mode writes.
+    VarHandleAccess,
+    /// Before `invokevirtual sun/misc/Unsafe.<m>(Ljava/lang/Object;J…)` (compareAndSwap*,
+    /// getAndAdd*, getAndSet*, put*, get*) in application code, arguments spilled as for
+    /// [`Hook::VarHandleAccess`]: the object, the offset, and whether the method writes.
+    UnsafeAccess,
+    /// At the entry of each public access method of the JDK's field-updater implementations
+    /// (`Atomic{Integer,Long,Reference}FieldUpdater` impls): the updater (`this`), the target
+    /// object (the first parameter) and whether the method writes.
+    UpdaterAccess,
+    /// Before every return of a field-updater implementation's constructor: the updater, the
+    /// target class, the field name and the field type, so that its accesses name the field.
+    UpdaterCreated,
+    /// Replaces `MethodHandles$Lookup.findVarHandle`: the handle is remembered with its field.
+    FindVarHandle,
+    /// Replaces `MethodHandles$Lookup.findStaticVarHandle`.
+    FindStaticVarHandle,
+    /// Replaces `MethodHandles.arrayElementVarHandle`.
+    ArrayElementVarHandle,
+    /// Replaces `sun/misc/Unsafe.objectFieldOffset(Field)`: the offset is remembered with its
+    /// field (the receiver is typed `Object` so that `RC` does not name `sun.misc`).
+    UnsafeObjectFieldOffset,
 }
 
 /// A JVM method, by owner, name and descriptor (internal names).
@@ -184,6 +217,14 @@ impl Hook {
         Hook::NanoTime,
         Hook::MathRandom,
         Hook::RandomSeed,
+        Hook::VarHandleAccess,
+        Hook::UnsafeAccess,
+        Hook::UpdaterAccess,
+        Hook::UpdaterCreated,
+        Hook::FindVarHandle,
+        Hook::FindStaticVarHandle,
+        Hook::ArrayElementVarHandle,
+        Hook::UnsafeObjectFieldOffset,
     ];
 
     /// `(method name in RC, descriptor, placement)`.
@@ -228,6 +269,34 @@ impl Hook {
             Hook::NanoTime => ("nanoTime", "(J)J", Replace),
             Hook::MathRandom => ("mathRandom", "(J)D", Replace),
             Hook::RandomSeed => ("randomSeed", "(J)J", Replace),
+            Hook::VarHandleAccess => (
+                "varHandleAccess",
+                "(Ljava/lang/Object;Ljava/lang/Object;IZJ)V",
+                Before,
+            ),
+            Hook::UnsafeAccess => ("unsafeAccess", "(Ljava/lang/Object;JZJ)V", Before),
+            Hook::UpdaterAccess => (
+                "updaterAccess",
+                "(Ljava/lang/Object;Ljava/lang/Object;ZJ)V",
+                Before,
+            ),
+            Hook::UpdaterCreated => (
+                "updaterCreated",
+                "(Ljava/lang/Object;Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;J)V",
+                Before,
+            ),
+            Hook::FindVarHandle => ("findVarHandle", FIND_VAR_HANDLE_HOOK, Replace),
+            Hook::FindStaticVarHandle => ("findStaticVarHandle", FIND_VAR_HANDLE_HOOK, Replace),
+            Hook::ArrayElementVarHandle => (
+                "arrayElementVarHandle",
+                "(Ljava/lang/Class;J)Ljava/lang/invoke/VarHandle;",
+                Replace,
+            ),
+            Hook::UnsafeObjectFieldOffset => (
+                "unsafeObjectFieldOffset",
+                "(Ljava/lang/Object;Ljava/lang/reflect/Field;J)J",
+                Replace,
+            ),
         }
     }
 
@@ -273,6 +342,7 @@ impl Hook {
         const OBJ: &str = "java/lang/Object";
         const THREAD: &str = "java/lang/Thread";
         const LS: &str = "java/util/concurrent/locks/LockSupport";
+        const LOOKUP: &str = "java/lang/invoke/MethodHandles$Lookup";
         match self {
             Hook::Wait => m(OBJ, "wait", "()V"),
             Hook::WaitTimed => m(OBJ, "wait", "(J)V"),
@@ -309,6 +379,18 @@ impl Hook {
             Hook::NanoTime => m("java/lang/System", "nanoTime", "()J"),
             Hook::MathRandom => m("java/lang/Math", "random", "()D"),
             Hook::RandomSeed => m("java/util/Random", "<init>", "()V"),
+            Hook::FindVarHandle => m(LOOKUP, "findVarHandle", FIND_VAR_HANDLE),
+            Hook::FindStaticVarHandle => m(LOOKUP, "findStaticVarHandle", FIND_VAR_HANDLE),
+            Hook::ArrayElementVarHandle => m(
+                "java/lang/invoke/MethodHandles",
+                "arrayElementVarHandle",
+                "(Ljava/lang/Class;)Ljava/lang/invoke/VarHandle;",
+            ),
+            Hook::UnsafeObjectFieldOffset => m(
+                "sun/misc/Unsafe",
+                "objectFieldOffset",
+                "(Ljava/lang/reflect/Field;)J",
+            ),
             _ => None,
         }
     }

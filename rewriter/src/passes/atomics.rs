@@ -156,12 +156,145 @@ pub fn announces(name: &str) -> Option<bool> {
     Some(READS.contains(&name))
 }
 
+/// The field-updater implementations, with the constructor's parameter slots of the target
+/// class, the field name and (for references) the field type.
+const UPDATERS: &[(&str, [u8; 3])] = &[
+    (
+        "java/util/concurrent/atomic/AtomicIntegerFieldUpdater$AtomicIntegerFieldUpdaterImpl",
+        [1, 2, 0],
+    ),
+    (
+        "java/util/concurrent/atomic/AtomicLongFieldUpdater$CASUpdater",
+        [1, 2, 0],
+    ),
+    (
+        "java/util/concurrent/atomic/AtomicLongFieldUpdater$LockedUpdater",
+        [1, 2, 0],
+    ),
+    (
+        "java/util/concurrent/atomic/AtomicReferenceFieldUpdater$AtomicReferenceFieldUpdaterImpl",
+        [1, 3, 2],
+    ),
+];
+
+/// The read and write locks of one `ReentrantReadWriteLock` share its `sync` object: both
+/// announce their operations on it, as one location (read-lock operations as reads, which
+/// commute with each other; write-lock operations as writes, which conflict with both).
+const RW_LOCKS: &[&str] = &[
+    "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock",
+    "java/util/concurrent/locks/ReentrantReadWriteLock$WriteLock",
+];
+const RW_LOCATION: &str = "java/util/concurrent/locks/ReentrantReadWriteLock.sync";
+
+const ALOAD: u8 = 0x19;
+
+/// `aload slot` (slot < 256).
+fn aload(slot: u8) -> [u8; 2] {
+    [ALOAD, slot]
+}
+
+/// Field updaters: each access method announces (updater, target) at its entry, a read for
+/// `get` and a write otherwise (`RC.updaterAccess` turns it into (target, field) once the
+/// updater is known); the constructor tells `RC` the updater's field before it returns.
+fn updater(ctx: &mut MethodCtx, slots: [u8; 3]) -> Result<(), RewriteError> {
+    if ctx.method_name == "<init>" {
+        for i in 0..ctx.code.insns.len() {
+            if ctx.code.insns[i].op != op::RETURN {
+                continue;
+            }
+            let mut v = vec![op::ALOAD_0];
+            v.extend(aload(slots[0]));
+            v.extend(aload(slots[1]));
+            if slots[2] == 0 {
+                v.push(op::ACONST_NULL);
+            } else {
+                v.extend(aload(slots[2]));
+            }
+            let bci = ctx.code.insns[i].offset;
+            let detail = ctx.class_name.to_string();
+            v.extend(ctx.site_and_hook(
+                SiteKind::Call(Hook::UpdaterCreated),
+                bci,
+                detail,
+                Hook::UpdaterCreated,
+            )?);
+            ctx.edits.before[i].extend(v);
+        }
+        ctx.edits.need_stack(6);
+        return Ok(());
+    }
+    if ctx.access & ACC_STATIC != 0 || ctx.access & ACC_PUBLIC == 0 || delegates(ctx) {
+        return Ok(());
+    }
+    let write = ctx.method_name != "get";
+    let mut v = vec![op::ALOAD_0];
+    v.extend(aload(1));
+    v.push(if write { 0x04 } else { 0x03 });
+    let detail = format!("{}.{}", ctx.class_name, ctx.method_name);
+    v.extend(ctx.site_and_hook(
+        SiteKind::Call(Hook::UpdaterAccess),
+        0,
+        detail,
+        Hook::UpdaterAccess,
+    )?);
+    ctx.edits.prologue.extend(v);
+    ctx.edits.need_stack(5);
+    Ok(())
+}
+
+/// The updater access methods that others delegate to (`incrementAndGet` is
+/// `getAndAdd(obj, 1) + 1`).
+const UPDATER_PRIMITIVES: &[&[u8]] = &[
+    b"get",
+    b"set",
+    b"lazySet",
+    b"compareAndSet",
+    b"weakCompareAndSet",
+    b"getAndSet",
+    b"getAndAdd",
+];
+
+/// True when the method calls one of its own class's access methods, which announces: a second
+/// announcement would only add a scheduling point where nothing happens.
+fn delegates(ctx: &MethodCtx) -> bool {
+    let code = ctx.code;
+    (0..code.insns.len()).any(|i| {
+        code.insns[i].op == op::INVOKEVIRTUAL
+            && ctx.cp.member(code.cp_operand(i)).is_ok_and(|m| {
+                m.owner == ctx.class_name.as_bytes() && UPDATER_PRIMITIVES.contains(&m.name)
+            })
+    })
+}
+
+/// `aload_0; getfield sync` of a read or write lock, from the `getfield` the method itself
+/// does (every announced operation delegates to `sync`); `None` if it does none.
+fn rw_lock_sync(ctx: &MethodCtx) -> Option<Vec<u8>> {
+    let code = ctx.code;
+    (0..code.insns.len()).find_map(|i| {
+        let m = (code.insns[i].op == op::GETFIELD)
+            .then(|| ctx.cp.member(code.cp_operand(i)).ok())
+            .flatten()?;
+        (m.name == b"sync" && m.owner == ctx.class_name.as_bytes())
+            .then(|| code.bytes_of(i).to_vec())
+    })
+}
+
 pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
+    if let Some(&(_, slots)) = UPDATERS.iter().find(|(c, _)| *c == ctx.class_name) {
+        return updater(ctx, slots);
+    }
     if ctx.access & ACC_STATIC != 0 || ctx.access & ACC_PUBLIC == 0 {
         return Ok(());
     }
+    let mut target = vec![op::ALOAD_0];
     let (detail, read) = if let Some(detail) = sync_op(ctx.class_name, &ctx.method_name) {
-        (detail, false)
+        match rw_lock_sync(ctx).filter(|_| RW_LOCKS.contains(&ctx.class_name)) {
+            Some(getfield) => {
+                target.extend(getfield);
+                (RW_LOCATION.to_string(), ctx.class_name == RW_LOCKS[0])
+            }
+            None => (detail, false),
+        }
     } else if let Some(detail) = value_field(ctx.class_name) {
         let Some(read) = announces(&ctx.method_name) else {
             return Ok(());
@@ -175,7 +308,7 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     } else {
         (SiteKind::FieldWrite, Hook::FieldWrite)
     };
-    let mut v = vec![op::ALOAD_0];
+    let mut v = target;
     v.extend(ctx.site_and_hook(kind, 0, detail, hook)?);
     ctx.edits.prologue.extend(v);
     ctx.edits.need_stack(3);

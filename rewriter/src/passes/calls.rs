@@ -2,7 +2,9 @@
 //! with the same arguments plus the site id, whatever the invoke kind, when its owner resolves
 //! (through the class hierarchy) to the JDK method the hook stands for. `invokespecial` (super
 //! calls, private methods) is left alone, except `new Random()`: `Random.<init>()V` becomes
-//! `Random.<init>(J)V` with a seed from `RC.randomSeed`.
+//! `Random.<init>(J)V` with a seed from `RC.randomSeed`. VarHandle and Unsafe accesses are
+//! `passes::handles`'s, called from here; the calls that make handles are replaced only with
+//! data accesses on (they belong to them).
 
 use super::MethodCtx;
 use crate::bytes::{decode_mutf8, put_u2};
@@ -18,6 +20,18 @@ pub fn is_replaced_name(name: &str, descriptor: &str) -> bool {
     })
 }
 
+/// True for the hooks that remember which field a VarHandle or Unsafe offset stands for: part
+/// of the data accesses (see `passes::handles`), so application classes only.
+fn makes_handle(hook: Hook) -> bool {
+    matches!(
+        hook,
+        Hook::FindVarHandle
+            | Hook::FindStaticVarHandle
+            | Hook::ArrayElementVarHandle
+            | Hook::UnsafeObjectFieldOffset
+    )
+}
+
 /// True when the hook replaces a static method (its descriptor has no receiver).
 fn replaces_static(hook: Hook) -> bool {
     let m = hook.replaced_call().expect("replace hook");
@@ -30,6 +44,9 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     let opc = ctx.code.insns[i].op;
     if !(op::INVOKEVIRTUAL..=op::INVOKEINTERFACE).contains(&opc) {
         return Ok(false);
+    }
+    if super::handles::on_insn(ctx, i)? {
+        return Ok(true);
     }
     let m = ctx.cp.member(ctx.code.cp_operand(i))?;
     let bci = ctx.code.insns[i].offset;
@@ -72,6 +89,7 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
             && h != Hook::RandomSeed
             && (ctx.config.pin_nondeterminism
                 || !matches!(h, Hook::IdentityHashCode | Hook::MathRandom))
+            && (ctx.config.data || !makes_handle(h))
             && h.replaced_call().is_some_and(|r| {
                 r.name == name
                     && r.descriptor == descriptor

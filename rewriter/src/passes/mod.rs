@@ -8,6 +8,7 @@ pub mod alloc;
 pub mod atomics;
 pub mod calls;
 pub mod data;
+pub mod handles;
 pub mod sync;
 
 use crate::bytes::{decode_mutf8, put_u2, put_u4};

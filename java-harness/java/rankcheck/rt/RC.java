@@ -238,6 +238,158 @@ public final class RC {
         return millis;
     }
 
+    // ---- atomic accesses through handles ---------------------------------------------------
+    // VarHandles, field updaters and Unsafe offsets are remembered with the field they stand for
+    // (its key: the agent's hash of "owner.name:descriptor", as in the site table), so that a
+    // compareAndSet through one of them and a getfield of the same field are one location.
+    // A handle or offset nobody remembered (made before the agent was on, or by code that was
+    // not rewritten) is its own location: coarse, but every access through it conflicts.
+
+    private static final int INSTANCE_FIELD = 0;
+    private static final int STATIC_FIELD = 1;
+    private static final int ARRAY_ELEMENT = 2;
+
+    /** The field a handle or updater stands for. */
+    private static final class FieldRef {
+        final int kind;
+        final long key;
+
+        FieldRef(int kind, long key) {
+            this.kind = kind;
+            this.key = key;
+        }
+    }
+
+    /** The field key of the location "the handle itself" (any constant the agent never makes). */
+    private static final long HANDLE_KEY = 0x68616e646c65L;
+
+    /**
+     * Handle or updater → its field. Weak: every execution's fresh class loader makes new
+     * handles. Guarded by itself (a real monitor: no scheduling point is ever inside).
+     */
+    private static final java.util.Map<Object, FieldRef> HANDLE_FIELDS = new java.util.WeakHashMap<>();
+
+    /** Declaring class → (Unsafe offset → field key). Guarded by itself. */
+    private static final java.util.Map<Class<?>, java.util.Map<Long, Long>> OFFSET_FIELDS =
+            new java.util.WeakHashMap<>();
+
+    public static void varHandleAccess(Object handle, Object coord0, int coord1, boolean write, long site) {
+        if (!on) return;
+        FieldRef f;
+        synchronized (HANDLE_FIELDS) {
+            f = HANDLE_FIELDS.get(handle);
+        }
+        if (f == null || (f.kind != STATIC_FIELD && coord0 == null)) {
+            nAccessField(handle, HANDLE_KEY, write, site);
+        } else if (f.kind == STATIC_FIELD) {
+            nAccessField(null, f.key, write, site);
+        } else if (f.kind == INSTANCE_FIELD) {
+            nAccessField(coord0, f.key, write, site);
+        } else {
+            nAccess(coord0, Math.max(coord1, 0), site, write);
+        }
+    }
+
+    public static void unsafeAccess(Object obj, long offset, boolean write, long site) {
+        if (!on) return;
+        Long key = null;
+        synchronized (OFFSET_FIELDS) {
+            for (Class<?> c = obj == null ? null : obj.getClass(); c != null && key == null; c = c.getSuperclass()) {
+                java.util.Map<Long, Long> offsets = OFFSET_FIELDS.get(c);
+                if (offsets != null) key = offsets.get(offset);
+            }
+        }
+        // Unknown offsets: the location (object, offset), the same for every Unsafe access.
+        nAccessField(obj, key != null ? key : offset * 0x9E3779B97F4A7C15L + HANDLE_KEY, write, site);
+    }
+
+    public static void updaterAccess(Object updater, Object target, boolean write, long site) {
+        if (!on) return;
+        FieldRef f;
+        synchronized (HANDLE_FIELDS) {
+            f = HANDLE_FIELDS.get(updater);
+        }
+        if (f == null || target == null) nAccessField(updater, HANDLE_KEY, write, site);
+        else nAccessField(target, f.key, write, site);
+    }
+
+    public static void updaterCreated(Object updater, Class<?> owner, String name, Class<?> type, long site) {
+        if (!on) return;
+        if (type == null) {
+            // The int and long updaters: the type is theirs.
+            type = updater instanceof java.util.concurrent.atomic.AtomicLongFieldUpdater ? long.class : int.class;
+        }
+        remember(updater, INSTANCE_FIELD, owner, name, type);
+    }
+
+    public static java.lang.invoke.VarHandle findVarHandle(
+            java.lang.invoke.MethodHandles.Lookup lookup, Class<?> owner, String name, Class<?> type, long site)
+            throws NoSuchFieldException, IllegalAccessException {
+        java.lang.invoke.VarHandle h = lookup.findVarHandle(owner, name, type);
+        if (on) remember(h, INSTANCE_FIELD, owner, name, type);
+        return h;
+    }
+
+    public static java.lang.invoke.VarHandle findStaticVarHandle(
+            java.lang.invoke.MethodHandles.Lookup lookup, Class<?> owner, String name, Class<?> type, long site)
+            throws NoSuchFieldException, IllegalAccessException {
+        java.lang.invoke.VarHandle h = lookup.findStaticVarHandle(owner, name, type);
+        if (on) remember(h, STATIC_FIELD, owner, name, type);
+        return h;
+    }
+
+    public static java.lang.invoke.VarHandle arrayElementVarHandle(Class<?> arrayClass, long site) {
+        java.lang.invoke.VarHandle h = java.lang.invoke.MethodHandles.arrayElementVarHandle(arrayClass);
+        if (on) {
+            synchronized (HANDLE_FIELDS) {
+                HANDLE_FIELDS.put(h, new FieldRef(ARRAY_ELEMENT, 0));
+            }
+        }
+        return h;
+    }
+
+    public static long unsafeObjectFieldOffset(Object unsafe, java.lang.reflect.Field field, long site) {
+        long offset = ((sun.misc.Unsafe) unsafe).objectFieldOffset(field);
+        if (on) {
+            long key = fieldKey(field.getDeclaringClass(), field.getName(), field.getType());
+            synchronized (OFFSET_FIELDS) {
+                java.util.Map<Long, Long> offsets = OFFSET_FIELDS.get(field.getDeclaringClass());
+                if (offsets == null) {
+                    offsets = new java.util.HashMap<>();
+                    OFFSET_FIELDS.put(field.getDeclaringClass(), offsets);
+                }
+                offsets.put(offset, key);
+            }
+        }
+        return offset;
+    }
+
+    private static void remember(Object handle, int kind, Class<?> owner, String name, Class<?> type) {
+        FieldRef f = new FieldRef(kind, fieldKey(owner, name, type));
+        synchronized (HANDLE_FIELDS) {
+            HANDLE_FIELDS.put(handle, f);
+        }
+    }
+
+    /** The agent's key of the field written {@code owner.name:descriptor} in the site table. */
+    private static long fieldKey(Class<?> owner, String name, Class<?> type) {
+        return nFieldKey(owner.getName().replace('.', '/') + "." + name + ":" + descriptor(type));
+    }
+
+    private static String descriptor(Class<?> c) {
+        if (c.isArray()) return c.getName().replace('.', '/');
+        if (!c.isPrimitive()) return "L" + c.getName().replace('.', '/') + ";";
+        if (c == int.class) return "I";
+        if (c == long.class) return "J";
+        if (c == boolean.class) return "Z";
+        if (c == byte.class) return "B";
+        if (c == char.class) return "C";
+        if (c == short.class) return "S";
+        if (c == float.class) return "F";
+        if (c == double.class) return "D";
+        return "V";
+    }
+
     // ---- agent-on internals ---------------------------------------------------------------
 
     /** nWait / nWaitReturned: not controlled, done, or wait in the real wait() and ask again. */
@@ -306,4 +458,8 @@ public final class RC {
     private static native long nClock(boolean nanos, long site);
     private static native double nRandomDouble(long site);
     private static native long nRandomSeed(long site);
+    /** An access of the field with key {@code field} of {@code obj} (null: a static field). */
+    private static native void nAccessField(Object obj, long field, boolean write, long site);
+    /** The agent's key of a field written {@code owner.name:descriptor}. */
+    private static native long nFieldKey(String detail);
 }
