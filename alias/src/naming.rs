@@ -17,10 +17,13 @@
 //! time an access at an instrumented site is a scheduling point only if its object was made at a
 //! tracked site, or has no allocation record and is of a tracked type (under construction, a
 //! clone — which the analysis counts as its original's variable —, made by reflection or the
-//! JDK: it may be tracked, so it stays a point), or its static field is tracked. Any other access
-//! passes (it still counts as a step of its thread). The check is one JVMTI tag lookup and one
-//! hash probe (an object's class is looked up once). Without the lines (full instrumentation)
-//! every access stays a point, as before.
+//! JDK: it may be tracked, so it stays a point, as the variable of the one tracked site making
+//! that type, or of an unknown variable when several do), or its static field is tracked. Any
+//! other access passes (it still counts as a step of its thread, so the step bound still sees
+//! it). The check is one JVMTI tag lookup and one hash probe (an object's class is looked up
+//! once). Without the lines (full instrumentation) every access stays a point, as before.
+//! Measured: 800,000 accesses to an untracked object at instrumented sites take 0.13 s per
+//! execution with the check, 2.15 s as scheduling points (random walk, busy 2-core machine).
 //!
 //! # Names (implemented when the loop-iteration bound `l` is given)
 //!
@@ -41,8 +44,9 @@
 //!   has a different stack and restarts at 0.
 //!
 //! Only tracked allocations are named this way (with a tracked table, only the set's sites; with
-//! full instrumentation and `l` given, every allocation, at one stack walk each). Without `l`
-//! an object's variable is its allocation site, as the analysis names it.
+//! full instrumentation and `l` given, every allocation, at one stack walk each: about 2.6 µs
+//! per allocation measured). Without `l` an object's variable is its allocation site, as the
+//! analysis names it.
 //!
 //! **Identity across executions.** The name is a deterministic function of the schedule prefix,
 //! so a name seen in a preparatory run denotes "the same" object in later runs, which lets
@@ -67,3 +71,5 @@
 //!   the stack.
 //! - A static field reached through a VarHandle, field updater or Unsafe stays a point whatever
 //!   the tracked set (its key may name the field through another class than the analysis does).
+//! - The name hash has 27 bits: among ~10⁵ names a few collide and are one variable (more
+//!   tracking, never less).
