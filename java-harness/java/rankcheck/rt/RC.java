@@ -274,7 +274,7 @@ public final class RC {
             new java.util.WeakHashMap<>();
 
     public static void varHandleAccess(Object handle, Object coord0, int coord1, boolean write, long site) {
-        if (!on) return;
+        if (!on || quiet()) return;
         FieldRef f;
         synchronized (HANDLE_FIELDS) {
             f = HANDLE_FIELDS.get(handle);
@@ -291,7 +291,7 @@ public final class RC {
     }
 
     public static void unsafeAccess(Object obj, long offset, boolean write, long site) {
-        if (!on) return;
+        if (!on || quiet()) return;
         Long key = null;
         synchronized (OFFSET_FIELDS) {
             for (Class<?> c = obj == null ? null : obj.getClass(); c != null && key == null; c = c.getSuperclass()) {
@@ -304,7 +304,7 @@ public final class RC {
     }
 
     public static void updaterAccess(Object updater, Object target, boolean write, long site) {
-        if (!on) return;
+        if (!on || quiet()) return;
         FieldRef f;
         synchronized (HANDLE_FIELDS) {
             f = HANDLE_FIELDS.get(updater);
