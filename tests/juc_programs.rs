@@ -152,6 +152,14 @@ fn fixed_handle_and_read_write_lock_programs_get_no_report() {
 }
 
 #[test]
+fn threads_a_static_initializer_starts_are_controlled() {
+    // Before, such starts were no scheduling point and so not modelled: the threads ran
+    // uncontrolled and the lost update did not replay (an internal failure, exit 3).
+    finds_and_replays("ClinitWorkers", "uncaught", "1 hits counted by 2 threads");
+    no_report("ClinitWorkersFixed", "300");
+}
+
+#[test]
 fn fixed_executor_program_gets_no_report() {
     no_report("ExecutorRaceFixed", "300");
 }
@@ -262,6 +270,7 @@ fn icb_finds_juc_bugs_at_their_documented_bound_and_not_below() {
         "UpdaterCheckThenAct",
         "UnsafeCheckThenAct",
         "ReadWriteLockSnapshot",
+        "ClinitWorkers",
     ] {
         let (ran, json) = test_program(
             &dir,

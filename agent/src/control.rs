@@ -351,6 +351,13 @@ impl Control {
                 && self.initializing()
                 && self.in_clinit(&mut st.clinit_methods));
         if not_a_point {
+            // A thread started there (a pool prestarted by a static initializer) must still be
+            // a model thread, or it would run uncontrolled: its start is performed at once,
+            // without a choice of thread.
+            if matches!(op, Op::Start { .. }) {
+                let decision = st.model.perform_now(me, op);
+                return self.settle(st, epoch, me, decision, Mode::Condvar);
+            }
             if matches!(op, Op::Access { .. }) {
                 if let Ok(Some(decision)) = st.model.quiet_performed(me, 1) {
                     return self.settle(st, epoch, me, Ok(decision), Mode::Condvar);

@@ -704,6 +704,41 @@ impl<S: Strategy> Execution<S> {
         if via == Via::Spurious {
             self.spurious_used += 1;
         }
+        self.run_picked(picked, op, via)
+    }
+
+    /// The running thread `running` performs `next` at once, with no choice of thread: for an
+    /// operation the model must see where no thread switch may happen (a thread started by a
+    /// static initializer, which holds the class's initialization lock). It counts as a step
+    /// and a schedule choice of `running`, and strategies hear of it as a skipped step (as in
+    /// a quiet stretch), so a replay stays in step. Only for operations that are always
+    /// enabled: `Start` and data accesses.
+    pub fn perform_now(&mut self, running: ThreadId, next: Op) -> Result<Decision, ExecError> {
+        if self.phase != Phase::Live {
+            return Err(ExecError::Ended);
+        }
+        let state = self.thread(running)?;
+        if self.running != Some(running)
+            || state.pending.is_some()
+            || state.finished
+            || state.waiting.is_some()
+            || !matches!(next, Op::Start { .. } | Op::Access { .. })
+        {
+            return Err(ExecError::NotRunning {
+                thread: running,
+                running: self.running,
+            });
+        }
+        let decision = self.run_picked(running, next, Via::Ready)?;
+        match self.strategy.skipped(running, 1) {
+            Ok(()) => Ok(decision),
+            Err(stop) => self.end(Ending::Stopped, Decision::Stopped(stop)),
+        }
+    }
+
+    /// Performs `picked`'s operation `op` (enabled because of `via`): records the choice,
+    /// applies the operation to the model and logs the event.
+    fn run_picked(&mut self, picked: ThreadId, op: Op, via: Via) -> Result<Decision, ExecError> {
         self.schedule.push(Choice::Thread(picked));
         self.steps += 1;
         self.running = Some(picked);
@@ -1500,5 +1535,29 @@ mod tests {
             18 => Op::Unpark { target, site: 0 },
             _ => Op::IsInterrupted { target, site: 0 },
         }
+    }
+
+    #[test]
+    fn perform_now_starts_a_thread_without_a_switch() {
+        // Highest would pick the new thread at the next choice; perform_now gives it none.
+        let mut e = Execution::new(Config::default(), Highest);
+        assert_eq!(e.announce(T0, Op::Begin), normal(T0));
+        assert_eq!(
+            e.perform_now(T0, Op::Start { site: 1 }),
+            run(T0, OpOutcome::Started(T1))
+        );
+        assert_eq!(
+            e.perform_now(T0, Op::Start { site: 2 }),
+            run(T0, OpOutcome::Started(ThreadId(2)))
+        );
+        assert_eq!(e.steps(), 3);
+        assert_eq!(e.events().len(), 3);
+        // Back to ordinary points: the highest thread, the second child, goes first.
+        assert_eq!(e.announce(T0, Op::Yield { site: 3 }), normal(ThreadId(2)));
+        // Only Start and accesses: a blocking operation needs a choice.
+        assert_eq!(e.running(), Some(ThreadId(2)));
+        assert!(e
+            .perform_now(ThreadId(2), Op::MonitorEnter { obj: M, site: 4 })
+            .is_err());
     }
 }
