@@ -8,6 +8,10 @@
 //! below the `java.util.concurrent` frames is application code (or the bottom of a pool
 //! worker's stack); under other JDK code, or under a JDK static initializer, the hook does the
 //! real operation, as for a thread rankcheck does not control.
+//!
+//! Also here: the natives of `RC`'s handle hooks (`nAccessField`, `nFieldKey`), for accesses
+//! through VarHandles, field updaters and Unsafe whose field is known only at run time (see
+//! `rewriter::passes::handles` for the locations chosen and why).
 
 use crate::jvmti::Jvmti;
 use crate::jvmti_sys::*;

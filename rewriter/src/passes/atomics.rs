@@ -2,8 +2,8 @@
 //! `AtomicBoolean`, `AtomicReference` and the three `Atomic*Array`s) announce, at the entry of
 //! each public instance method, a read (`get*`) or a write (everything else: set, getAndX,
 //! compareAndSet, …) of the atomic object (for an array, of the whole array: coarser than the
-//! element, which only makes more pairs conflict). Each method is one indivisible step in Java, so the one announcement before it is
-//! exactly the scheduling point the user expects; an atomic check-then-act (`get` then `set`)
+//! element, which only makes more pairs conflict). Each method is one indivisible step in Java,
+//! so the one announcement before it is exactly the scheduling point the user expects; an atomic check-then-act (`get` then `set`)
 //! then has a point in between, where a preemption finds it.
 //!
 //! Every site of one class names the same field (`Class.value`), so reads and writes of one
@@ -14,7 +14,19 @@
 //! …) announce a write of the synchronizer object at their entry in the same way: the
 //! interleaving then has the granularity users expect (a point before each such operation, not
 //! only at the parks inside), and two operations on one synchronizer conflict, which
-//! happens-before tracking and partial-order strategies see.
+//! happens-before tracking and partial-order strategies see. The read and the write lock of one
+//! `ReentrantReadWriteLock` are two objects sharing one `Sync`: both announce on that `Sync`
+//! under one name, read-lock operations as reads (two readers commute) and write-lock
+//! operations as writes (a writer conflicts with readers and writers); as two locations, a
+//! writer's whole section between a reader's two looked independent of them, and
+//! happens-before pruning dropped the schedule that runs it there.
+//!
+//! The field updaters' implementations (`Atomic{Integer,Long,Reference}FieldUpdater` impls)
+//! announce `RC.updaterAccess(updater, target, write)` at the entry of each primitive access
+//! method (the derived ones, `incrementAndGet` and the like, call a primitive one and are left
+//! alone); their constructors tell `RC` the field before they return, so that `RC` announces
+//! (target, field): the location of a plain `getfield` of the same field (see
+//! `passes::handles`, which does the same for VarHandles and Unsafe in application code).
 
 use super::MethodCtx;
 use crate::classfile::ACC_STATIC;

@@ -23,7 +23,9 @@
 //! rankcheck did not see it (before the agent was on, by code that was not rewritten) is its
 //! own location: every access through that handle conflicts with every other, which is
 //! coarser than the field and so never hides an interleaving among those accesses; an
-//! unknown `Unsafe` offset is the location (object, offset), the same for every Unsafe access.
+//! unknown `Unsafe` offset is the location (object, offset), the same for every Unsafe access
+//! (static fields through `staticFieldBase`/`staticFieldOffset` and array elements through
+//! `arrayBaseOffset` are such: they conflict with each other, not with `getstatic` or `iaload`).
 //!
 //! Only with data accesses on (application classes, not `Config::jdk`): the JDK's own VarHandle
 //! uses (AQS state, queue nodes) stay plain; the synchronizers are modelled at their operations
