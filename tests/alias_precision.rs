@@ -7,10 +7,15 @@ use std::process::Command;
 use alias::{AnalysisFile, VariableKind};
 
 fn analyse(program: &str, main: &str) -> AnalysisFile {
+    analyse_with(program, main, &alias::JdkScope::default())
+}
+
+fn analyse_with(program: &str, main: &str, scope: &alias::JdkScope) -> AnalysisFile {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let src = root.join("tests/java/alias").join(program).join("src");
     let dir = std::env::temp_dir().join(format!(
-        "rankcheck-alias-prec-{program}-{}",
+        "rankcheck-alias-prec-{program}-{}-{}",
+        scope.describe().len(),
         std::process::id()
     ));
     let _ = std::fs::remove_dir_all(&dir);
@@ -34,12 +39,15 @@ fn analyse(program: &str, main: &str) -> AnalysisFile {
         .unwrap()
         .success();
     assert!(ok, "javac failed");
-    alias::analyze(&alias::Config {
-        class_path: vec![dir],
-        main: main.into(),
-        jmods: Some(alias::classpath::default_jmods()),
-        jdk_bodies: false,
-    })
+    alias::analyze_with(
+        &alias::Config {
+            class_path: vec![dir],
+            main: main.into(),
+            jmods: Some(alias::classpath::default_jmods()),
+            jdk_bodies: false,
+        },
+        scope,
+    )
     .unwrap()
 }
 
@@ -131,5 +139,61 @@ fn flows_through_lambdas_arrays_and_exceptions_are_followed() {
     assert!(
         payload.iter().any(|&b| has("main", b, "lambda$main$")),
         "{payload:?}"
+    );
+}
+
+/// The cells `containers.Main.METHOD` increments (`c.v++`), by allocation offset in main.
+fn cells_touched(f: &AnalysisFile, method: &str) -> Vec<u32> {
+    let site = f
+        .sites
+        .iter()
+        .find(|s| s.class == "containers/Main" && s.method == method && s.kind == "field-write")
+        .unwrap_or_else(|| panic!("no c.v++ in {method}"));
+    assert!(!site.all, "{method}: unresolved");
+    site.vars
+        .iter()
+        .map(|&v| {
+            let name = &f.variables[v as usize].name;
+            let at = name
+                .strip_prefix("containers/Main.main([Ljava/lang/String;)V@")
+                .and_then(|r| r.strip_suffix(" new containers/Main$Cell"))
+                .unwrap_or_else(|| panic!("{method} touches {name}"));
+            at.parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn objects_read_back_from_jdk_containers_are_the_ones_put_there() {
+    // Allocation offsets of the cells in main (see AliasContainers/src/containers/Main.java).
+    let (in_list, in_map, in_ref, in_queue, in_task, escaped) = (0, 8, 16, 24, 33, 42);
+    let f = analyse("AliasContainers", "containers.Main");
+    assert!(f.complete, "{:?}", f.warnings);
+    assert_eq!(cells_touched(&f, "fromList"), vec![in_list]);
+    assert_eq!(cells_touched(&f, "fromRef"), vec![in_ref]);
+    // The queue is filled by another thread, through a lambda given to `new Thread`.
+    assert_eq!(cells_touched(&f, "fromQueue"), vec![in_queue]);
+    // ConcurrentHashMap's tree bins and the executor's FutureTask go through JDK code whose
+    // locals the context-insensitive analysis merges: their answers may name more cells, but
+    // always their own.
+    assert!(cells_touched(&f, "fromMap").contains(&in_map));
+    assert!(cells_touched(&f, "fromTask").contains(&in_task));
+    // With the whole JDK as unknown code, every container read names every escaped cell.
+    let coarse = analyse_with("AliasContainers", "containers.Main", &alias::JdkScope::None);
+    let methods = ["fromList", "fromMap", "fromRef", "fromQueue", "fromTask"];
+    for m in methods {
+        assert!(cells_touched(&coarse, m).contains(&escaped), "{m}");
+    }
+    let total = |f: &AnalysisFile| {
+        methods
+            .iter()
+            .map(|m| cells_touched(f, m).len())
+            .sum::<usize>()
+    };
+    assert!(
+        total(&f) < total(&coarse),
+        "{} vs {}",
+        total(&f),
+        total(&coarse)
     );
 }

@@ -9,6 +9,7 @@ use crate::classes::Classes;
 use crate::classpath::{ClassPath, Origin};
 use crate::format::{AnalysisFile, Site, SiteKey, Variable, VariableKind, FORMAT};
 use crate::ir::{self, SiteKind};
+use crate::scope::JdkScope;
 use crate::solver::{ObjKind, Solver};
 use crate::Error;
 
@@ -22,14 +23,25 @@ pub struct Config {
     /// The JDK's `jmods/` directory; `None` analyses without the JDK (every JDK call is then
     /// unknown code, which is sound but imprecise).
     pub jmods: Option<PathBuf>,
-    /// Analyse the bodies of reachable JDK methods instead of modelling the JDK as unknown code
-    /// with call-backs. More precise through library containers, but most of the JDK becomes
-    /// reachable (minutes, not seconds).
+    /// Analyse the body of every reachable JDK method ([`JdkScope::All`]; slow: most of
+    /// java.base becomes reachable). `false` analyses the default scope ([`JdkScope::default`]:
+    /// the containers and java.util.concurrent); [`analyze_with`] chooses any scope.
     pub jdk_bodies: bool,
 }
 
-/// Runs the analysis.
+/// Runs the analysis with the JDK scope `config.jdk_bodies` names.
 pub fn analyze(config: &Config) -> Result<AnalysisFile, Error> {
+    let scope = if config.jdk_bodies {
+        JdkScope::All
+    } else {
+        JdkScope::default()
+    };
+    analyze_with(config, &scope)
+}
+
+/// Runs the analysis, reading the bodies of the JDK methods in `scope` (the rest of the JDK is
+/// unknown code).
+pub fn analyze_with(config: &Config, scope: &JdkScope) -> Result<AnalysisFile, Error> {
     let started = Instant::now();
     let main = config.main.replace('.', "/");
     let path = ClassPath::new(&config.class_path, config.jmods.as_deref())?;
@@ -44,7 +56,12 @@ pub fn analyze(config: &Config) -> Result<AnalysisFile, Error> {
             )))
         }
     }
-    let mut solver = Solver::new(classes, config.jdk_bodies);
+    let scope = if config.jmods.is_some() {
+        scope.clone()
+    } else {
+        JdkScope::None
+    };
+    let mut solver = Solver::new(classes, scope.clone());
     if solver
         .add_entry(&main, "main", "([Ljava/lang/String;)V")
         .is_none()
@@ -55,6 +72,48 @@ pub fn analyze(config: &Config) -> Result<AnalysisFile, Error> {
         )));
     }
     solver.solve();
+    if let Some(pat) = std::env::var_os("RANKCHECK_ALIAS_DUMP") {
+        let pat = pat.to_string_lossy().to_string();
+        if pat == "unknown" {
+            let u = solver.unknown;
+            let objs: Vec<u32> = solver.points_to(u).iter().collect();
+            for o in objs {
+                eprintln!(
+                    "  escaped: {} from {}",
+                    solver.describe_obj(o),
+                    solver.escape_reason(o).unwrap_or("?")
+                );
+            }
+        }
+        for m in 0..solver.methods.len() as u32 {
+            let (c, n, d) = solver.method_key(m);
+            if !format!("{c}.{n}{d}").contains(&pat) {
+                continue;
+            }
+            let base = solver.methods[m as usize].base;
+            let nv = solver.methods[m as usize]
+                .ir
+                .as_ref()
+                .map_or(0, |i| i.num_vars);
+            eprintln!("alias: {c}.{n}{d}");
+            for v in 0..nv {
+                let objs: Vec<u32> = solver.points_to(base + v).iter().collect();
+                let names: Vec<String> = objs.iter().map(|&o| solver.describe_obj(o)).collect();
+                let merged = solver.find(base + v) == solver.find(solver.unknown);
+                eprintln!(
+                    "  v{v}{}: {}",
+                    if merged { " (=unknown)" } else { "" },
+                    names.join(", ")
+                );
+            }
+        }
+    }
+    if std::env::var_os("RANKCHECK_ALIAS_METHODS").is_some() {
+        for m in 0..solver.methods.len() as u32 {
+            let (c, n, d) = solver.method_key(m);
+            eprintln!("alias: reached {c}.{n}{d}");
+        }
+    }
     let solve_secs = started.elapsed().as_secs_f64();
 
     let mut warnings: Vec<String> = Vec::new();
@@ -275,6 +334,10 @@ pub fn analyze(config: &Config) -> Result<AnalysisFile, Error> {
     stats.insert("solver_steps".into(), solver.steps as f64);
     stats.insert("points_to_bytes".into(), solver.pts_bytes() as f64);
     stats.insert("jdk_warnings".into(), solver.jdk_warnings.len() as f64);
+    stats.insert(
+        "jdk_bodies_analysed".into(),
+        solver.jdk_bodies_analysed() as f64,
+    );
     stats.insert("solve_seconds".into(), solve_secs);
     stats.insert("total_seconds".into(), started.elapsed().as_secs_f64());
 

@@ -37,6 +37,23 @@ impl SparseBitSet {
     /// Adds `x`; true if it was not there.
     pub fn insert(&mut self, x: u32) -> bool {
         let (block, bit) = (x >> 6, 1u64 << (x & 63));
+        // Elements mostly arrive in increasing order (filtering, iteration): append fast.
+        match self.blocks.last_mut() {
+            None => {
+                self.blocks.push((block, bit));
+                return true;
+            }
+            Some(last) if last.0 < block => {
+                self.blocks.push((block, bit));
+                return true;
+            }
+            Some(last) if last.0 == block => {
+                let had = last.1 & bit != 0;
+                last.1 |= bit;
+                return !had;
+            }
+            _ => {}
+        }
         match self.blocks.binary_search_by_key(&block, |b| b.0) {
             Ok(i) => {
                 let had = self.blocks[i].1 & bit != 0;

@@ -16,6 +16,8 @@ pub struct FieldDecl {
     pub name: String,
     pub descriptor: String,
     pub is_static: bool,
+    /// Public or protected: code of other packages may access it.
+    pub is_exported: bool,
 }
 
 pub struct MethodDecl {
@@ -96,6 +98,9 @@ fn parse(bytes: &[u8], expected: &str, origin: Origin) -> Result<ClassInfo, Stri
                 name: text(f.name_index)?,
                 descriptor: text(f.descriptor_index)?,
                 is_static: f.access_flags.contains(FieldAccessFlags::STATIC),
+                is_exported: f
+                    .access_flags
+                    .intersects(FieldAccessFlags::PUBLIC | FieldAccessFlags::PROTECTED),
             })
         })
         .collect::<Result<Vec<_>, String>>()?;

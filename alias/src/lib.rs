@@ -27,8 +27,12 @@
 //!
 //! # The JDK boundary
 //!
-//! By default JDK method bodies are not analysed: the whole library is one piece of *unknown
-//! code*. A call into the JDK lets its reference arguments escape into a global `unknown` node
+//! JDK method bodies are analysed for the packages of a [`JdkScope`]; by default java.util,
+//! java.util.concurrent (with .atomic and .locks) and java.util.function, the library through
+//! which application objects travel between threads (collections, queues, executors, futures,
+//! locks). Every other JDK method is *unknown code*.
+//!
+//! A call into unknown code lets its reference arguments escape into a global `unknown` node
 //! and returns whatever `unknown` holds of the declared return type, plus an unknown object of
 //! that type; an escaped object's fields may be read by unknown code, and written if a JDK
 //! class declares them (array elements included) — fields an application class declares are
@@ -37,17 +41,31 @@
 //! (or calls missing or untranslatable code, or a native method of its own); and unknown
 //! code may call back every application method that overrides a JDK method (`run`,
 //! `compareTo`, `toString`, `hashCode`, …) and every lambda it is given, with arguments from
-//! `unknown`. A handful of JDK methods have exact models (`System.arraycopy`,
-//! `Object.clone`, `Thread.start` → `run`, and argument-keeping ones such as
-//! `Object.<init>`, `Thread.join`). This is sound for the application's variables (every
-//! application object the library can reach is in `unknown`) and fast (only application code
-//! is translated). `Config::jdk_bodies` analyses the JDK bodies instead, which is more
-//! precise through library containers but reaches most of the JDK (minutes, not seconds).
+//! `unknown` and objects unknown code made. JDK static fields are read and written by unknown
+//! code. An unknown object of type `T` stands for any object of a subtype: a cast (or a typed
+//! parameter or field) to a JDK type `S` that such an object may have sees it as the unknown
+//! object of `S`. A handful of JDK methods have exact models (`System.arraycopy`,
+//! `Object.clone`, `Thread.start` → `run`, and argument-keeping ones such as `Object.<init>`,
+//! `Thread.join`); field accesses by offset (`Unsafe` get/put/CAS of references and `VarHandle`
+//! access modes, which java.util.concurrent uses everywhere) store into and load from every
+//! reference field of the base object, so they do not make objects escape.
 //!
-//! Measured (`rankcheck bench alias`, 93 bundled programs, 2-core machine under load): at most
-//! 0.24 s and 25 MiB per program; a program on Guava (2,175 classes loaded, 20k sites) takes
-//! about 2 s and 130 MiB. With `jdk_bodies` the same small programs reach 8,000+ JDK methods
-//! and do not finish within 5 minutes, so that mode is for experiments only.
+//! This is sound for the application's variables (every application object unknown code can
+//! reach is in `unknown`, or reachable from an escaped object's fields) and fast: the boundary
+//! cuts the analysis off from the JDK's start-up, I/O, reflection and `java.lang.invoke`
+//! machinery. [`JdkScope::None`] treats the whole JDK as unknown code; [`JdkScope::All`]
+//! analyses every reachable JDK body, which reaches 8,000+ JDK methods even for small
+//! programs and does not finish within a minute (everything reaching a native or a method
+//! handle escapes, and every escaped object's fields then hold everything): for experiments.
+//!
+//! Measured with `rankcheck bench alias` (2-core machine shared with other work): the 107
+//! bundled programs take at most 0.6 s and 33 MiB each with the default scope (0.05 s and
+//! 24 MiB typical).
+//!
+//! Debugging aids (stderr): `RANKCHECK_ALIAS_PROGRESS=1` prints solver progress every second,
+//! `RANKCHECK_ALIAS_METHODS=1` every reached method, `RANKCHECK_ALIAS_DUMP=text` the
+//! points-to sets of the IR variables of reached methods whose `class.name(desc)` contains
+//! `text`.
 //!
 //! # Conservative answers
 //!
@@ -66,15 +84,18 @@ pub mod bitset;
 pub mod bytecode;
 pub mod classes;
 pub mod classpath;
+pub mod fasthash;
 pub mod format;
 pub mod ir;
 pub mod naming;
+pub mod scope;
 pub mod solver;
 
-pub use analysis::{analyze, Config};
+pub use analysis::{analyze, analyze_with, Config};
 pub use format::{
     selected_sites, AnalysisFile, Site, SiteKey, SiteSelection, Variable, VariableKind,
 };
+pub use scope::JdkScope;
 
 use std::fmt;
 

@@ -15,13 +15,14 @@
 //! `unknown` (of the field's type). Objects the JVM makes (VM-set JDK statics, native results)
 //! are unknown objects of their declared type whose fields are havocked the same way.
 
-use std::collections::{HashMap, HashSet};
+use crate::fasthash::{FastMap as HashMap, FastSet as HashSet};
 
 use crate::bitset::SparseBitSet;
 use crate::bytecode::{is_ref, parse_method_desc};
 use crate::classes::{class_of_desc, ClassId, Classes};
 use crate::classpath::Origin;
 use crate::ir::{self, CallKind, ConstObj, LambdaInfo, MethodIr, MethodRef, Stmt};
+use crate::scope::JdkScope;
 
 pub type Node = u32;
 pub type ObjId = u32;
@@ -34,6 +35,10 @@ type SyntheticCall = (MethodRef, Node, Vec<Option<Node>>, Option<Node>);
 
 /// The array-element pseudo field.
 pub const ARRAY_FIELD: FieldId = 0;
+
+/// In loads and stores: every reference field of the object (an access by offset through
+/// `Unsafe` or a `VarHandle`, whose field the analysis does not track).
+const ANY_FIELD: FieldId = FieldId::MAX;
 
 #[derive(Clone, Debug)]
 pub enum ObjKind {
@@ -50,6 +55,9 @@ pub enum ObjKind {
     Lambda {
         info: Box<LambdaInfo>,
     },
+    /// The arrays `java.lang.reflect.Array.newInstance` makes: of any component type (so they
+    /// pass every array cast), holding only what analysed code stores.
+    ReflectArray,
 }
 
 #[derive(Clone, Debug)]
@@ -106,9 +114,9 @@ impl Interner {
 
 pub struct Solver {
     pub classes: Classes,
-    /// Analyse JDK method bodies (slow: most of the JDK becomes reachable) instead of treating
-    /// every JDK method as unknown code with call-backs into the application.
-    jdk_bodies: bool,
+    /// Which JDK bodies are analysed; every other JDK method is unknown code with call-backs
+    /// into the application.
+    scope: JdkScope,
     callback_targets: HashMap<String, Vec<MethodId>>,
     callback_linked: HashSet<MethodId>,
     types: Interner,
@@ -116,6 +124,8 @@ pub struct Solver {
     pub objs: Vec<Obj>,
     unknown_objs: HashMap<TypeId, ObjId>,
     string_obj: Option<ObjId>,
+    reflect_array: Option<ObjId>,
+    escape_from: Option<HashMap<ObjId, String>>,
     class_obj: Option<ObjId>,
     havocked: Vec<bool>,
 
@@ -135,9 +145,17 @@ pub struct Solver {
     field_types: Vec<Option<TypeId>>,
     /// Per field: declared by an application class (or a lambda capture).
     field_is_app: Vec<bool>,
+    /// Per field: its declaring class (`None`: the array element, lambda captures): only its
+    /// instances (and unknown objects that may be one) have the field — the verifier sees to it.
+    field_owner: Vec<Option<TypeId>>,
+    /// What `LockSupport` stores by offset: `Thread.parkBlocker`, which only it touches.
+    park_blockers: Option<Node>,
     reflective_writes: bool,
     deferred_havoc: Vec<(ObjId, FieldId, Node)>,
     field_nodes: HashMap<(ObjId, FieldId), Node>,
+    /// Per object type: its reference fields (for [`ANY_FIELD`]); `None`: not known (unknown
+    /// code decides).
+    ref_fields: HashMap<TypeId, Option<Vec<FieldId>>>,
     obj_fields: Vec<Vec<(FieldId, Node)>>,
     static_nodes: HashMap<FieldId, Node>,
 
@@ -199,6 +217,26 @@ fn native_keeps_args(class: &str) -> bool {
     )
 }
 
+/// Whether values of field descriptor `desc` can hold no application state: strings, boxed
+/// primitives, `Class` objects and arrays of primitives (or of those).
+fn is_inert(desc: &str) -> bool {
+    let elem = desc.trim_start_matches('[');
+    let dims = desc.len() - elem.len();
+    matches!(
+        elem,
+        "Ljava/lang/String;"
+            | "Ljava/lang/Integer;"
+            | "Ljava/lang/Long;"
+            | "Ljava/lang/Short;"
+            | "Ljava/lang/Byte;"
+            | "Ljava/lang/Character;"
+            | "Ljava/lang/Boolean;"
+            | "Ljava/lang/Float;"
+            | "Ljava/lang/Double;"
+            | "Ljava/lang/Class;"
+    ) || (dims > 0 && elem.len() == 1)
+}
+
 /// Calls from application code that let library code write fields the application declares.
 fn writes_fields_reflectively(m: &MethodRef) -> bool {
     is_reflective(m)
@@ -223,24 +261,28 @@ fn is_reflective(m: &MethodRef) -> bool {
 }
 
 impl Solver {
-    pub fn new(classes: Classes, jdk_bodies: bool) -> Solver {
+    pub fn new(classes: Classes, scope: JdkScope) -> Solver {
         let mut s = Solver {
             classes,
-            jdk_bodies,
-            callback_targets: HashMap::new(),
-            callback_linked: HashSet::new(),
+            scope,
+            callback_targets: HashMap::default(),
+            callback_linked: HashSet::default(),
             types: Interner::default(),
-            subtype_cache: HashMap::new(),
+            subtype_cache: HashMap::default(),
             objs: Vec::new(),
-            unknown_objs: HashMap::new(),
+            unknown_objs: HashMap::default(),
             string_obj: None,
+            reflect_array: None,
+            escape_from: std::env::var_os("RANKCHECK_ALIAS_DUMP")
+                .is_some_and(|v| v == "unknown")
+                .then(HashMap::default),
             class_obj: None,
             havocked: Vec::new(),
             pts: Vec::new(),
             delta: Vec::new(),
             queued: Vec::new(),
             succ: Vec::new(),
-            edge_set: HashSet::new(),
+            edge_set: HashSet::default(),
             loads: Vec::new(),
             stores: Vec::new(),
             calls: Vec::new(),
@@ -249,19 +291,22 @@ impl Solver {
             fields: Interner::default(),
             field_types: Vec::new(),
             field_is_app: Vec::new(),
+            field_owner: Vec::new(),
+            park_blockers: None,
             reflective_writes: false,
             deferred_havoc: Vec::new(),
-            field_nodes: HashMap::new(),
+            field_nodes: HashMap::default(),
+            ref_fields: HashMap::default(),
             obj_fields: Vec::new(),
-            static_nodes: HashMap::new(),
+            static_nodes: HashMap::default(),
             methods: Vec::new(),
-            method_ids: HashMap::new(),
+            method_ids: HashMap::default(),
             callsites: Vec::new(),
-            dispatch_cache: HashMap::new(),
+            dispatch_cache: HashMap::default(),
             sigs: Interner::default(),
-            lambda_calls: HashMap::new(),
-            synthetic_calls: HashMap::new(),
-            initialized: HashSet::new(),
+            lambda_calls: HashMap::default(),
+            synthetic_calls: HashMap::default(),
+            initialized: HashSet::default(),
             pending_methods: Vec::new(),
             unknown: 0,
             thrown: 0,
@@ -277,6 +322,7 @@ impl Solver {
         s.fields.id("[]");
         s.field_types.push(None);
         s.field_is_app.push(false);
+        s.field_owner.push(None);
         s.unknown = s.new_node();
         s.thrown = s.new_node();
         s
@@ -357,15 +403,86 @@ impl Solver {
         match filter {
             None => set.clone(),
             Some(t) => {
-                let objs: Vec<ObjId> = set.iter().collect();
                 let mut out = SparseBitSet::new();
-                for o in objs {
+                let mut all = true;
+                let to_array = self.type_name(t).starts_with('[');
+                for o in set.iter() {
                     let ty = self.objs[o as usize].ty;
-                    if self.is_subtype(ty, t) {
+                    let reflect_array = matches!(self.objs[o as usize].kind, ObjKind::ReflectArray);
+                    if self.is_subtype(ty, t) || (reflect_array && to_array) {
                         out.insert(o);
+                    } else {
+                        all = false;
+                        if matches!(self.objs[o as usize].kind, ObjKind::Unknown) {
+                            if let Some(n) = self.narrowed(ty, t) {
+                                out.insert(n);
+                            }
+                        }
                     }
                 }
+                if all {
+                    return set.clone();
+                }
                 out
+            }
+        }
+    }
+
+    /// An unknown object of type `ty` stands for any object of that type or a subtype: seen
+    /// through a cast (or a typed parameter or field) of type `to`, it is the unknown object of
+    /// `to` when an object may be both. Application types are left out: every application object
+    /// unknown code can hold is already in `unknown` by its allocation.
+    fn narrowed(&mut self, ty: TypeId, to: TypeId) -> Option<ObjId> {
+        if self.scope == JdkScope::All {
+            return None;
+        }
+        let to_name = self.type_name(to).to_string();
+        let jdk_target = to_name.starts_with('[')
+            || self
+                .classes
+                .get(&to_name)
+                .is_some_and(|c| self.classes.info(c).origin == Origin::Jdk);
+        (jdk_target && self.unknown_may_be(ty, to)).then(|| self.unknown_obj(&to_name))
+    }
+
+    /// Whether an unknown object of type `ty` (any object of that type or a subtype) may also
+    /// be of type `to`.
+    fn unknown_may_be(&mut self, ty: TypeId, to: TypeId) -> bool {
+        if self.is_subtype(ty, to) || self.is_subtype(to, ty) {
+            return true;
+        }
+        let to_name = self.type_name(to).to_string();
+        let from_name = self.type_name(ty).to_string();
+        if to_name.starts_with('[') || from_name.starts_with('[') {
+            return false;
+        }
+        let iface = |s: &mut Self, name: &str| {
+            s.classes
+                .get(name)
+                .is_none_or(|c| s.classes.info(c).is_interface)
+        };
+        iface(self, &to_name) || iface(self, &from_name)
+    }
+
+    /// Whether object `o` may have field `f` (be of its declaring class, or an array for the
+    /// element): other objects only reach a field access through the analysis' imprecision.
+    fn may_have_field(&mut self, o: ObjId, f: FieldId) -> bool {
+        let (ty, kind) = (self.objs[o as usize].ty, &self.objs[o as usize].kind);
+        let unknown = matches!(kind, ObjKind::Unknown);
+        if f == ARRAY_FIELD {
+            let name = self.type_name(ty);
+            return name.starts_with('[')
+                || matches!(kind, ObjKind::ReflectArray)
+                || (unknown
+                    && matches!(
+                        name,
+                        "java/lang/Object" | "java/lang/Cloneable" | "java/io/Serializable"
+                    ));
+        }
+        match self.field_owner.get(f as usize).copied().flatten() {
+            None => true,
+            Some(owner) => {
+                self.is_subtype(ty, owner) || (unknown && self.unknown_may_be(ty, owner))
             }
         }
     }
@@ -384,6 +501,47 @@ impl Solver {
             self.delta[n as usize].union_with(&new);
             self.enqueue(n);
         }
+    }
+
+    /// Debugging: remembers the node each object first flowed from into `unknown`.
+    fn note_escape(&mut self, from: Node, to: Node, objs: &SparseBitSet) {
+        let u = self.find(self.unknown);
+        if self.find(to) != u {
+            return;
+        }
+        let from_text = self.describe_node(from);
+        let map = self.escape_from.as_mut().expect("checked");
+        for o in objs.iter() {
+            map.entry(o).or_insert_with(|| from_text.clone());
+        }
+    }
+
+    /// Debugging: what node `n` is.
+    pub fn describe_node(&self, n: Node) -> String {
+        for (m, st) in self.methods.iter().enumerate() {
+            let nv = st.ir.as_ref().map_or(0, |i| i.num_vars);
+            if n >= st.base && n < st.base + nv {
+                let c = &self.classes.info(st.class).name;
+                return format!("{c}.{}{} v{}", st.name, st.desc, n - st.base);
+            }
+            let _ = m;
+        }
+        for (&(o, f), &fnode) in &self.field_nodes {
+            if fnode == n {
+                return format!("{}.{}", self.describe_obj(o), self.fields.names[f as usize]);
+            }
+        }
+        for (&f, &sn) in &self.static_nodes {
+            if sn == n {
+                return format!("static {}", self.fields.names[f as usize]);
+            }
+        }
+        format!("node {n}")
+    }
+
+    /// Debugging: why each escaped object escaped (set `RANKCHECK_ALIAS_DUMP=unknown`).
+    pub fn escape_reason(&self, o: ObjId) -> Option<&str> {
+        self.escape_from.as_ref()?.get(&o).map(String::as_str)
     }
 
     pub fn add_obj(&mut self, n: Node, o: ObjId) {
@@ -406,6 +564,9 @@ impl Solver {
         if !self.pts[from as usize].is_empty() {
             let all = self.pts[from as usize].clone();
             let f = self.filtered(&all, filter);
+            if self.escape_from.is_some() {
+                self.note_escape(from, to, &f);
+            }
             self.add_objs(to, &f);
         }
     }
@@ -442,6 +603,8 @@ impl Solver {
                     .get(owner)
                     .is_some_and(|c| self.classes.info(c).origin == Origin::App);
             self.field_is_app.push(app);
+            let owner_ty = (owner != "<lambda>").then(|| self.type_id(owner));
+            self.field_owner.push(owner_ty);
         }
         id
     }
@@ -462,12 +625,33 @@ impl Solver {
         }
         let n = self.new_node();
         self.static_nodes.insert(id, n);
-        // JDK statics may have been set by the JVM before main: assume an unknown object.
         let jdk = owner.is_none_or(|c| self.classes.info(c).origin == Origin::Jdk);
-        if jdk && is_ref(&f.desc) {
-            if let Some(c) = class_of_desc(&f.desc) {
-                let o = self.unknown_obj(&c);
-                self.add_obj(n, o);
+        // The static initializers of analysed JDK classes are analysed (`init_class`), and only
+        // code of the class's own package (analysed too) sees a field that is not exported.
+        let analysed_owner = owner.is_some() && self.scope.analyses(&owner_name);
+        let exported = owner.is_none_or(|c| {
+            self.classes
+                .info(c)
+                .fields
+                .iter()
+                .find(|d| d.name == f.name && d.descriptor == f.desc)
+                .is_none_or(|d| d.is_exported)
+        });
+        if jdk && is_ref(&f.desc) && (!analysed_owner || exported) {
+            // Set by the JVM before main (or by code the analysis does not see): assume an
+            // unknown object.
+            if !analysed_owner {
+                if let Some(c) = class_of_desc(&f.desc) {
+                    let o = self.unknown_obj(&c);
+                    self.add_obj(n, o);
+                }
+            }
+            if self.scope != JdkScope::All {
+                // Unknown (JDK) code reads and writes JDK statics.
+                let unknown = self.unknown;
+                let filter = self.desc_filter(&f.desc);
+                self.add_edge(n, unknown, None);
+                self.add_edge(unknown, n, filter);
             }
         }
         n
@@ -533,6 +717,9 @@ impl Solver {
     /// Field `f` of havocked object `o` may hold anything unknown of its type, and an unknown
     /// object of that type when it is a JDK type.
     fn havoc_field(&mut self, o: ObjId, f: FieldId, n: Node) {
+        if self.scope != JdkScope::All && f == self.thread_target_field() {
+            return;
+        }
         let unknown = self.unknown;
         // Unknown code can read what it can reach.
         self.add_edge(n, unknown, None);
@@ -606,7 +793,8 @@ impl Solver {
         let info = self.classes.info(class);
         let decl = &info.methods[index];
         let native = decl.is_native();
-        let library = !self.jdk_bodies && info.origin == Origin::Jdk;
+        let library = info.origin == Origin::Jdk && !self.scope.analyses(&info.name);
+        let init = (info.origin == Origin::Jdk && !library).then(|| info.name.clone());
         let ir = if library {
             ir::signature_only(&decl.descriptor, decl.is_static())
         } else {
@@ -633,6 +821,10 @@ impl Solver {
         }
         self.methods[m as usize].ir = Some(ir);
         self.pending_methods.push(m);
+        if let Some(name) = init {
+            // Its statics are only what its initializer (analysed) puts there.
+            self.init_class(&name);
+        }
         if library {
             self.library_model(m);
         } else if native {
@@ -655,6 +847,96 @@ impl Solver {
             ("java/lang/Object", "clone", _) | ("java/lang/System", "arraycopy", _) => {
                 self.native_model(m)
             }
+            ("java/lang/reflect/Array", "newInstance", _) if self.scope != JdkScope::All => {
+                if let Some(r) = ret {
+                    let o = match self.reflect_array {
+                        Some(o) => o,
+                        None => {
+                            let t = self.type_id("[Ljava/lang/Object;");
+                            let o = self.new_obj(t, ObjKind::ReflectArray);
+                            self.reflect_array = Some(o);
+                            o
+                        }
+                    };
+                    self.add_obj(r, o);
+                }
+            }
+            ("jdk/internal/misc/Unsafe" | "sun/misc/Unsafe", _, _) => {
+                // Reference accesses by offset are modelled at the call (see
+                // `field_access_by_offset`); the rest reads or writes primitives.
+                self.unknown_result(ret, &desc)
+            }
+            ("java/lang/Object", "toString", _)
+            | ("java/lang/Number" | "java/lang/Enum" | "java/lang/Record", "<init>", _)
+            | (
+                "java/lang/String"
+                | "java/lang/Integer"
+                | "java/lang/Long"
+                | "java/lang/Short"
+                | "java/lang/Byte"
+                | "java/lang/Character"
+                | "java/lang/Boolean"
+                | "java/lang/Float"
+                | "java/lang/Double",
+                "equals" | "hashCode" | "compareTo" | "equalsIgnoreCase" | "compareToIgnoreCase",
+                _,
+            ) => {
+                // They compare or print their arguments, and keep none.
+
+                self.unknown_result(ret, &desc)
+            }
+            ("java/lang/String", "valueOf", "(Ljava/lang/Object;)Ljava/lang/String;")
+            | (
+                "java/lang/StringBuilder" | "java/lang/StringBuffer",
+                "append" | "insert",
+                "(Ljava/lang/Object;)Ljava/lang/StringBuilder;"
+                | "(ILjava/lang/Object;)Ljava/lang/StringBuilder;"
+                | "(Ljava/lang/Object;)Ljava/lang/StringBuffer;"
+                | "(ILjava/lang/Object;)Ljava/lang/StringBuffer;",
+            )
+            | (
+                "java/io/PrintStream" | "java/io/PrintWriter",
+                "print" | "println",
+                "(Ljava/lang/Object;)V",
+            ) => {
+                // They keep only the text of `String.valueOf(x)`: a call of `x.toString()`.
+                if let Some(Some(x)) = params.last() {
+                    self.call_to_string(*x, None);
+                }
+                self.unknown_result(ret, &desc)
+            }
+            ("java/lang/Thread", "<init>", _) => {
+                // The thread keeps its Runnable in `target` (read only by `run`, modelled
+                // below); the other arguments (group, name, …) are not application state.
+                let target = self.thread_target_field();
+                if let (Some(Some(this)), Some(parsed)) = (params.first(), parse_method_desc(&desc))
+                {
+                    for (p, node) in parsed.params.iter().zip(params.iter().skip(1)) {
+                        if let (true, Some(n)) = (p == "Ljava/lang/Runnable;", node) {
+                            self.add_store(*this, target, *n);
+                        }
+                    }
+                }
+            }
+            ("java/lang/Thread", "run", "()V") => {
+                if let Some(Some(this)) = params.first() {
+                    let target = self.thread_target_field();
+                    let runnable = self.new_node();
+                    self.add_load(*this, target, runnable);
+                    let cs = self.new_callsite(
+                        CallKind::Interface,
+                        MethodRef {
+                            class: "java/lang/Runnable".into(),
+                            name: "run".into(),
+                            desc: "()V".into(),
+                        },
+                        vec![],
+                        None,
+                        None,
+                    );
+                    self.register_call(runnable, cs);
+                }
+            }
             ("java/lang/Thread", "start", "()V") => {
                 if let Some(Some(this)) = params.first() {
                     self.thread_started(*this);
@@ -676,6 +958,28 @@ impl Solver {
             ) => self.unknown_result(ret, &desc),
             _ => self.unknown_code(&params, ret, &desc),
         }
+    }
+
+    /// A value unknown code passes to application code may be an object that unknown code made
+    /// (of a JDK type: the application's own objects are in `unknown` already), seen through a
+    /// parameter of descriptor `desc`.
+    fn add_made_by_unknown(&mut self, n: Node, desc: &str) {
+        let Some(c) = class_of_desc(desc) else { return };
+        let jdk = c.starts_with('[')
+            || self
+                .classes
+                .get(&c)
+                .is_some_and(|id| self.classes.info(id).origin == Origin::Jdk);
+        if jdk {
+            let o = self.unknown_obj(&c);
+            self.add_obj(n, o);
+        }
+    }
+
+    /// `Thread.target`, which only `Thread`'s own code touches (modelled in
+    /// [`Solver::library_model`]): unknown code neither reads nor writes it.
+    fn thread_target_field(&mut self) -> FieldId {
+        self.field_id("java/lang/Thread", "target", "Ljava/lang/Runnable;")
     }
 
     fn thread_started(&mut self, this: Node) {
@@ -702,7 +1006,7 @@ impl Solver {
             return t.clone();
         }
         let mut sigs: Vec<(String, String)> = Vec::new();
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![class.to_string()];
         while let Some(c) = stack.pop() {
             if !seen.insert(c.clone()) {
@@ -747,7 +1051,7 @@ impl Solver {
         self.havoc(o);
         let obj = self.objs[o as usize].clone();
         if let ObjKind::Lambda { info } = &obj.kind {
-            if self.jdk_bodies {
+            if self.scope == JdkScope::All {
                 return;
             }
             let Some(sam) = parse_method_desc(&info.sam_desc) else {
@@ -760,6 +1064,7 @@ impl Solver {
                     let a = self.new_node();
                     let f = self.desc_filter(p);
                     self.add_edge(unknown, a, f);
+                    self.add_made_by_unknown(a, p);
                     args.push(Some(a));
                 } else {
                     args.push(None);
@@ -781,7 +1086,7 @@ impl Solver {
             self.lambda_call(cs, o, info);
             return;
         }
-        if self.jdk_bodies {
+        if self.scope == JdkScope::All {
             return;
         }
         let class = self.type_name(obj.ty).to_string();
@@ -811,6 +1116,7 @@ impl Solver {
                         if let Some(n) = node {
                             let f = self.desc_filter(p);
                             self.add_edge(unknown, *n, f);
+                            self.add_made_by_unknown(*n, p);
                         }
                     }
                 }
@@ -846,8 +1152,24 @@ impl Solver {
     /// Code the analysis cannot see: reference arguments escape, the result is unknown.
     fn unknown_code(&mut self, args: &[Option<Node>], ret: Option<Node>, desc: &str) {
         let unknown = self.unknown;
-        for a in args.iter().flatten() {
-            self.add_edge(*a, unknown, None);
+        let params = parse_method_desc(desc)
+            .map(|d| d.params)
+            .unwrap_or_default();
+        // `args` may start with the receiver.
+        let skip = args.len().saturating_sub(params.len());
+        for (i, a) in args.iter().enumerate() {
+            let Some(a) = a else { continue };
+            let declared = i.checked_sub(skip).and_then(|k| params.get(k));
+            match declared {
+                // Strings, boxes, classes and primitive arrays hold no application state.
+                Some(p) if is_inert(p) => {}
+                // Only values of the declared type really get there.
+                Some(p) => {
+                    let f = self.desc_filter(p);
+                    self.add_edge(*a, unknown, f);
+                }
+                None => self.add_edge(*a, unknown, None),
+            }
         }
         self.unknown_result(ret, desc);
     }
@@ -894,21 +1216,214 @@ impl Solver {
     fn add_load(&mut self, base: Node, f: FieldId, dst: Node) {
         let b = self.find(base);
         self.loads[b as usize].push((f, dst));
-        let objs: Vec<ObjId> = self.pts[b as usize].iter().collect();
-        for o in objs {
-            let fnode = self.field_node(o, f);
-            self.add_edge(fnode, dst, None);
-        }
+        self.field_flows_of(b, f, dst, false);
     }
 
     fn add_store(&mut self, base: Node, f: FieldId, src: Node) {
         let b = self.find(base);
         self.stores[b as usize].push((f, src));
+        self.field_flows_of(b, f, src, true);
+    }
+
+    /// [`Solver::field_flow`] for every object `b` already points to.
+    fn field_flows_of(&mut self, b: Node, f: FieldId, other: Node, store: bool) {
         let objs: Vec<ObjId> = self.pts[b as usize].iter().collect();
         for o in objs {
-            let fnode = self.field_node(o, f);
-            self.add_edge(src, fnode, None);
+            self.field_flow(o, f, other, store);
         }
+    }
+
+    /// `other ⊇ o.f` (a load) or `o.f ⊇ other` (a store). For [`ANY_FIELD`]: every reference
+    /// field of `o`, a store giving each what its type admits.
+    fn field_flow(&mut self, o: ObjId, f: FieldId, other: Node, store: bool) {
+        let any = f == ANY_FIELD;
+        let fields = if any {
+            match self.ref_fields_of(o) {
+                Some(fields) => fields,
+                None => {
+                    let unknown = self.unknown;
+                    if store {
+                        self.add_edge(other, unknown, None);
+                    } else {
+                        self.add_edge(unknown, other, None);
+                    }
+                    return;
+                }
+            }
+        } else if self.may_have_field(o, f) {
+            vec![f]
+        } else {
+            return;
+        };
+        for f in fields {
+            let fnode = self.field_node(o, f);
+            if store {
+                let ty = if any {
+                    self.field_value_type(o, f)
+                } else {
+                    None
+                };
+                self.add_edge(other, fnode, ty);
+            } else {
+                self.add_edge(fnode, other, None);
+            }
+        }
+    }
+
+    /// The reference fields of `o` (instance fields of its class and superclasses, or the
+    /// element of a reference array); `None` when `o` may have fields the analysis does not
+    /// know: an unknown object (any subclass), a `Class` (static fields by offset), a lambda.
+    fn ref_fields_of(&mut self, o: ObjId) -> Option<Vec<FieldId>> {
+        let ty = self.objs[o as usize].ty;
+        if !matches!(
+            self.objs[o as usize].kind,
+            ObjKind::Alloc { .. } | ObjKind::StringConst | ObjKind::ReflectArray
+        ) {
+            return None;
+        }
+        if let Some(known) = self.ref_fields.get(&ty) {
+            return known.clone();
+        }
+        let name = self.type_name(ty).to_string();
+        let result = if let Some(elem) = name.strip_prefix('[') {
+            Some(if is_ref(elem) {
+                vec![ARRAY_FIELD]
+            } else {
+                vec![]
+            })
+        } else {
+            let mut fields = Vec::new();
+            let mut at = self.classes.get(&name);
+            let mut complete = at.is_some();
+            while let Some(c) = at {
+                let owner = self.classes.info(c).name.clone();
+                let decls: Vec<(String, String)> = self
+                    .classes
+                    .info(c)
+                    .fields
+                    .iter()
+                    .filter(|f| !f.is_static && is_ref(&f.descriptor))
+                    .map(|f| (f.name.clone(), f.descriptor.clone()))
+                    .collect();
+                for (n, d) in decls {
+                    fields.push(self.field_id(&owner, &n, &d));
+                }
+                match self.classes.info(c).super_name.clone() {
+                    Some(sup) => {
+                        at = self.classes.get(&sup);
+                        complete &= at.is_some();
+                    }
+                    None => at = None,
+                }
+            }
+            complete.then_some(fields)
+        };
+        self.ref_fields.insert(ty, result.clone());
+        result
+    }
+
+    /// Field access by offset (`Unsafe` get/put/CAS of references, `VarHandle` access modes):
+    /// stores every value argument into every reference field of the base object and loads the
+    /// result from them. `false` when `m` is not such an access (or its shape is not known).
+    fn field_access_by_offset(
+        &mut self,
+        caller: MethodId,
+        m: &MethodRef,
+        recv: Option<Node>,
+        args: &[Option<Node>],
+        ret: Option<Node>,
+    ) -> bool {
+        let Some(desc) = parse_method_desc(&m.desc) else {
+            return false;
+        };
+        let (base, values): (Option<Node>, Vec<Node>) = match m.class.as_str() {
+            "jdk/internal/misc/Unsafe" | "sun/misc/Unsafe" => {
+                let by_offset = ["get", "put", "compareAndSet", "weakCompareAndSet"]
+                    .iter()
+                    .chain(&["compareAndExchange", "getAndSet", "compareAndSwap"])
+                    .any(|p| m.name.starts_with(p))
+                    && (m.name.contains("Reference") || m.name.contains("Object"));
+                // (Object o, long offset, values…): o may be null (absolute addresses hold no
+                // references the analysis tracks) or a Class (static fields: see below).
+                if !by_offset || desc.params.len() < 2 || desc.params[1] != "J" {
+                    return false;
+                }
+                let values = args.iter().skip(2).flatten().copied().collect();
+                (args.first().copied().flatten(), values)
+            }
+            "java/lang/invoke/VarHandle" if recv.is_some() => {
+                let n = m.name.as_str();
+                let arity = match n {
+                    "get" | "getVolatile" | "getOpaque" | "getAcquire" => 0,
+                    "set" | "setVolatile" | "setOpaque" | "setRelease" => 1,
+                    _ if n.starts_with("compareAnd") || n.starts_with("weakCompareAndSet") => 2,
+                    _ if n.starts_with("getAndSet")
+                        || n.starts_with("getAndAdd")
+                        || n.starts_with("getAndBitwise") =>
+                    {
+                        1
+                    }
+                    _ => return false,
+                };
+                let p = &desc.params;
+                if p.len() == arity {
+                    // A static field: JDK statics are read and written by unknown code.
+                    let unknown = self.unknown;
+                    for a in args.iter().flatten() {
+                        self.add_edge(*a, unknown, None);
+                    }
+                    self.unknown_result(ret, &m.desc);
+                    return true;
+                }
+                let skip = if p.len() == arity + 1 && is_ref(&p[0]) {
+                    1
+                } else if p.len() == arity + 2 && is_ref(&p[0]) && p[1] == "I" {
+                    2
+                } else {
+                    return false;
+                };
+                let values = args.iter().skip(skip).flatten().copied().collect();
+                (args.first().copied().flatten(), values)
+            }
+            _ => return false,
+        };
+        let Some(base) = base else { return true };
+        let caller_class = self
+            .classes
+            .info(self.methods[caller as usize].class)
+            .name
+            .clone();
+        if caller_class == "java/util/concurrent/locks/LockSupport" {
+            // Its only reference field by offset is `Thread.parkBlocker`, which nothing else
+            // touches: one global node stands for it.
+            let blockers = match self.park_blockers {
+                Some(n) => n,
+                None => {
+                    let n = self.new_node();
+                    self.park_blockers = Some(n);
+                    n
+                }
+            };
+            for v in values {
+                self.add_edge(v, blockers, None);
+            }
+            if let Some(r) = ret {
+                self.add_edge(blockers, r, None);
+            }
+            return true;
+        }
+        for v in values {
+            self.add_store(base, ANY_FIELD, v);
+        }
+        if let Some(r) = ret {
+            if desc.ret.starts_with('L') || desc.ret.starts_with('[') {
+                let filter = self.desc_filter(&desc.ret);
+                let tmp = self.new_node();
+                self.add_load(base, ANY_FIELD, tmp);
+                self.add_edge(tmp, r, filter);
+            }
+        }
+        true
     }
 
     fn new_callsite(
@@ -925,7 +1440,7 @@ impl Solver {
             args,
             ret,
             caller,
-            linked: HashSet::new(),
+            linked: HashSet::default(),
         });
         self.callsites.len() - 1
     }
@@ -940,7 +1455,8 @@ impl Solver {
     }
 
     /// Makes class `name`'s static initializer (and its superclasses') reachable, for
-    /// application classes (the JDK's were run by the JVM before main, or only touch JDK state).
+    /// application classes and JDK classes whose bodies are analysed (with [`JdkScope::All`],
+    /// JDK statics are unknown objects instead: most of them were set before main).
     pub fn init_class(&mut self, name: &str) {
         if !self.initialized.insert(name.to_string()) {
             return;
@@ -948,7 +1464,8 @@ impl Solver {
         let Some(c) = self.classes.get(name) else {
             return;
         };
-        if self.classes.info(c).origin != Origin::App {
+        let origin = self.classes.info(c).origin;
+        if origin != Origin::App && !(self.scope != JdkScope::All && self.scope.analyses(name)) {
             return;
         }
         if let Some(sup) = self.classes.info(c).super_name.clone() {
@@ -1101,18 +1618,7 @@ impl Solver {
                 let o = self.new_obj(t, ObjKind::StringConst);
                 self.add_obj(node(*dst), o);
                 for a in args {
-                    let cs = self.new_callsite(
-                        CallKind::Virtual,
-                        MethodRef {
-                            class: "java/lang/Object".into(),
-                            name: "toString".into(),
-                            desc: "()Ljava/lang/String;".into(),
-                        },
-                        vec![],
-                        None,
-                        Some(m),
-                    );
-                    self.register_call(node(*a), cs);
+                    self.call_to_string(node(*a), Some(m));
                 }
             }
             Stmt::UnknownIndy {
@@ -1141,6 +1647,22 @@ impl Solver {
         }
     }
 
+    /// A call of `x.toString()` (string concatenation, printing), made by `caller`.
+    fn call_to_string(&mut self, x: Node, caller: Option<MethodId>) {
+        let cs = self.new_callsite(
+            CallKind::Virtual,
+            MethodRef {
+                class: "java/lang/Object".into(),
+                name: "toString".into(),
+                desc: "()Ljava/lang/String;".into(),
+            },
+            vec![],
+            None,
+            caller,
+        );
+        self.register_call(x, cs);
+    }
+
     fn capture_field(&mut self, i: usize) -> FieldId {
         self.field_id("<lambda>", &format!("cap{i}"), "Ljava/lang/Object;")
     }
@@ -1154,6 +1676,13 @@ impl Solver {
         args: Vec<Option<Node>>,
         ret: Option<Node>,
     ) {
+        if self.field_access_by_offset(caller, method, recv, &args, ret) {
+            if self.is_app_method(caller) {
+                // The application accesses fields by offset: library code may too.
+                self.allow_reflective_writes();
+            }
+            return;
+        }
         let polymorphic = matches!(
             method.class.as_str(),
             "java/lang/invoke/MethodHandle" | "java/lang/invoke/VarHandle"
@@ -1238,6 +1767,17 @@ impl Solver {
             self.callsites[cs].method.name.clone(),
             self.callsites[cs].method.desc.clone(),
         );
+        if !matches!(obj.kind, ObjKind::Unknown | ObjKind::Lambda { .. }) {
+            // Only instances of the method's class reach the call (the verifier sees to it);
+            // others come from the analysis' imprecision.
+            let class = self.callsites[cs].method.class.clone();
+            if class.starts_with('[') || self.classes.get(&class).is_some() {
+                let t = self.type_id(&class);
+                if !self.is_subtype(obj.ty, t) {
+                    return;
+                }
+            }
+        }
         let sig = self.sigs.id(&format!("{name}{desc}"));
         let ty = self.type_id(&class_name);
         let target = match self.dispatch_cache.get(&(ty, sig)) {
@@ -1392,7 +1932,28 @@ impl Solver {
 
     /// Runs to the fixed point.
     pub fn solve(&mut self) {
+        let progress = std::env::var_os("RANKCHECK_ALIAS_PROGRESS").is_some();
+        let started = std::time::Instant::now();
+        let mut last_report = 0u64;
         loop {
+            if progress && self.steps % 4096 == 0 {
+                let secs = started.elapsed().as_secs();
+                if secs > last_report {
+                    last_report = secs;
+                    let u = self.find(self.unknown);
+                    eprintln!(
+                        "alias: {secs}s methods {} classes {} nodes {} objs {} worklist {} steps {} unknown {} edges {}",
+                        self.methods.len(),
+                        self.classes.loaded_count(),
+                        self.pts.len(),
+                        self.objs.len(),
+                        self.worklist.len(),
+                        self.steps,
+                        self.pts[u as usize].len(),
+                        self.edge_set.len()
+                    );
+                }
+            }
             if let Some(m) = self.pending_methods.pop() {
                 self.process_method(m);
                 continue;
@@ -1416,8 +1977,7 @@ impl Solver {
             while k < self.loads[n as usize].len() {
                 let (f, dst) = self.loads[n as usize][k];
                 for &o in &objs {
-                    let fnode = self.field_node(o, f);
-                    self.add_edge(fnode, dst, None);
+                    self.field_flow(o, f, dst, false);
                 }
                 k += 1;
             }
@@ -1425,8 +1985,7 @@ impl Solver {
             while k < self.stores[n as usize].len() {
                 let (f, src) = self.stores[n as usize][k];
                 for &o in &objs {
-                    let fnode = self.field_node(o, f);
-                    self.add_edge(src, fnode, None);
+                    self.field_flow(o, f, src, true);
                 }
                 k += 1;
             }
@@ -1442,6 +2001,9 @@ impl Solver {
             while k < self.succ[n as usize].len() {
                 let e = self.succ[n as usize][k];
                 let f = self.filtered(&d, e.filter);
+                if self.escape_from.is_some() {
+                    self.note_escape(n, e.to, &f);
+                }
                 self.add_objs(e.to, &f);
                 k += 1;
             }
@@ -1558,6 +2120,39 @@ impl Solver {
         &self.fields.names[f as usize]
     }
 
+    /// A short description of object `o`, for debugging output.
+    pub fn describe_obj(&self, o: ObjId) -> String {
+        let obj = &self.objs[o as usize];
+        let ty = self.type_name(obj.ty);
+        match &obj.kind {
+            ObjKind::Alloc { method, alloc } => {
+                let st = &self.methods[*method as usize];
+                let bci = st.ir.as_ref().map_or(0, |i| i.allocs[*alloc].bci);
+                format!(
+                    "{ty}@{}.{}:{bci}",
+                    self.classes.info(st.class).name,
+                    st.name
+                )
+            }
+            ObjKind::Unknown => format!("?{ty}"),
+            ObjKind::StringConst => "\"str\"".into(),
+            ObjKind::ClassConst => "class".into(),
+            ObjKind::ReflectArray => "reflect-array".into(),
+            ObjKind::Lambda { .. } => format!("λ{ty}"),
+        }
+    }
+
+    /// Reached JDK methods whose bodies are analysed.
+    pub fn jdk_bodies_analysed(&self) -> usize {
+        self.methods
+            .iter()
+            .filter(|m| {
+                let info = self.classes.info(m.class);
+                info.origin == Origin::Jdk && self.scope.analyses(&info.name)
+            })
+            .count()
+    }
+
     pub fn reached_methods(&self) -> usize {
         self.methods.len()
     }
@@ -1573,7 +2168,10 @@ mod tests {
     use crate::classpath::ClassPath;
 
     fn solver() -> Solver {
-        Solver::new(Classes::new(ClassPath::new(&[], None).unwrap()), false)
+        Solver::new(
+            Classes::new(ClassPath::new(&[], None).unwrap()),
+            JdkScope::None,
+        )
     }
 
     #[test]

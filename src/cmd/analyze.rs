@@ -23,10 +23,23 @@ pub struct Args {
     /// Analyse without the JDK: every library call is unknown code (sound, much less precise).
     #[arg(long, conflicts_with = "jmods")]
     no_jdk: bool,
-    /// Analyse the bodies of reachable JDK methods (slow; by default the JDK is modelled as
-    /// unknown code that may call back application methods overriding JDK methods).
-    #[arg(long)]
+    /// Which JDK method bodies to analyse: `default` (java.util, java.util.concurrent[.atomic,
+    /// .locks], java.util.function), `none` (the whole JDK is unknown code that may call back
+    /// application methods), `all` (every reachable JDK body; slow), or a comma-separated list of
+    /// packages (`default,java.util.stream`). Outside the scope JDK code is unknown code.
+    #[arg(long, value_name = "SCOPE", default_value = "default")]
+    jdk: String,
+    /// The same as `--jdk all`.
+    #[arg(long, conflicts_with = "jdk")]
     jdk_bodies: bool,
+}
+
+/// The JDK scope of `--jdk SCOPE` / `--jdk-bodies`, or a bad-input error.
+pub fn jdk_scope(jdk: &str, jdk_bodies: bool) -> anyhow::Result<alias::JdkScope> {
+    if jdk_bodies {
+        return Ok(alias::JdkScope::All);
+    }
+    alias::JdkScope::parse(jdk).map_err(|e| bad_input(e.to_string()))
 }
 
 /// Splits a `:`-separated class path, dropping empty entries.
@@ -38,10 +51,11 @@ pub fn split_class_path(cp: &str) -> Vec<PathBuf> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let scope = jdk_scope(&args.jdk, args.jdk_bodies)?;
     let config = alias::Config {
         class_path: split_class_path(&args.cp),
         main: args.main.clone(),
-        jdk_bodies: args.jdk_bodies,
+        jdk_bodies: scope == alias::JdkScope::All,
         jmods: if args.no_jdk {
             None
         } else {
@@ -51,7 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if config.class_path.is_empty() {
         return Err(bad_input("--cp is empty"));
     }
-    let mut analysis = alias::analyze(&config).map_err(|e| match e {
+    let mut analysis = alias::analyze_with(&config, &scope).map_err(|e| match e {
         alias::Error::BadInput(m) => bad_input(m),
         other => anyhow::anyhow!(other),
     })?;

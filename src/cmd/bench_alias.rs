@@ -22,8 +22,12 @@ pub struct Args {
     /// Only these programs (comma-separated names).
     #[arg(long, value_delimiter = ',')]
     programs: Vec<String>,
-    /// Analyse JDK method bodies instead of the library model (slow; for comparison).
-    #[arg(long)]
+    /// Which JDK bodies to analyse (as `rankcheck analyze --jdk`: default, none, all, or
+    /// packages).
+    #[arg(long, value_name = "SCOPE", default_value = "default")]
+    jdk: String,
+    /// The same as `--jdk all` (slow; for comparison).
+    #[arg(long, conflicts_with = "jdk")]
     jdk_bodies: bool,
     /// Give up on one program's analysis after this many seconds.
     #[arg(long, default_value_t = 120)]
@@ -101,6 +105,8 @@ fn measure(program: &Program, work: &Path, args: &Args) -> anyhow::Result<Row> {
         .stderr(Stdio::null());
     if args.jdk_bodies {
         cmd.arg("--jdk-bodies");
+    } else {
+        cmd.arg("--jdk").arg(&args.jdk);
     }
     let started = Instant::now();
     let mut child = cmd.spawn()?;
@@ -140,7 +146,9 @@ fn measure(program: &Program, work: &Path, args: &Args) -> anyhow::Result<Row> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    let scope = super::analyze::jdk_scope(&args.jdk, args.jdk_bodies)?;
     let programs = load_programs(&args)?;
+    println!("JDK bodies analysed: {}", scope.describe());
     let work = std::env::temp_dir().join(format!("rankcheck-bench-alias-{}", std::process::id()));
     std::fs::create_dir_all(&work)?;
     println!(
