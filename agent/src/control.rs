@@ -1519,8 +1519,18 @@ impl ExecView<'_> {
 }
 
 impl Control {
-    /// Records the allocation site of `obj` (not a scheduling point).
+    /// Records the allocation site of `obj` (not a scheduling point). Only variables need it:
+    /// a strategy that bounds them, the loop-iteration names, or a tracked table; otherwise
+    /// it returns at once (under full instrumentation every `new` calls it).
     pub fn allocated(&self, obj: jobject, site: SiteId) {
+        let needed = matches!(
+            self.options.strategy.as_str(),
+            "pctvb" | "rankchecker" | "rankchecker-exhaustive"
+        ) || self.options.l.is_some()
+            || crate::naming::table().is_some();
+        if !needed {
+            return;
+        }
         let Some((epoch, me)) = current() else {
             return;
         };
