@@ -104,9 +104,11 @@ pub struct Args {
     /// touch it (synchronization everywhere) and search it. Needs a strategy that reads v.
     #[arg(long, conflicts_with_all = ["sync_only", "load_time"])]
     pub selective: bool,
-    /// With --selective: executions per variable set before the next set is tried.
-    #[arg(long, default_value_t = 100, requires = "selective")]
-    pub budget_per_set: u64,
+    /// With --selective: executions per variable set before the next set is tried (default:
+    /// 100 for the sampling strategies; for the exhaustive ones, icb and rankchecker-exhaustive,
+    /// as many as the set's search needs within --budget).
+    #[arg(long, requires = "selective")]
+    pub budget_per_set: Option<u64>,
     /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
     #[arg(long, allow_hyphen_values = true)]
     pub jvm_arg: Vec<String>,
@@ -261,6 +263,13 @@ mod selective {
             )));
         }
         let all_sites = analysis.sites.len();
+        let exhaustive = matches!(
+            search.strategy.name,
+            "icb" | "rankchecker-exhaustive" | "dfs"
+        );
+        let per_set = args
+            .budget_per_set
+            .unwrap_or(if exhaustive { u64::MAX } else { 100 });
         let mut used = 0u64;
         let mut seconds = 0f64;
         let mut tried = 0u64;
@@ -275,7 +284,7 @@ mod selective {
                 .len();
             program.classpath = classpath::prepare_vars(&original, &analysis, &ids)?;
             let mut part = search.clone();
-            part.budget = args.budget_per_set.min(search.budget - used);
+            part.budget = per_set.min(search.budget - used);
             part.seed = search.seed.wrapping_add(tried);
             eprintln!(
                 "rankcheck: variables {{{}}}: {sites} of {all_sites} data sites instrumented",
@@ -289,11 +298,15 @@ mod selective {
             let more = next_combination(&mut set, candidates.len());
             result.finished.executions = used;
             result.finished.seconds = seconds;
+            let each = if per_set == u64::MAX {
+                "each searched to its end or the budget".to_string()
+            } else {
+                format!("{per_set} executions each at most")
+            };
             result.coverage = format!(
                 "{tried} variable set(s) of size {v} searched (of the {} candidates, shared first), \
-                 {} executions each at most; last set {{{}}}: {}",
+                 {each}; last set {{{}}}: {}",
                 candidates.len(),
-                args.budget_per_set,
                 names.join(", "),
                 result.coverage
             );
