@@ -95,6 +95,9 @@ impl Covering for Pct {
             self.steps_estimate()
         )
     }
+    fn save(&self) -> Option<String> {
+        Some(self.to_text())
+    }
 }
 
 impl Covering for crate::strategy::NonPreemptive {

@@ -222,6 +222,16 @@ pub fn resume(name: &str, bounds: &Bounds, seed: u64, saved: &str) -> Result<Cho
             chosen.strategy = Box::new(CountGraphs::new(icb));
             Ok(chosen)
         }
+        "pct" => {
+            let config = PctConfig {
+                seed,
+                depth: bounds.d.unwrap_or(DEFAULT_D),
+                steps: None,
+            };
+            let pct = Pct::from_text(config, saved).map_err(ChooseError::BadSaved)?;
+            chosen.strategy = Box::new(CountGraphs::new(pct));
+            Ok(chosen)
+        }
         other => Err(ChooseError::BadSaved(format!(
             "strategy `{other}` keeps no state to resume: start it with the same seed at the next execution index"
         ))),

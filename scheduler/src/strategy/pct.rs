@@ -58,6 +58,9 @@ pub struct Pct {
     lowest: i64,
 }
 
+/// The first line of a saved PCT state.
+const STATE_HEADER: &str = "rankcheck-pct-state 1";
+
 /// Initial priorities are at least this, far above change-point priorities `1..d`.
 const INITIAL_FLOOR: i64 = 1 << 40;
 
@@ -83,6 +86,38 @@ impl Pct {
             .or(self.learned_steps)
             .unwrap_or(DEFAULT_STEPS)
             .max(1)
+    }
+
+    /// The state a session split over JVMs carries on (`state=`): the learned step estimate,
+    /// so that PCT run one execution per JVM (a plain `main` under the agent) does not draw
+    /// its change points from the first 100 steps for ever.
+    pub fn to_text(&self) -> String {
+        format!(
+            "{STATE_HEADER}\nsteps {}\n",
+            self.learned_steps.unwrap_or(0)
+        )
+    }
+
+    /// A PCT session going on from [`to_text`](Pct::to_text)'s state.
+    pub fn from_text(config: PctConfig, text: &str) -> Result<Pct, String> {
+        let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+        if lines.next() != Some(STATE_HEADER) {
+            return Err(format!("a PCT state starts with `{STATE_HEADER}`"));
+        }
+        let mut pct = Pct::new(config);
+        for line in lines {
+            match line.split_once(' ') {
+                Some(("steps", n)) => {
+                    let n: u64 = n
+                        .trim()
+                        .parse()
+                        .map_err(|_| format!("bad step count `{n}`"))?;
+                    pct.learned_steps = (n > 0).then_some(n);
+                }
+                _ => return Err(format!("unknown PCT state line `{line}`")),
+            }
+        }
+        Ok(pct)
     }
 
     /// The change points of the current execution, as `(step, priority)`.
@@ -199,6 +234,28 @@ mod tests {
             assert_eq!(cps.iter().map(|c| c.1).collect::<Vec<_>>(), vec![1, 2, 3]);
             assert!(cps.iter().all(|&(s, _)| (1..=10).contains(&s)));
         }
+    }
+
+    #[test]
+    fn the_learned_k_survives_a_save_and_resume() {
+        let config = PctConfig {
+            seed: 1,
+            depth: 2,
+            steps: None,
+        };
+        let mut pct = Pct::new(config.clone());
+        sim::search(
+            &sim::programs::lost_update(false),
+            Config::default(),
+            &mut pct,
+            2,
+            false,
+        )
+        .unwrap();
+        let resumed = Pct::from_text(config.clone(), &pct.to_text()).unwrap();
+        assert_eq!(resumed.steps_estimate(), 15);
+        assert!(Pct::from_text(config.clone(), "nonsense").is_err());
+        assert!(Pct::from_text(config, "rankcheck-pct-state 1\nsteps x").is_err());
     }
 
     #[test]
