@@ -117,6 +117,8 @@ pub struct Solver {
     /// Which JDK bodies are analysed; every other JDK method is unknown code with call-backs
     /// into the application.
     scope: JdkScope,
+    /// Experimental: every JDK body analysed and no unknown code modelled beyond natives.
+    closed_world: bool,
     callback_targets: HashMap<String, Vec<MethodId>>,
     callback_linked: HashSet<MethodId>,
     types: Interner,
@@ -264,6 +266,7 @@ impl Solver {
     pub fn new(classes: Classes, scope: JdkScope) -> Solver {
         let mut s = Solver {
             classes,
+            closed_world: scope == JdkScope::All,
             scope,
             callback_targets: HashMap::default(),
             callback_linked: HashSet::default(),
@@ -433,7 +436,7 @@ impl Solver {
     /// `to` when an object may be both. Application types are left out: every application object
     /// unknown code can hold is already in `unknown` by its allocation.
     fn narrowed(&mut self, ty: TypeId, to: TypeId) -> Option<ObjId> {
-        if self.scope == JdkScope::All {
+        if self.closed_world {
             return None;
         }
         let to_name = self.type_name(to).to_string();
@@ -646,7 +649,7 @@ impl Solver {
                     self.add_obj(n, o);
                 }
             }
-            if self.scope != JdkScope::All {
+            if !self.closed_world {
                 // Unknown (JDK) code reads and writes JDK statics.
                 let unknown = self.unknown;
                 let filter = self.desc_filter(&f.desc);
@@ -717,7 +720,7 @@ impl Solver {
     /// Field `f` of havocked object `o` may hold anything unknown of its type, and an unknown
     /// object of that type when it is a JDK type.
     fn havoc_field(&mut self, o: ObjId, f: FieldId, n: Node) {
-        if self.scope != JdkScope::All && f == self.thread_target_field() {
+        if !self.closed_world && f == self.thread_target_field() {
             return;
         }
         let unknown = self.unknown;
@@ -847,7 +850,7 @@ impl Solver {
             ("java/lang/Object", "clone", _) | ("java/lang/System", "arraycopy", _) => {
                 self.native_model(m)
             }
-            ("java/lang/reflect/Array", "newInstance", _) if self.scope != JdkScope::All => {
+            ("java/lang/reflect/Array", "newInstance", _) if !self.closed_world => {
                 if let Some(r) = ret {
                     let o = match self.reflect_array {
                         Some(o) => o,
@@ -866,8 +869,14 @@ impl Solver {
                 // `field_access_by_offset`); the rest reads or writes primitives.
                 self.unknown_result(ret, &desc)
             }
-            ("java/lang/Object", "toString", _)
-            | ("java/lang/Number" | "java/lang/Enum" | "java/lang/Record", "<init>", _)
+            ("java/lang/Object", "toString", _) => {
+                // `getClass().getName() + "@" + hashCode()`: only `hashCode` may be overridden.
+                if let Some(Some(this)) = params.first() {
+                    self.call_no_args(*this, "hashCode", "()I", None);
+                }
+                self.unknown_result(ret, &desc)
+            }
+            ("java/lang/Number" | "java/lang/Enum" | "java/lang/Record", "<init>", _)
             | (
                 "java/lang/String"
                 | "java/lang/Integer"
@@ -901,7 +910,7 @@ impl Solver {
             ) => {
                 // They keep only the text of `String.valueOf(x)`: a call of `x.toString()`.
                 if let Some(Some(x)) = params.last() {
-                    self.call_to_string(*x, None);
+                    self.call_no_args(*x, "toString", "()Ljava/lang/String;", None);
                 }
                 self.unknown_result(ret, &desc)
             }
@@ -1051,7 +1060,7 @@ impl Solver {
         self.havoc(o);
         let obj = self.objs[o as usize].clone();
         if let ObjKind::Lambda { info } = &obj.kind {
-            if self.scope == JdkScope::All {
+            if self.closed_world {
                 return;
             }
             let Some(sam) = parse_method_desc(&info.sam_desc) else {
@@ -1086,7 +1095,7 @@ impl Solver {
             self.lambda_call(cs, o, info);
             return;
         }
-        if self.scope == JdkScope::All {
+        if self.closed_world {
             return;
         }
         let class = self.type_name(obj.ty).to_string();
@@ -1465,7 +1474,8 @@ impl Solver {
             return;
         };
         let origin = self.classes.info(c).origin;
-        if origin != Origin::App && !(self.scope != JdkScope::All && self.scope.analyses(name)) {
+        let analysed_jdk = !self.closed_world && self.scope.analyses(name);
+        if origin != Origin::App && !analysed_jdk {
             return;
         }
         if let Some(sup) = self.classes.info(c).super_name.clone() {
@@ -1618,7 +1628,7 @@ impl Solver {
                 let o = self.new_obj(t, ObjKind::StringConst);
                 self.add_obj(node(*dst), o);
                 for a in args {
-                    self.call_to_string(node(*a), Some(m));
+                    self.call_no_args(node(*a), "toString", "()Ljava/lang/String;", Some(m));
                 }
             }
             Stmt::UnknownIndy {
@@ -1647,14 +1657,15 @@ impl Solver {
         }
     }
 
-    /// A call of `x.toString()` (string concatenation, printing), made by `caller`.
-    fn call_to_string(&mut self, x: Node, caller: Option<MethodId>) {
+    /// A call of `x.name()` declared by `Object` (`toString` of string concatenation and
+    /// printing, …), made by `caller`.
+    fn call_no_args(&mut self, x: Node, name: &str, desc: &str, caller: Option<MethodId>) {
         let cs = self.new_callsite(
             CallKind::Virtual,
             MethodRef {
                 class: "java/lang/Object".into(),
-                name: "toString".into(),
-                desc: "()Ljava/lang/String;".into(),
+                name: name.into(),
+                desc: desc.into(),
             },
             vec![],
             None,
