@@ -70,6 +70,7 @@ fn site_table(dir: &Path) -> Vec<SiteRecord> {
     std::fs::read_to_string(dir.join(SITE_TABLE_RESOURCE))
         .unwrap()
         .lines()
+        .filter(|l| java_harness::hooks::is_site_line(l))
         .map(|l| SiteRecord::parse_line(l).unwrap())
         .collect()
 }

@@ -155,6 +155,14 @@ struct Exec {
     /// The open quiet stretch: the thread that may pass data accesses in Java, and how many it
     /// was granted (see `RC.quietLeft`).
     quiet: Option<(ThreadId, u64)>,
+    /// The thread `RC.quietThread` holds (so it is written only when it changes).
+    quiet_thread: Option<ThreadId>,
+    /// Stretches granted and not used make every scheduling point pay for two JNI writes and
+    /// a read (synchronization-heavy code): after an unused one, the next `quiet_backoff`
+    /// chances are skipped (doubling, reset when a stretch is used). Schedules do not depend
+    /// on it: a stretch only says what the strategy would answer anyway.
+    quiet_backoff: u32,
+    quiet_skip: u32,
 }
 
 /// What the harness needs to know about a site (from the site table).
@@ -552,6 +560,12 @@ impl Control {
     /// then even in an endless loop.
     fn open_quiet(&self, st: &mut State, me: ThreadId) {
         const QUIET_CHUNK: u64 = 1 << 20;
+        if let Some(ex) = st.exec.as_mut() {
+            if ex.quiet_skip > 0 {
+                ex.quiet_skip -= 1;
+                return;
+            }
+        }
         let budget = st.model.quiet_budget(me).min(QUIET_CHUNK);
         if budget == 0 {
             return;
@@ -563,7 +577,11 @@ impl Control {
         if thread.is_null() {
             return;
         }
-        crate::natives::grant_quiet(&refs, thread, budget);
+        if ex.quiet_thread != Some(me) {
+            crate::natives::set_quiet_thread(&refs, thread);
+            ex.quiet_thread = Some(me);
+        }
+        crate::natives::set_quiet_left(&refs, budget);
         ex.quiet = Some((me, budget));
     }
 
@@ -575,9 +593,14 @@ impl Control {
             Some((holder, granted)) if holder == me => {
                 ex.quiet = None;
                 let left = crate::natives::take_quiet_left(&self.java()?);
-                st.model
-                    .quiet_performed(me, granted.saturating_sub(left))
-                    .transpose()
+                let used = granted.saturating_sub(left);
+                if used == 0 {
+                    ex.quiet_backoff = (ex.quiet_backoff * 2).clamp(1, 64);
+                    ex.quiet_skip = ex.quiet_backoff;
+                } else {
+                    ex.quiet_backoff = 0;
+                }
+                st.model.quiet_performed(me, used).transpose()
             }
             _ => None,
         }
@@ -1086,6 +1109,9 @@ impl Control {
             rng: mix(self.options.seed, index),
             notes: Vec::new(),
             quiet: None,
+            quiet_thread: None,
+            quiet_backoff: 0,
+            quiet_skip: 0,
         };
         if let Some(refs) = self.java() {
             crate::natives::clear_quiet(&refs);

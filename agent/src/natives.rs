@@ -73,27 +73,27 @@ pub fn delete_global(env: *mut JNIEnv, obj: jobject) {
     }
 }
 
-/// Opens a quiet stretch in Java: `thread` (the current thread's `Thread` object) may pass its
-/// next `steps` data accesses without the agent.
-pub fn grant_quiet(refs: &JavaRefs, thread: jobject, steps: u64) {
+/// Names the thread (the current one's `Thread` object) that may pass data accesses in Java.
+pub fn set_quiet_thread(refs: &JavaRefs, thread: jobject) {
     let env = current_env();
-    if env.is_null() {
-        return;
+    if !env.is_null() {
+        jni!(
+            env,
+            SetStaticObjectField,
+            refs.rc,
+            refs.quiet_thread,
+            thread
+        );
     }
-    jni!(
-        env,
-        SetStaticObjectField,
-        refs.rc,
-        refs.quiet_thread,
-        thread
-    );
-    jni!(
-        env,
-        SetStaticLongField,
-        refs.rc,
-        refs.quiet_left,
-        steps.min(i64::MAX as u64) as jlong
-    );
+}
+
+/// Opens a quiet stretch: the named thread may pass its next `steps` data accesses in Java.
+pub fn set_quiet_left(refs: &JavaRefs, steps: u64) {
+    let env = current_env();
+    if !env.is_null() {
+        let steps = steps.min(i64::MAX as u64) as jlong;
+        jni!(env, SetStaticLongField, refs.rc, refs.quiet_left, steps);
+    }
 }
 
 /// Closes the current thread's quiet stretch: the accesses it did not use.

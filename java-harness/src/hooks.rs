@@ -18,8 +18,16 @@ pub const RC_CLASS: &str = "rankcheck/rt/RC";
 /// attributes it does not know (JVMS §4.7.1).
 pub const INSTRUMENTED_ATTRIBUTE: &str = "rankcheck.Instrumented";
 
-/// Path, inside an instrumented jar (or directory), of the site table (see [`SiteRecord`]).
+/// Path, inside an instrumented jar (or directory), of the site table: one [`SiteRecord`] line
+/// per site; a line starting with `#` is not a site (a class path instrumented for a variable set
+/// carries its `#tracked` lines there, read by the agent).
 pub const SITE_TABLE_RESOURCE: &str = "META-INF/rankcheck/sites.tsv";
+
+/// Whether a site-table line holds a [`SiteRecord`] (not blank, not a `#` line).
+pub fn is_site_line(line: &str) -> bool {
+    let line = line.trim_start();
+    !line.is_empty() && !line.starts_with('#')
+}
 
 /// Bits of a site id that hold the site's index within its class.
 pub const SITE_INDEX_BITS: u32 = 24;
