@@ -48,7 +48,8 @@
 //! `Object.clone`, `Thread.start` → `run`, and argument-keeping ones such as `Object.<init>`,
 //! `Thread.join`); field accesses by offset (`Unsafe` get/put/CAS of references and `VarHandle`
 //! access modes, which java.util.concurrent uses everywhere) store into and load from every
-//! reference field of the base object, so they do not make objects escape.
+//! reference field of the base object (a store only into fields whose type the value's static
+//! type can be cast to), so they do not make objects escape.
 //!
 //! Most of these models serve both sides of the boundary; a few are there because the bodies
 //! are read: `Thread(Runnable)` keeps its Runnable in `Thread.target` and `Thread.run` calls

@@ -37,8 +37,9 @@ type SyntheticCall = (MethodRef, Node, Vec<Option<Node>>, Option<Node>);
 pub const ARRAY_FIELD: FieldId = 0;
 
 /// In loads and stores: every reference field of the object (an access by offset through
-/// `Unsafe` or a `VarHandle`, whose field the analysis does not track).
-const ANY_FIELD: FieldId = FieldId::MAX;
+/// `Unsafe` or a `VarHandle`, whose field the analysis does not track). Stores use
+/// `ANY_FIELD + 1 + k`, one pseudo field per static type of the stored value.
+const ANY_FIELD: FieldId = FieldId::MAX / 2;
 
 #[derive(Clone, Debug)]
 pub enum ObjKind {
@@ -158,6 +159,8 @@ pub struct Solver {
     /// Per object type: its reference fields (for [`ANY_FIELD`]); `None`: not known (unknown
     /// code decides).
     ref_fields: HashMap<TypeId, Option<Vec<FieldId>>>,
+    /// The static types (`None`: `Object`) of the values stored by offset, by pseudo field.
+    by_offset_types: Vec<Option<TypeId>>,
     obj_fields: Vec<Vec<(FieldId, Node)>>,
     static_nodes: HashMap<FieldId, Node>,
 
@@ -300,6 +303,7 @@ impl Solver {
             deferred_havoc: Vec::new(),
             field_nodes: HashMap::default(),
             ref_fields: HashMap::default(),
+            by_offset_types: Vec::new(),
             obj_fields: Vec::new(),
             static_nodes: HashMap::default(),
             methods: Vec::new(),
@@ -1245,7 +1249,11 @@ impl Solver {
     /// `other ⊇ o.f` (a load) or `o.f ⊇ other` (a store). For [`ANY_FIELD`]: every reference
     /// field of `o`, a store giving each what its type admits.
     fn field_flow(&mut self, o: ObjId, f: FieldId, other: Node, store: bool) {
-        let any = f == ANY_FIELD;
+        let any = f >= ANY_FIELD;
+        // The value's static type: the access targets a field whose type it can be cast to.
+        let static_ty = f
+            .checked_sub(ANY_FIELD + 1)
+            .and_then(|k| self.by_offset_types.get(k as usize).copied().flatten());
         let fields = if any {
             match self.ref_fields_of(o) {
                 Some(fields) => fields,
@@ -1272,6 +1280,11 @@ impl Solver {
                 } else {
                     None
                 };
+                if let (Some(st), Some(ft)) = (static_ty, ty) {
+                    if !self.is_subtype(st, ft) && !self.is_subtype(ft, st) {
+                        continue;
+                    }
+                }
                 self.add_edge(other, fnode, ty);
             } else {
                 self.add_edge(fnode, other, None);
@@ -1345,7 +1358,7 @@ impl Solver {
         let Some(desc) = parse_method_desc(&m.desc) else {
             return false;
         };
-        let (base, values): (Option<Node>, Vec<Node>) = match m.class.as_str() {
+        let (base, values): (Option<Node>, Vec<(Node, &String)>) = match m.class.as_str() {
             "jdk/internal/misc/Unsafe" | "sun/misc/Unsafe" => {
                 let by_offset = ["get", "put", "compareAndSet", "weakCompareAndSet"]
                     .iter()
@@ -1357,7 +1370,12 @@ impl Solver {
                 if !by_offset || desc.params.len() < 2 || desc.params[1] != "J" {
                     return false;
                 }
-                let values = args.iter().skip(2).flatten().copied().collect();
+                let values = args
+                    .iter()
+                    .zip(&desc.params)
+                    .skip(2)
+                    .filter_map(|(a, p)| a.map(|a| (a, p)))
+                    .collect();
                 (args.first().copied().flatten(), values)
             }
             "java/lang/invoke/VarHandle" if recv.is_some() => {
@@ -1391,7 +1409,12 @@ impl Solver {
                 } else {
                     return false;
                 };
-                let values = args.iter().skip(skip).flatten().copied().collect();
+                let values = args
+                    .iter()
+                    .zip(&desc.params)
+                    .skip(skip)
+                    .filter_map(|(a, p)| a.map(|a| (a, p)))
+                    .collect();
                 (args.first().copied().flatten(), values)
             }
             _ => return false,
@@ -1413,7 +1436,7 @@ impl Solver {
                     n
                 }
             };
-            for v in values {
+            for (v, _) in values {
                 self.add_edge(v, blockers, None);
             }
             if let Some(r) = ret {
@@ -1421,8 +1444,16 @@ impl Solver {
             }
             return true;
         }
-        for v in values {
-            self.add_store(base, ANY_FIELD, v);
+        for (v, p) in values {
+            let ty = self.desc_filter(p);
+            let k = match self.by_offset_types.iter().position(|&t| t == ty) {
+                Some(k) => k,
+                None => {
+                    self.by_offset_types.push(ty);
+                    self.by_offset_types.len() - 1
+                }
+            };
+            self.add_store(base, ANY_FIELD + 1 + k as FieldId, v);
         }
         if let Some(r) = ret {
             if desc.ret.starts_with('L') || desc.ret.starts_with('[') {
