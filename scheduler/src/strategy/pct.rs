@@ -56,6 +56,8 @@ pub struct Pct {
     change_points: Vec<(u64, i64)>,
     /// The lowest priority handed out by the yield rule (starts below every change point).
     lowest: i64,
+    /// Steps performed so far in this execution, as far as this strategy saw them.
+    steps_done: u64,
 }
 
 /// The first line of a saved PCT state.
@@ -76,6 +78,7 @@ impl Pct {
             lowered_at: Vec::new(),
             change_points: Vec::new(),
             lowest: 0,
+            steps_done: 0,
         }
     }
 
@@ -143,6 +146,7 @@ impl Strategy for Pct {
         self.lowered_at.clear();
         self.change_points.clear();
         self.lowest = 0;
+        self.steps_done = 0;
         let k = self.steps_estimate();
         for i in 1..self.config.depth.max(1) {
             let step = 1 + self.rng.below(k);
@@ -167,6 +171,7 @@ impl Strategy for Pct {
         }
         let t = self.highest(view);
         let step = view.step + 1;
+        self.steps_done = step;
         if let Some(&(_, p)) = self.change_points.iter().find(|&&(s, _)| s == step) {
             // `t` performs step kᵢ, then runs at priority i.
             self.priority[t.index()] = p;
@@ -180,6 +185,25 @@ impl Strategy for Pct {
 
     fn offers_quiet_steps(&self) -> bool {
         true
+    }
+
+    /// Steps performed without a pick (a static initializer's accesses, say) may hold a change
+    /// point: the thread that performed it takes its priority, as in [`pick`](Strategy::pick).
+    /// (A quiet stretch this strategy granted never does.)
+    fn skipped(&mut self, thread: ThreadId, steps: u64) -> Result<(), super::api::Stop> {
+        let (first, last) = (self.steps_done + 1, self.steps_done + steps);
+        let mut hit: Vec<(u64, i64)> = self
+            .change_points
+            .iter()
+            .copied()
+            .filter(|&(s, _)| (first..=last).contains(&s))
+            .collect();
+        hit.sort_unstable();
+        if let (Some(&(_, p)), Some(slot)) = (hit.last(), self.priority.get_mut(thread.index())) {
+            *slot = p;
+        }
+        self.steps_done = last;
+        Ok(())
     }
 
     /// The running thread keeps the turn at its accesses until the next change point as long
@@ -234,6 +258,23 @@ mod tests {
             assert_eq!(cps.iter().map(|c| c.1).collect::<Vec<_>>(), vec![1, 2, 3]);
             assert!(cps.iter().all(|&(s, _)| (1..=10).contains(&s)));
         }
+    }
+
+    #[test]
+    fn a_change_point_inside_skipped_steps_still_lowers_the_thread() {
+        let mut pct = Pct::new(PctConfig {
+            seed: 4,
+            depth: 2,
+            steps: Some(50),
+        });
+        pct.begin_execution(0);
+        let (k, p) = pct.change_points()[0];
+        let mut exec = crate::Execution::new(Config::default(), &mut pct);
+        // main begins (step 1) and skips past the change point without a pick.
+        exec.announce(ThreadId::MAIN, crate::Op::Begin).unwrap();
+        exec.quiet_performed(ThreadId::MAIN, k + 3).unwrap();
+        drop(exec);
+        assert_eq!(pct.priority[0], p, "change point at step {k}");
     }
 
     #[test]
