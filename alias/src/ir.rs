@@ -227,6 +227,10 @@ struct Builder<'a> {
     file: &'a ClassFile<'static>,
     ir: MethodIr,
     locals: HashMap<u32, Var>,
+    /// What each local slot holds since the start of the current straight-line run (entered
+    /// only at its first instruction): the stored value itself, more precise than the slot's
+    /// variable, which collects every value ever stored there (for merges and handlers).
+    current: HashMap<u32, Slot>,
     problem: Option<String>,
 }
 
@@ -365,6 +369,14 @@ impl Builder<'_> {
     fn fresh(&mut self) -> Var {
         self.ir.num_vars += 1;
         self.ir.num_vars - 1
+    }
+
+    /// The value `aload slot` pushes.
+    fn load_local(&mut self, slot: u32) -> Slot {
+        match self.current.get(&slot) {
+            Some(&s) => s,
+            None => Slot::Ref(self.local(slot)),
+        }
     }
 
     fn local(&mut self, slot: u32) -> Var {
@@ -699,6 +711,7 @@ fn build_checked(file: &ClassFile<'static>, method_index: usize) -> MethodIr {
         file,
         ir: MethodIr::default(),
         locals: HashMap::new(),
+        current: HashMap::new(),
         problem: None,
     };
     let Some(parsed) = parse_method_desc(&desc) else {
@@ -822,6 +835,8 @@ fn translate(
     while let Some((start, entry)) = work.pop() {
         let mut i = start;
         let mut stack = entry;
+        // A merge point: locals hold whatever any path stored.
+        b.current.clear();
         loop {
             if i >= n {
                 b.fail("falls off the end of the code");
@@ -853,12 +868,12 @@ fn translate(
                     stack.push(Slot::Prim);
                     stack.push(Slot::Prim);
                 }
-                Aload(x) => stack.push(Slot::Ref(b.local(u32::from(*x)))),
-                Aload_w(x) => stack.push(Slot::Ref(b.local(u32::from(*x)))),
-                Aload_0 => stack.push(Slot::Ref(b.local(0))),
-                Aload_1 => stack.push(Slot::Ref(b.local(1))),
-                Aload_2 => stack.push(Slot::Ref(b.local(2))),
-                Aload_3 => stack.push(Slot::Ref(b.local(3))),
+                Aload(x) => stack.push(b.load_local(u32::from(*x))),
+                Aload_w(x) => stack.push(b.load_local(u32::from(*x))),
+                Aload_0 => stack.push(b.load_local(0)),
+                Aload_1 => stack.push(b.load_local(1)),
+                Aload_2 => stack.push(b.load_local(2)),
+                Aload_3 => stack.push(b.load_local(3)),
                 Iaload => b.array_load(&mut stack, bci, "I"),
                 Laload => b.array_load(&mut stack, bci, "J"),
                 Faload => b.array_load(&mut stack, bci, "F"),
@@ -891,6 +906,7 @@ fn translate(
                             b.ir.stmts.push(Stmt::Copy { dst: l, src });
                         }
                     }
+                    b.current.insert(slot, v);
                 }
                 Iastore => b.array_store(&mut stack, bci, "I"),
                 Lastore => b.array_store(&mut stack, bci, "J"),
