@@ -1,6 +1,8 @@
 //! Bytecode → a small IR for the inclusion analysis.
 //!
-//! Per method, every local slot is one variable (flow-insensitive), and every reference pushed
+//! Per method, every local slot is one variable (flow-insensitive: it collects every value
+//! stored in the slot; a load in the straight-line run that stored the slot reads the stored
+//! value itself), and every reference pushed
 //! on the operand stack by an instruction is a fresh variable; where control flow merges with a
 //! non-empty stack, each stack slot gets a merge variable that the incoming values are copied
 //! into. Primitive values are not variables. The statements are the inclusion constraints of
