@@ -157,12 +157,6 @@ struct Exec {
     quiet: Option<(ThreadId, u64)>,
     /// The thread `RC.quietThread` holds (so it is written only when it changes).
     quiet_thread: Option<ThreadId>,
-    /// Stretches granted and not used make every scheduling point pay for two JNI writes and
-    /// a read (synchronization-heavy code): after an unused one, the next `quiet_backoff`
-    /// chances are skipped (doubling, reset when a stretch is used). Schedules do not depend
-    /// on it: a stretch only says what the strategy would answer anyway.
-    quiet_backoff: u32,
-    quiet_skip: u32,
 }
 
 /// What the harness needs to know about a site (from the site table).
@@ -560,12 +554,6 @@ impl Control {
     /// then even in an endless loop.
     fn open_quiet(&self, st: &mut State, me: ThreadId) {
         const QUIET_CHUNK: u64 = 1 << 20;
-        if let Some(ex) = st.exec.as_mut() {
-            if ex.quiet_skip > 0 {
-                ex.quiet_skip -= 1;
-                return;
-            }
-        }
         let budget = st.model.quiet_budget(me).min(QUIET_CHUNK);
         if budget == 0 {
             return;
@@ -594,12 +582,6 @@ impl Control {
                 ex.quiet = None;
                 let left = crate::natives::take_quiet_left(&self.java()?);
                 let used = granted.saturating_sub(left);
-                if used == 0 {
-                    ex.quiet_backoff = (ex.quiet_backoff * 2).clamp(1, 64);
-                    ex.quiet_skip = ex.quiet_backoff;
-                } else {
-                    ex.quiet_backoff = 0;
-                }
                 st.model.quiet_performed(me, used).transpose()
             }
             _ => None,
@@ -1110,8 +1092,6 @@ impl Control {
             notes: Vec::new(),
             quiet: None,
             quiet_thread: None,
-            quiet_backoff: 0,
-            quiet_skip: 0,
         };
         if let Some(refs) = self.java() {
             crate::natives::clear_quiet(&refs);
@@ -1550,14 +1530,16 @@ impl ExecView<'_> {
 
 impl Control {
     /// Records the allocation site of `obj` (not a scheduling point). Only variables need it:
-    /// a strategy that bounds them, the loop-iteration names, or a tracked table; otherwise
-    /// it returns at once (under full instrumentation every `new` calls it).
+    /// a strategy that bounds them, the loop-iteration names, or a tracked table (whether an
+    /// access is a point); otherwise it returns at once (under full instrumentation every `new`
+    /// calls it).
     pub fn allocated(&self, obj: jobject, site: SiteId) {
+        // `nonpreemptive` never switches at an access, tracked or not.
         let needed = matches!(
             self.options.strategy.as_str(),
             "pctvb" | "rankchecker" | "rankchecker-exhaustive"
         ) || self.options.l.is_some()
-            || crate::naming::table().is_some();
+            || (crate::naming::table().is_some() && self.options.strategy != "nonpreemptive");
         if !needed {
             return;
         }
