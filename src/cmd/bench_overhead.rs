@@ -1,5 +1,7 @@
 //! `rankcheck bench overhead [DIR]`: wall time of compute-heavy correct programs (default: the
-//! bundled tests/perf-programs/) natively (`java -cp CLASSES Main`) against one controlled
+//! bundled tests/perf-programs/) natively (`java -cp CLASSES Main`, on every CPU and pinned to
+//! one CPU: a controlled execution runs one thread at a time, so the pinned run separates
+//! rankcheck's own cost from the parallelism it gives up by design) against one controlled
 //! execution without preemptions (the `nonpreemptive` strategy: the running thread keeps the
 //! turn while it is enabled), with synchronization-only and all-sites instrumentation; the
 //! columns of the RankChecker paper's Table 2. The v = 1, 2, 3 columns instrument only the sites
@@ -9,7 +11,7 @@
 //! `> LIMIT`. `--strategy` measures another strategy's executions instead (e.g. `pct` with
 //! `-d 1`: strict priority, which also switches when a higher-priority thread wakes up).
 
-use crate::driver::baseline::{geomean, median, native};
+use crate::driver::baseline::{geomean, median, native, native_on_one_cpu};
 use crate::driver::bench_suite;
 use crate::driver::classpath::{self, Mode};
 use crate::driver::jvm::{java_binary, Launch};
@@ -83,9 +85,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         info.name,
         bounds.d.map_or(String::new(), |d| format!(" d={d}"))
     );
-    println!("| Program | Threads | Data sites (v = 1 / all) | Dynamic accesses (all) | Native | Sync only | v = 1 | v = 2 | v = 3 | All sites | All / v = 1 | All / native |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| Program | Threads | Data sites (v = 1 / all) | Dynamic accesses (all) | Native | Native, 1 CPU | Sync only | v = 1 | v = 2 | v = 3 | All sites | All / v = 1 | v = 1 / native | v = 1 / native 1 CPU | All / native 1 CPU |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut slowdowns = Vec::new();
+    let (mut v1_native, mut v1_single) = (Vec::new(), Vec::new());
     let limit = Duration::from_secs(args.limit.max(1));
     for p in &programs {
         let original =
@@ -93,6 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 .map_err(|e| bad_input(e.to_string()))?;
         let m = &p.manifest;
         let mut natives = Vec::new();
+        let mut singles = Vec::new();
         for _ in 0..args.runs {
             natives.extend(native(
                 std::slice::from_ref(&original),
@@ -101,7 +105,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 &work,
                 Duration::from_secs(600),
             )?);
+            singles.extend(native_on_one_cpu(
+                std::slice::from_ref(&original),
+                &m.main,
+                &m.args,
+                &work,
+                Duration::from_secs(600),
+            )?);
         }
+        let single = median(singles);
         let controlled = |program: crate::driver::search::Program| -> anyhow::Result<Cell> {
             let search = Search {
                 max_steps: u64::MAX / 4,
@@ -212,11 +224,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             Cell::Seconds(a, _) => Some(a),
             _ => None,
         };
-        let slow = ratio(all_seconds, nat);
+        let slow = ratio(all_seconds, single);
         slowdowns.extend(slow);
+        v1_native.extend(ratio(v1, nat));
+        v1_single.extend(ratio(v1, single));
         let times = |x: Option<f64>| x.map_or("-".into(), |s| format!("{s:.1}x"));
         println!(
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             p.name(),
             m.threads,
             sites,
@@ -225,18 +239,24 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 _ => "-".into(),
             },
             cell(nat),
+            cell(single),
             sync.show(limit),
             by_v[0],
             by_v[1],
             by_v[2],
             all.show(limit),
             times(ratio(all_seconds, v1)),
+            times(ratio(v1, nat)),
+            times(ratio(v1, single)),
             times(slow)
         );
     }
+    let mean = |xs: &[f64]| geomean(xs).map_or("-".into(), |s| format!("{s:.1}x"));
     println!(
-        "| geometric mean | | | | | | | | | | | {} |",
-        geomean(&slowdowns).map_or("-".into(), |s| format!("{s:.1}x"))
+        "| geometric mean | | | | | | | | | | | | {} | {} | {} |",
+        mean(&v1_native),
+        mean(&v1_single),
+        mean(&slowdowns)
     );
     let _ = std::fs::remove_dir_all(&work);
     Ok(Outcome::Clean)

@@ -203,6 +203,31 @@ pub fn native(
     Ok(run_bounded(cmd, limit)?.map(|(s, _)| s))
 }
 
+/// Like [`native`], with the JVM pinned to one CPU (`taskset -c 0`): a controlled execution runs
+/// one thread at a time, so this is the baseline that shows rankcheck's own cost apart from the
+/// parallelism it gives up by design. `None` when `taskset` is missing or the run failed.
+pub fn native_on_one_cpu(
+    classpath: &[PathBuf],
+    main: &str,
+    args: &[String],
+    cwd: &Path,
+    limit: Duration,
+) -> anyhow::Result<Option<f64>> {
+    let taskset = Path::new("/usr/bin/taskset");
+    if !taskset.is_file() {
+        return Ok(None);
+    }
+    let mut cmd = Command::new(taskset);
+    cmd.args(["-c", "0"])
+        .arg(java_binary())
+        .arg("-cp")
+        .arg(join_paths(classpath))
+        .arg(main)
+        .args(args)
+        .current_dir(cwd);
+    Ok(run_bounded(cmd, limit)?.map(|(s, _)| s))
+}
+
 /// The median of some numbers (`None` when empty).
 pub fn median(mut xs: Vec<f64>) -> Option<f64> {
     if xs.is_empty() {
