@@ -64,16 +64,29 @@ pub fn internal_use(jvmti: Jvmti, site: i64) -> bool {
     {
         return false;
     }
+    // The deciding frame is usually within the first few (hook, LockSupport, AQS, the lock,
+    // the collection, then the caller): walk 10 frames first, the whole stack only if needed —
+    // the walk is most of the cost of a java.util.concurrent scheduling point.
+    let mut near = [std::ptr::null_mut(); 10];
+    let n = jvmti.current_methods(&mut near);
+    if let Some(internal) = decide(jvmti, &near[..n]) {
+        return internal;
+    }
+    if n < near.len() {
+        return false;
+    }
     let mut methods = [std::ptr::null_mut(); 64];
     let n = jvmti.current_methods(&mut methods);
-    for &m in &methods[..n] {
-        match frame(jvmti, m) {
-            Frame::Through => continue,
-            Frame::App => return false,
-            Frame::Internal => return true,
-        }
-    }
-    false
+    decide(jvmti, &methods[..n]).unwrap_or(false)
+}
+
+/// The first frame that is not `Through` decides (innermost first); `None` if there is none.
+fn decide(jvmti: Jvmti, methods: &[jmethodID]) -> Option<bool> {
+    methods.iter().find_map(|&m| match frame(jvmti, m) {
+        Frame::Through => None,
+        Frame::App => Some(false),
+        Frame::Internal => Some(true),
+    })
 }
 
 fn frame(jvmti: Jvmti, method: jmethodID) -> Frame {
