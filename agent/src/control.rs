@@ -335,12 +335,17 @@ impl Control {
             return Turn::Pass;
         };
         // Rewritten java.util.concurrent code used by the JDK itself, and code run by a static
-        // initializer: not scheduling points. A data access there still counts as a step of
-        // its thread, as it does when it passes in Java inside a quiet stretch, so that a
-        // schedule means the same whichever way the access went.
-        // An access to an object or static outside the tracked variable set (naming.rs) is
-        // not a point either.
-        let not_a_point = matches!(op, Op::Access { var, .. } if var == crate::naming::UNTRACKED)
+        // initializer: not scheduling points. An access to an object or static outside the
+        // tracked variable set (naming.rs), and an access in an application class's static
+        // initializer, still count as a step of their thread, as they do when they pass in Java
+        // inside a quiet stretch, so that a schedule means the same whichever way the access
+        // went; the others depend on what the JVM did before (a JDK class initializes once per
+        // JVM), so they are no step at all, or a schedule would not replay in a fresh JVM.
+        let untracked = matches!(op, Op::Access { var, .. } if var == crate::naming::UNTRACKED);
+        let app_clinit = op.site().is_some_and(|s| {
+            st.sites.get(&s).is_some_and(|i| i.clinit) && !crate::juc::is_jdk_site(s)
+        });
+        let not_a_point = untracked
             || op
                 .site()
                 .is_some_and(|s| crate::juc::internal_use(self.jvmti, s))
@@ -352,6 +357,7 @@ impl Control {
                 && st.model.thread_count() > 1
                 && self.initializing()
                 && self.in_clinit(&mut st.clinit_methods));
+        let counted = untracked || app_clinit;
         if not_a_point {
             // A thread a static initializer starts (a pool it prestarts) must still be a model
             // thread, or it would run uncontrolled: its start is performed at once, without a
@@ -364,7 +370,7 @@ impl Control {
                 let decision = st.model.perform_now(me, op);
                 return self.settle(st, epoch, me, decision, Mode::Condvar);
             }
-            if matches!(op, Op::Access { .. }) {
+            if counted && matches!(op, Op::Access { .. }) {
                 if let Ok(Some(decision)) = st.model.quiet_performed(me, 1) {
                     return self.settle(st, epoch, me, Ok(decision), Mode::Condvar);
                 }
@@ -554,6 +560,14 @@ impl Control {
     /// then even in an endless loop.
     fn open_quiet(&self, st: &mut State, me: ThreadId) {
         const QUIET_CHUNK: u64 = 1 << 20;
+        // Only the non-preemptive baseline, never a search or a replay: an access that passes
+        // in Java is a step even where the agent would not count one (the JDK's own use of
+        // java.util.concurrent, a JDK static initializer — both depend on what the JVM did
+        // before), so a schedule recorded with stretches may not replay without them, and the
+        // other way round.
+        if self.options.strategy != "nonpreemptive" || self.options.replay.is_some() {
+            return;
+        }
         let budget = st.model.quiet_budget(me).min(QUIET_CHUNK);
         if budget == 0 {
             return;

@@ -54,6 +54,14 @@ pub fn note_jdk_class(name: &str) {
         .insert(site_class_key(site_id(name, 0)));
 }
 
+/// Whether `site` lies in a rewritten JDK class.
+pub fn is_jdk_site(site: i64) -> bool {
+    jdk_keys()
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&site_class_key(site))
+}
+
 /// True when `site` lies in a rewritten JDK class and the current use is the JDK's own (see the
 /// module doc): the caller then does the real operation.
 pub fn internal_use(jvmti: Jvmti, site: i64) -> bool {
