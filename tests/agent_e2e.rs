@@ -201,28 +201,81 @@ fn wait_notify_ping_pong_never_runs_two_threads_at_once() {
     assert_eq!(run.executions.len(), 40);
 }
 
-#[test]
-fn join_sleep_interrupt_and_timed_waits_behave_as_in_plain_java() {
+/// The output of `main` under plain `java` (which must exit 0).
+fn plain_java_output(main: &str) -> String {
     let plain = guarded({
         let mut c = Command::new(java_tool("java"));
-        c.arg("-cp").arg(classes()).arg("Semantics");
+        c.arg("-cp").arg(classes()).arg(main);
         c
     });
     assert_eq!(plain.code, Some(0), "{}", plain.stderr);
+    plain.stdout
+}
+
+/// What the program printed in a `--show-output` run (its first execution's lines only).
+fn program_output(run: &Run) -> String {
+    run.stdout
+        .split("--- stdout ---\n")
+        .nth(1)
+        .unwrap_or_default()
+        .lines()
+        .take_while(|l| {
+            !l.starts_with("rankcheck: ")
+                && !l.starts_with("  --- ")
+                && !l.starts_with("execution ")
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
+#[test]
+fn join_sleep_interrupt_and_timed_waits_behave_as_in_plain_java() {
+    let plain = plain_java_output("Semantics");
     for seed in ["1", "2", "3"] {
         let run = rankcheck_run("Semantics", &["--seed", seed, "--show-output"], &[]);
         assert_eq!(run.code, Some(0), "{}", run.explain());
-        let printed: String = run
-            .stdout
-            .split("--- stdout ---\n")
-            .nth(1)
-            .unwrap()
-            .lines()
-            .take_while(|l| !l.starts_with("rankcheck: ") && !l.starts_with("  --- "))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        assert_eq!(printed, plain.stdout, "seed {seed}");
+        assert_eq!(program_output(&run), plain, "seed {seed}");
     }
+}
+
+#[test]
+fn monitors_and_interrupt_queries_passed_in_quiet_stretches_keep_the_model_right() {
+    // Under `nonpreemptive` the stretch lets monitor enters/exits and interrupt queries pass in
+    // Java; the wait inside monitors entered that way, the self-interrupt and the exception
+    // leaving a synchronized block must still behave exactly as in plain Java, and as under
+    // strategies that send everything through the agent.
+    let plain = plain_java_output("QuietMonitors");
+    for strategy in ["nonpreemptive", "random", "pos"] {
+        let run = rankcheck_run(
+            "QuietMonitors",
+            &["--strategy", strategy, "--executions", "5", "--show-output"],
+            &[],
+        );
+        assert_eq!(run.code, Some(0), "{strategy}: {}", run.explain());
+        assert!(
+            run.kinds().iter().all(|k| *k == "finished"),
+            "{}",
+            run.explain()
+        );
+        assert_eq!(program_output(&run), plain, "{strategy}");
+    }
+}
+
+#[test]
+fn a_wait_inside_monitors_entered_in_a_quiet_stretch_deadlocks_in_the_model_and_replays() {
+    // The model must own OUTER (entered in Java) when the waiter waits, so that the notifier
+    // blocks in the model: a deadlock report, not a thread stuck in the JVM (the watchdog).
+    let run = rankcheck_run(
+        "QuietDeadlock",
+        &["--strategy", "nonpreemptive", "--executions", "1"],
+        &[],
+    );
+    assert_eq!(run.code, Some(1), "{}", run.explain());
+    assert_eq!(run.kinds(), ["deadlock"], "{}", run.explain());
+    let again = replay("QuietDeadlock", &run.reports[0]);
+    assert_eq!(again.code, Some(1), "{}", again.explain());
+    assert_eq!(again.kinds(), ["deadlock"], "{}", again.explain());
+    assert_eq!(again.result(0)["schedule"], run.result(0)["schedule"]);
 }
 
 #[test]

@@ -19,6 +19,7 @@ use crate::jvmti::{self, Jvmti};
 use crate::options::Options;
 use crate::report::{ExecutionResult, ThreadStack};
 use jni::sys::{jobject, JNIEnv};
+use scheduler::idhash::IdMap;
 use scheduler::{
     Decision, ExecError, Execution, Loc, ObjId, Op, OpOutcome, SiteId, Stop, ThreadId, VarId,
 };
@@ -136,7 +137,7 @@ struct Exec {
     index: u64,
     threads: Vec<ThreadRec>,
     /// `ObjId` of a `Thread` object → its application thread.
-    thread_of: HashMap<u64, ThreadId>,
+    thread_of: IdMap<u64, ThreadId>,
     next_obj: u64,
     /// What is known of the objects' variables (allocation records, run-time names).
     names: crate::naming::Names,
@@ -157,6 +158,8 @@ struct Exec {
     quiet: Option<(ThreadId, u64)>,
     /// The thread `RC.quietThread` holds (so it is written only when it changes).
     quiet_thread: Option<ThreadId>,
+    /// The value `RC.quietCovers` holds (likewise).
+    quiet_covers: i32,
 }
 
 /// What the harness needs to know about a site (from the site table).
@@ -183,9 +186,9 @@ struct State {
     bugs: u64,
     /// Executions rankcheck could not control (watchdog, wall-clock bound).
     inconclusive: u64,
-    sites: HashMap<i64, SiteInfo>,
+    sites: IdMap<i64, SiteInfo>,
     /// Which methods (by jmethodID) are static initializers, learnt as they are met.
-    clinit_methods: HashMap<usize, bool>,
+    clinit_methods: IdMap<usize, bool>,
     results: crate::report::Sink,
 }
 
@@ -203,6 +206,10 @@ pub struct Control {
     /// monitor thread.
     pub plain: std::sync::atomic::AtomicBool,
 }
+
+/// Bits of `RC.quietCovers` (see RC.java).
+const QUIET_COVERS_INTERRUPT_QUERIES: i32 = 1;
+const QUIET_COVERS_MONITORS: i32 = 2;
 
 pub const BASE_CLOCK_NS: u64 = 1_600_000_000_000_000_000;
 
@@ -234,8 +241,8 @@ impl Control {
                 executions: 0,
                 bugs: 0,
                 inconclusive: 0,
-                sites: HashMap::new(),
-                clinit_methods: HashMap::new(),
+                sites: IdMap::default(),
+                clinit_methods: IdMap::default(),
                 results,
             }),
             harness_cv: Condvar::new(),
@@ -430,7 +437,7 @@ impl Control {
     /// preempting it there would leave every other thread that touches the class blocked in
     /// the JVM's class-initialization lock (JVMS §5.5), where rankcheck cannot see. So code run
     /// by a static initializer has no scheduling points, as if it were atomic.
-    fn in_clinit(&self, known: &mut HashMap<usize, bool>) -> bool {
+    fn in_clinit(&self, known: &mut IdMap<usize, bool>) -> bool {
         let mut methods = [std::ptr::null_mut(); 48];
         let n = self.jvmti.current_methods(&mut methods);
         methods[..n].iter().any(|&m| {
@@ -583,6 +590,19 @@ impl Control {
             crate::natives::set_quiet_thread(&refs, thread);
             ex.quiet_thread = Some(me);
         }
+        // Interrupt queries and monitor operations that cannot block pass too; the model's
+        // state they depend on cannot change while `me` alone runs without the agent.
+        let mut covers = 0;
+        if !st.model.interrupt_flag(me) {
+            covers |= QUIET_COVERS_INTERRUPT_QUERIES;
+        }
+        if !st.model.others_own_monitors(me) {
+            covers |= QUIET_COVERS_MONITORS;
+        }
+        if ex.quiet_covers != covers {
+            crate::natives::set_quiet_covers(&refs, covers);
+            ex.quiet_covers = covers;
+        }
         crate::natives::set_quiet_left(&refs, budget);
         ex.quiet = Some((me, budget));
     }
@@ -594,9 +614,28 @@ impl Control {
         match ex.quiet {
             Some((holder, granted)) if holder == me => {
                 ex.quiet = None;
-                let left = crate::natives::take_quiet_left(&self.java()?);
+                let refs = self.java()?;
+                let left = crate::natives::take_quiet_left(&refs);
+                let held = crate::natives::take_quiet_held(&refs);
                 let used = granted.saturating_sub(left);
-                st.model.quiet_performed(me, used).transpose()
+                // Balanced enter/exit pairs were counted in `used` and never reach the model;
+                // monitors still held are performed as enters (each its own step).
+                let passed = used.saturating_sub(held.len() as u64);
+                let ids: Vec<ObjId> = held.iter().map(|&obj| self.obj_id(ex, obj)).collect();
+                let env = crate::natives::current_env();
+                for obj in held {
+                    crate::natives::delete_local(env, obj);
+                }
+                if let Some(decision) = st.model.quiet_performed(me, passed).transpose() {
+                    return Some(decision);
+                }
+                for obj in ids {
+                    match st.model.perform_now(me, Op::MonitorEnter { obj, site: 0 }) {
+                        Ok(Decision::Run { thread, .. }) if thread == me => {}
+                        other => return Some(other),
+                    }
+                }
+                None
             }
             _ => None,
         }
@@ -1092,7 +1131,7 @@ impl Control {
             epoch: st.epoch,
             index,
             threads: vec![ThreadRec::new(Place::Unborn)],
-            thread_of: HashMap::new(),
+            thread_of: IdMap::default(),
             next_obj: 0,
             names: Default::default(),
             live: 1,
@@ -1106,6 +1145,7 @@ impl Control {
             notes: Vec::new(),
             quiet: None,
             quiet_thread: None,
+            quiet_covers: 0,
         };
         if let Some(refs) = self.java() {
             crate::natives::clear_quiet(&refs);
@@ -1471,7 +1511,7 @@ fn live(st: &State, epoch: u32) -> bool {
 /// The current execution, as the operation builders of [`Control::point`] see it.
 pub struct ExecView<'a> {
     ex: &'a mut Exec,
-    sites: &'a HashMap<i64, SiteInfo>,
+    sites: &'a IdMap<i64, SiteInfo>,
     pub me: ThreadId,
 }
 

@@ -18,8 +18,9 @@ use crate::jvmti_sys::*;
 use java_harness::hooks::{site_class_key, site_id};
 use jni::sys::{jboolean, jclass, jlong, jmethodID, jobject, jstring, JNIEnv};
 use rewriter::passes::is_jdk_class;
+use scheduler::idhash::{IdMap, IdSet};
 use scheduler::Op;
-use std::collections::{HashMap, HashSet};
+use std::cell::RefCell;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_uchar};
 use std::sync::{Mutex, OnceLock, RwLock};
@@ -36,14 +37,28 @@ enum Frame {
 }
 
 /// Site-id class keys of the JDK classes rewritten at load time.
-fn jdk_keys() -> &'static RwLock<HashSet<u64>> {
-    static KEYS: OnceLock<RwLock<HashSet<u64>>> = OnceLock::new();
-    KEYS.get_or_init(|| RwLock::new(HashSet::new()))
+fn jdk_keys() -> &'static RwLock<IdSet<u64>> {
+    static KEYS: OnceLock<RwLock<IdSet<u64>>> = OnceLock::new();
+    KEYS.get_or_init(|| RwLock::new(IdSet::default()))
 }
 
-fn frames() -> &'static Mutex<HashMap<usize, Frame>> {
-    static FRAMES: OnceLock<Mutex<HashMap<usize, Frame>>> = OnceLock::new();
-    FRAMES.get_or_init(|| Mutex::new(HashMap::new()))
+/// Frame kinds by method, shared by all threads (each thread also keeps its own copy in
+/// [`LOCAL`], so the hot path takes no lock).
+fn frames() -> &'static Mutex<IdMap<usize, Frame>> {
+    static FRAMES: OnceLock<Mutex<IdMap<usize, Frame>>> = OnceLock::new();
+    FRAMES.get_or_init(|| Mutex::new(IdMap::default()))
+}
+
+/// What one thread has learnt: frame kinds by method, and for each JDK site how many frames
+/// (below the runtime's two) the last decision there needed.
+#[derive(Default)]
+struct Local {
+    frames: IdMap<usize, Frame>,
+    depths: IdMap<i64, usize>,
+}
+
+thread_local! {
+    static LOCAL: RefCell<Local> = RefCell::new(Local::default());
 }
 
 /// Records that the JDK class `name` was rewritten (its sites are JDK sites).
@@ -62,57 +77,80 @@ pub fn is_jdk_site(site: i64) -> bool {
         .contains(&site_class_key(site))
 }
 
+/// Every scheduling point enters the agent through a native of `RC` called by a method of
+/// `RC`: those two frames are `Through` and need no method id.
+const RUNTIME_FRAMES: usize = 2;
+
+/// Frames walked at first when a site has no remembered depth yet.
+const FIRST_WALK: usize = 10;
+
 /// True when `site` lies in a rewritten JDK class and the current use is the JDK's own (see the
 /// module doc): the caller then does the real operation.
 pub fn internal_use(jvmti: Jvmti, site: i64) -> bool {
-    if !jdk_keys()
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(&site_class_key(site))
-    {
+    if !is_jdk_site(site) {
         return false;
     }
-    // The deciding frame is usually within the first few (hook, LockSupport, AQS, the lock,
-    // the collection, then the caller): walk 10 frames first, the whole stack only if needed —
-    // the walk is most of the cost of a java.util.concurrent scheduling point.
-    let mut near = [std::ptr::null_mut(); 10];
-    let n = jvmti.current_methods(&mut near);
-    if let Some(internal) = decide(jvmti, &near[..n]) {
-        return internal;
+    // The stack walk is most of the cost of a java.util.concurrent scheduling point (HotSpot
+    // pays per frame walked, inlined frames included), so walk only as deep as the deciding
+    // frame lay the last time at this site, plus one, and the whole stack only when that
+    // does not decide. A site is usually reached the same way, so this is usually one short
+    // walk; a wrong guess costs a second walk, never a wrong answer.
+    let want = LOCAL
+        .with(|l| l.borrow().depths.get(&site).copied())
+        .map_or(FIRST_WALK, |d| d + 1);
+    let mut near = [std::ptr::null_mut(); FIRST_WALK + 8];
+    let near = &mut near[..want.min(FIRST_WALK + 8)];
+    let n = jvmti.current_methods_from(RUNTIME_FRAMES, near);
+    let mut decided = decide(jvmti, &near[..n]);
+    if decided.is_none() && n == near.len() {
+        let mut all = [std::ptr::null_mut(); 64];
+        let n = jvmti.current_methods_from(RUNTIME_FRAMES, &mut all);
+        decided = decide(jvmti, &all[..n]);
     }
-    if n < near.len() {
-        return false;
+    match decided {
+        Some((internal, at)) => {
+            LOCAL.with(|l| l.borrow_mut().depths.insert(site, at));
+            internal
+        }
+        // No frame decides: the stack ended in `Through` frames (a pool worker's bottom).
+        None => false,
     }
-    let mut methods = [std::ptr::null_mut(); 64];
-    let n = jvmti.current_methods(&mut methods);
-    decide(jvmti, &methods[..n]).unwrap_or(false)
 }
 
-/// The first frame that is not `Through` decides (innermost first); `None` if there is none.
-fn decide(jvmti: Jvmti, methods: &[jmethodID]) -> Option<bool> {
-    methods.iter().find_map(|&m| match frame(jvmti, m) {
-        Frame::Through => None,
-        Frame::App => Some(false),
-        Frame::Internal => Some(true),
-    })
+/// The first frame that is not `Through` decides (innermost first): whether it is internal,
+/// and its index; `None` if there is none.
+fn decide(jvmti: Jvmti, methods: &[jmethodID]) -> Option<(bool, usize)> {
+    methods
+        .iter()
+        .enumerate()
+        .find_map(|(i, &m)| match frame(jvmti, m) {
+            Frame::Through => None,
+            Frame::App => Some((false, i)),
+            Frame::Internal => Some((true, i)),
+        })
 }
 
 fn frame(jvmti: Jvmti, method: jmethodID) -> Frame {
-    if let Some(&f) = frames()
+    if let Some(f) = LOCAL.with(|l| l.borrow().frames.get(&(method as usize)).copied()) {
+        return f;
+    }
+    let known = frames()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .get(&(method as usize))
-    {
-        return f;
-    }
-    let f = match (class_of(jvmti, method), method_name(jvmti, method)) {
-        (Some(class), Some(name)) => classify(&class, &name),
-        _ => Frame::Through,
-    };
-    frames()
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(method as usize, f);
+        .copied();
+    let f = known.unwrap_or_else(|| {
+        let f = match (class_of(jvmti, method), method_name(jvmti, method)) {
+            (Some(class), Some(name)) => classify(&class, &name),
+            _ => Frame::Through,
+        };
+        frames()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(method as usize, f);
+        f
+    });
+    LOCAL.with(|l| l.borrow_mut().frames.insert(method as usize, f));
     f
 }
 

@@ -136,24 +136,35 @@ impl Jvmti {
 
     /// The methods of the current thread's top `N` frames (innermost first); how many.
     pub fn current_methods<const N: usize>(self, out: &mut [jni::sys::jmethodID; N]) -> usize {
-        // SAFETY: jvmtiFrameInfo is plain data.
-        let mut frames: [jvmtiFrameInfo; N] = unsafe { std::mem::zeroed() };
+        self.current_methods_from(0, out)
+    }
+
+    /// The methods of the current thread's frames from depth `skip` on (innermost first), as
+    /// many as `out` holds; how many. Skipped frames cost a step of the walk but no method id,
+    /// and the walk stops after `out.len()` frames (HotSpot's cost is per frame walked).
+    pub fn current_methods_from(self, skip: usize, out: &mut [jni::sys::jmethodID]) -> usize {
+        const MAX: usize = 64;
+        let want = out.len().min(MAX);
+        // SAFETY: jvmtiFrameInfo is plain data; only the first `count` entries are read.
+        let mut frames: [std::mem::MaybeUninit<jvmtiFrameInfo>; MAX] =
+            unsafe { std::mem::MaybeUninit::uninit().assume_init() };
         let mut count: jint = 0;
         let ok = call!(
             self.0,
             GetStackTrace,
             std::ptr::null_mut(),
-            0,
-            N as jint,
-            frames.as_mut_ptr(),
+            skip as jint,
+            want as jint,
+            frames.as_mut_ptr() as *mut jvmtiFrameInfo,
             &mut count
         );
         if ok.is_err() {
             return 0;
         }
-        let n = count.clamp(0, N as jint) as usize;
+        let n = count.clamp(0, want as jint) as usize;
         for (slot, frame) in out.iter_mut().zip(&frames[..n]) {
-            *slot = frame.method;
+            // SAFETY: JVMTI filled the first `count` entries.
+            *slot = unsafe { frame.assume_init_ref() }.method;
         }
         n
     }

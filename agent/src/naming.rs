@@ -37,9 +37,10 @@ use crate::jvmti::Jvmti;
 use crate::sites::field_key;
 use java_harness::hooks::{SiteKind, SiteRecord};
 use jni::sys::{jmethodID, jobject, JNIEnv};
+use scheduler::idhash::{IdMap, IdSet};
 use scheduler::strategy::rankchecker::named_var;
 use scheduler::{SiteId, ThreadId, VarId};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::os::raw::c_char;
 use std::sync::{Arc, RwLock};
 
@@ -60,11 +61,11 @@ type Key = (String, String, String, u32);
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tracked {
     /// Field keys ([`field_key`]) of the tracked statics, under every name a site uses.
-    statics: HashSet<u64>,
+    statics: IdSet<u64>,
     /// Site keys of the tracked allocation sites, with the JVM signature of what each makes.
     alloc_keys: HashMap<Key, String>,
     /// Their site ids, resolved from the site table's `alloc` records.
-    alloc_ids: HashSet<i64>,
+    alloc_ids: IdSet<i64>,
     /// JVM signatures (`Lpkg/C;`, `[I`) of what the tracked allocation sites make, with the
     /// ids of the sites that make each.
     types: HashMap<String, Vec<i64>>,
@@ -213,12 +214,12 @@ pub struct Names {
     /// The tracked table, looked up at the execution's first access or allocation.
     table: Option<Option<Arc<Tracked>>>,
     /// Object id → what is known of it.
-    objects: HashMap<u64, Known>,
+    objects: IdMap<u64, Known>,
     /// (site, thread, stack hash) → allocations so far.
     counters: HashMap<(SiteId, u32, u64), u64>,
     /// Method id → hash of its class, name and descriptor; `None` for frames that are not the
     /// application's.
-    methods: HashMap<usize, Option<u64>>,
+    methods: IdMap<usize, Option<u64>>,
 }
 
 impl Names {

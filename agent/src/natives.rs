@@ -26,6 +26,10 @@ pub struct JavaRefs {
     pub rc: jclass,
     pub quiet_thread: jni::sys::jfieldID,
     pub quiet_left: jni::sys::jfieldID,
+    pub quiet_covers: jni::sys::jfieldID,
+    pub quiet_held_depth: jni::sys::jfieldID,
+    /// `RC.quietHeld` (a global reference: the array lives as long as `RC`).
+    pub quiet_held: jobject,
 }
 
 // SAFETY: JNI global references are valid in every thread, and never change once made.
@@ -65,6 +69,12 @@ pub fn new_global(env: *mut JNIEnv, obj: jobject) -> jobject {
         return obj;
     }
     jni!(env, NewGlobalRef, obj)
+}
+
+pub fn delete_local(env: *mut JNIEnv, obj: jobject) {
+    if !env.is_null() && !obj.is_null() {
+        jni!(env, DeleteLocalRef, obj);
+    }
 }
 
 pub fn delete_global(env: *mut JNIEnv, obj: jobject) {
@@ -107,12 +117,51 @@ pub fn take_quiet_left(refs: &JavaRefs) -> u64 {
     left.max(0) as u64
 }
 
+/// Writes what the next quiet stretches cover besides data accesses (`RC.quietCovers`).
+pub fn set_quiet_covers(refs: &JavaRefs, covers: i32) {
+    let env = current_env();
+    if !env.is_null() {
+        jni!(env, SetStaticIntField, refs.rc, refs.quiet_covers, covers);
+    }
+}
+
+/// The monitors the current thread entered in Java during its stretch and still holds
+/// (outermost first), as new local references; empties `RC.quietHeld`.
+pub fn take_quiet_held(refs: &JavaRefs) -> Vec<jobject> {
+    let env = current_env();
+    if env.is_null() {
+        return Vec::new();
+    }
+    let depth = jni!(env, GetStaticIntField, refs.rc, refs.quiet_held_depth);
+    if depth <= 0 {
+        return Vec::new();
+    }
+    jni!(env, SetStaticIntField, refs.rc, refs.quiet_held_depth, 0);
+    (0..depth)
+        .map(|i| {
+            let obj = jni!(env, GetObjectArrayElement, refs.quiet_held, i);
+            jni!(
+                env,
+                SetObjectArrayElement,
+                refs.quiet_held,
+                i,
+                std::ptr::null_mut()
+            );
+            obj
+        })
+        .collect()
+}
+
 /// Ends any quiet stretch (between executions).
 pub fn clear_quiet(refs: &JavaRefs) {
     let env = current_env();
     if env.is_null() {
         return;
     }
+    for obj in take_quiet_held(refs) {
+        delete_local(env, obj);
+    }
+    jni!(env, SetStaticIntField, refs.rc, refs.quiet_covers, 0);
     jni!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
     jni!(
         env,
@@ -648,12 +697,26 @@ pub fn connect(env: *mut JNIEnv, c: &Control) -> bool {
     let field = |name: &std::ffi::CStr, sig: &std::ffi::CStr| {
         jni!(env, GetStaticFieldID, rc, name.as_ptr(), sig.as_ptr())
     };
-    let (on, quiet_thread, quiet_left) = (
+    let (on, quiet_thread, quiet_left, quiet_covers, quiet_held_depth, quiet_held) = (
         field(c"on", c"Z"),
         field(c"quietThread", c"Ljava/lang/Thread;"),
         field(c"quietLeft", c"J"),
+        field(c"quietCovers", c"I"),
+        field(c"quietHeldDepth", c"I"),
+        field(c"quietHeld", c"[Ljava/lang/Object;"),
     );
-    if on.is_null() || quiet_thread.is_null() || quiet_left.is_null() {
+    let held = if quiet_held.is_null() {
+        std::ptr::null_mut()
+    } else {
+        jni!(env, GetStaticObjectField, rc, quiet_held)
+    };
+    if on.is_null()
+        || quiet_thread.is_null()
+        || quiet_left.is_null()
+        || quiet_covers.is_null()
+        || quiet_held_depth.is_null()
+        || held.is_null()
+    {
         jni!(env, ExceptionClear);
         eprintln!("rankcheck agent: the runtime class rankcheck.rt.RC does not match this agent");
         return false;
@@ -665,6 +728,9 @@ pub fn connect(env: *mut JNIEnv, c: &Control) -> bool {
         rc,
         quiet_thread,
         quiet_left,
+        quiet_covers,
+        quiet_held_depth,
+        quiet_held: new_global(env, held),
     });
     jni!(env, SetStaticBooleanField, rc, on, JNI_TRUE);
     true

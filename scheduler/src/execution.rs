@@ -1,13 +1,12 @@
 //! The [`Execution`] facade: the execution model plus the strategy, driven by announcements.
 
 use crate::events::{Event, EventLog};
+use crate::idhash::IdMap;
 use crate::ids::{ObjId, ThreadId};
 use crate::op::{Decision, Op, OpOutcome};
 use crate::schedule::{Choice, Schedule};
 use crate::strategy::{Candidate, Ending, ExecutionSummary, Stop, Strategy, Via, View};
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// The pending operation a thread is given while a strategy is asked for a quiet stretch: some
 /// data access (strategies that grant quiet stretches do not look at its location).
@@ -123,26 +122,6 @@ impl fmt::Display for ExecError {
 
 impl std::error::Error for ExecError {}
 
-/// A cheap hasher for integer ids (the default SipHash is needlessly slow on the hot path).
-#[derive(Default)]
-struct IdHasher(u64);
-
-impl Hasher for IdHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
-
 /// Where a thread stands in the model (for reports: who waits for what).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ThreadStatus {
@@ -198,6 +177,8 @@ struct ThreadState {
     yields: u32,
     /// Events performed so far (the next event's occurrence index).
     performed: u32,
+    /// Monitors this thread owns (for [`Execution::others_own_monitors`]).
+    owns: u32,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -711,18 +692,26 @@ impl<S: Strategy> Execution<S> {
     /// operation the model must see where no thread switch may happen (a thread started by a
     /// static initializer, which holds the class's initialization lock). It counts as a step
     /// and a schedule choice of `running`, and strategies hear of it as a skipped step (as in
-    /// a quiet stretch), so a replay stays in step. Only for operations that are always
-    /// enabled: `Start` and data accesses.
+    /// a quiet stretch), so a replay stays in step. Only for operations that are enabled now:
+    /// `Start`, data accesses, and `MonitorEnter` of a monitor free or already `running`'s
+    /// (one entered inside a quiet stretch, learnt afterwards).
     pub fn perform_now(&mut self, running: ThreadId, next: Op) -> Result<Decision, ExecError> {
         if self.phase != Phase::Live {
             return Err(ExecError::Ended);
         }
         let state = self.thread(running)?;
+        let always_enabled = match next {
+            Op::Start { .. } | Op::Access { .. } => true,
+            Op::MonitorEnter { obj, .. } => {
+                self.monitor_owner(obj).is_none_or(|owner| owner == running)
+            }
+            _ => false,
+        };
         if self.running != Some(running)
             || state.pending.is_some()
             || state.finished
             || state.waiting.is_some()
-            || !matches!(next, Op::Start { .. } | Op::Access { .. })
+            || !always_enabled
         {
             return Err(ExecError::NotRunning {
                 thread: running,
@@ -787,6 +776,9 @@ impl<S: Strategy> Execution<S> {
             }
             Op::MonitorEnter { obj, .. } => {
                 let m = self.monitor_index(obj) as usize;
+                if self.monitors[m].owner.is_none() {
+                    self.threads[ti].owns += 1;
+                }
                 self.monitors[m].owner = Some(t);
                 self.monitors[m].count = self.monitors[m].count.saturating_add(1);
                 OpOutcome::Normal
@@ -798,6 +790,7 @@ impl<S: Strategy> Execution<S> {
                     mon.count = mon.count.saturating_sub(1);
                     if mon.count == 0 {
                         mon.owner = None;
+                        self.threads[ti].owns = self.threads[ti].owns.saturating_sub(1);
                     }
                     OpOutcome::Normal
                 }
@@ -815,6 +808,7 @@ impl<S: Strategy> Execution<S> {
                     mon.owner = None;
                     mon.count = 0;
                     mon.waiters.push(t);
+                    self.threads[ti].owns = self.threads[ti].owns.saturating_sub(1);
                     self.threads[ti].waiting = Some(Waiting {
                         obj,
                         monitor: m as u32,
@@ -836,6 +830,7 @@ impl<S: Strategy> Execution<S> {
                 }
                 mon.owner = Some(t);
                 mon.count = w.saved_count;
+                self.threads[ti].owns += 1;
                 match via {
                     Via::Ready | Via::Spurious => OpOutcome::Normal,
                     Via::Timeout => OpOutcome::TimedOut,
@@ -941,6 +936,20 @@ impl<S: Strategy> Execution<S> {
     }
 
     /// The arena index of `obj`'s monitor if `t` owns it.
+    /// Whether a thread other than `t` owns a monitor (if none does, no monitor enter of `t`
+    /// can block, whatever the monitor).
+    pub fn others_own_monitors(&self, t: ThreadId) -> bool {
+        self.threads
+            .iter()
+            .enumerate()
+            .any(|(i, s)| i != t.index() && s.owns > 0)
+    }
+
+    /// Thread `t`'s interrupt flag in the model (false for an unknown thread).
+    pub fn interrupt_flag(&self, t: ThreadId) -> bool {
+        self.threads.get(t.index()).is_some_and(|s| s.interrupted)
+    }
+
     fn owned_monitor(&self, t: ThreadId, obj: ObjId) -> Option<usize> {
         let &m = self.monitor_of.get(&obj)?;
         (self.monitors[m as usize].owner == Some(t)).then_some(m as usize)
@@ -1554,10 +1563,63 @@ mod tests {
         assert_eq!(e.events().len(), 3);
         // Back to ordinary points: the highest thread, the second child, goes first.
         assert_eq!(e.announce(T0, Op::Yield { site: 3 }), normal(ThreadId(2)));
-        // Only Start and accesses: a blocking operation needs a choice.
+        // Only operations enabled now: one that may block needs a choice.
         assert_eq!(e.running(), Some(ThreadId(2)));
         assert!(e
-            .perform_now(ThreadId(2), Op::MonitorEnter { obj: M, site: 4 })
+            .perform_now(
+                ThreadId(2),
+                Op::Park {
+                    timed: false,
+                    site: 4
+                }
+            )
             .is_err());
+    }
+
+    #[test]
+    fn perform_now_enters_only_a_monitor_no_other_thread_owns() {
+        let mut e = Execution::new(Config::default(), Highest);
+        assert_eq!(e.announce(T0, Op::Begin), normal(T0));
+        assert!(!e.others_own_monitors(T0));
+        let enter = |site| Op::MonitorEnter { obj: M, site };
+        assert_eq!(e.perform_now(T0, enter(1)), normal(T0));
+        assert_eq!(e.perform_now(T0, enter(2)), normal(T0)); // reentrant
+        assert!(!e.others_own_monitors(T0));
+        assert_eq!(
+            e.perform_now(T0, Op::Start { site: 3 }),
+            run(T0, OpOutcome::Started(T1))
+        );
+        assert_eq!(e.announce(T0, Op::Yield { site: 4 }), normal(T1)); // T1's Begin
+        assert!(e.others_own_monitors(T1));
+        assert!(e.perform_now(T1, enter(5)).is_err());
+        // The model blocks T1 on M until T0 has exited both entries.
+        assert_eq!(e.announce(T1, enter(5)), normal(T0)); // T0's Yield
+        assert_eq!(
+            e.announce(T0, Op::MonitorExit { obj: M, site: 6 }),
+            normal(T0)
+        );
+        assert_eq!(
+            e.announce(T0, Op::MonitorExit { obj: M, site: 7 }),
+            normal(T0)
+        );
+        assert!(!e.others_own_monitors(T1));
+        assert_eq!(
+            e.announce(
+                T0,
+                Op::Interrupt {
+                    target: T1,
+                    site: 8
+                }
+            ),
+            normal(T1)
+        );
+        assert!(e.others_own_monitors(T0)); // T1 entered M
+        assert!(!e.interrupt_flag(T1));
+        let park = Op::Park {
+            timed: false,
+            site: 9,
+        };
+        assert_eq!(e.announce(T1, park), normal(T0)); // T0's Interrupt
+        assert!(e.interrupt_flag(T1)); // park keeps the flag
     }
 }

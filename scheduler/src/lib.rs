@@ -144,6 +144,7 @@ pub mod coverage;
 mod events;
 mod execution;
 pub mod hb;
+pub mod idhash;
 mod ids;
 mod op;
 mod rng;

@@ -13,8 +13,14 @@ import java.util.concurrent.locks.LockSupport;
 public final class RC {
     private RC() {}
 
-    /** Set by the agent once its natives are bound. Plain field: written before any app thread. */
-    static volatile boolean on;
+    /**
+     * Set by the agent once its natives are bound, before any application thread starts (which
+     * orders the write before every read that matters). Deliberately not volatile: a volatile
+     * read in every access hook is a barrier the JIT cannot move loads across, so a hot loop
+     * over an instrumented array re-read everything each iteration (MolDyn, all sites: 4.3 s
+     * with it, see the README for without).
+     */
+    static boolean on;
 
     /**
      * A quiet stretch: the scheduler promised {@link #quietThread} that its next {@link
@@ -27,6 +33,28 @@ public final class RC {
     static Thread quietThread;
 
     static long quietLeft;
+
+    /**
+     * What else the open stretch lets pass in Java besides data accesses, as bits (written by the
+     * agent when a stretch opens and the value changes): {@link #COVERS_INTERRUPT_QUERIES}, the
+     * quiet thread's interrupt flag is clear in the model, so its own interrupt queries answer
+     * false (nothing else can set the flag while it alone runs); {@link #COVERS_MONITORS}, no
+     * other thread owns a monitor in the model, so no monitor enter can block.
+     */
+    static int quietCovers;
+
+    static final int COVERS_INTERRUPT_QUERIES = 1;
+    static final int COVERS_MONITORS = 2;
+
+    /**
+     * Monitors the quiet thread entered inside its stretch and still holds, innermost last. An
+     * exit of the innermost one passes in Java too (the pair never reaches the model: no other
+     * thread runs between them); when the stretch closes the agent performs the enters still
+     * here in the model and empties the stack.
+     */
+    static final Object[] quietHeld = new Object[16];
+
+    static int quietHeldDepth;
 
     /** Whether this access may pass without the agent (and counts it if so). */
     private static boolean quiet() {
@@ -71,11 +99,27 @@ public final class RC {
     // ---- monitors -------------------------------------------------------------------------
 
     public static void monitorEnter(Object obj, long site) {
-        if (on) nMonitorEnter(obj, site);
+        if (on) {
+            int depth = quietHeldDepth;
+            if ((quietCovers & COVERS_MONITORS) != 0 && depth < quietHeld.length && obj != null && quiet()) {
+                quietHeld[depth] = obj;
+                quietHeldDepth = depth + 1;
+            } else {
+                nMonitorEnter(obj, site);
+            }
+        }
     }
 
     public static void monitorExit(Object obj, long site) {
-        if (on) nMonitorExit(obj, site);
+        if (on) {
+            int depth = quietHeldDepth;
+            if (depth > 0 && quietHeld[depth - 1] == obj && quiet()) {
+                quietHeld[depth - 1] = null;
+                quietHeldDepth = depth - 1;
+            } else {
+                nMonitorExit(obj, site);
+            }
+        }
     }
 
     // ---- Object ---------------------------------------------------------------------------
@@ -153,11 +197,15 @@ public final class RC {
     }
 
     public static boolean threadInterrupted(long site) {
+        if (on && (quietCovers & COVERS_INTERRUPT_QUERIES) != 0 && quiet()) return false;
         int answer = on ? nInterrupted(null, true, site) : -1;
         return answer < 0 ? Thread.interrupted() : answer != 0;
     }
 
     public static boolean threadIsInterrupted(Thread t, long site) {
+        if (on && (quietCovers & COVERS_INTERRUPT_QUERIES) != 0 && t == Thread.currentThread() && quiet()) {
+            return false;
+        }
         int answer = on ? nInterrupted(t, false, site) : -1;
         return answer < 0 ? t.isInterrupted() : answer != 0;
     }
