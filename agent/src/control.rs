@@ -19,7 +19,7 @@ use crate::jvmti::{self, Jvmti};
 use crate::options::Options;
 use crate::report::{ExecutionResult, ThreadStack};
 use jni::sys::{jobject, JNIEnv};
-use scheduler::idhash::IdMap;
+use rustc_hash::FxHashMap as IdMap;
 use scheduler::{
     Decision, ExecError, Execution, Loc, ObjId, Op, OpOutcome, SiteId, Stop, ThreadId, VarId,
 };
@@ -616,7 +616,12 @@ impl Control {
                 ex.quiet = None;
                 let refs = self.java()?;
                 let left = crate::natives::take_quiet_left(&refs);
-                let held = crate::natives::take_quiet_held(&refs);
+                // Monitors could pass in Java only if the stretch covered them.
+                let held = if ex.quiet_covers & QUIET_COVERS_MONITORS != 0 {
+                    crate::natives::take_quiet_held(&refs)
+                } else {
+                    Vec::new()
+                };
                 let used = granted.saturating_sub(left);
                 // Balanced enter/exit pairs were counted in `used` and never reach the model;
                 // monitors still held are performed as enters (each its own step).

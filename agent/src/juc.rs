@@ -18,7 +18,7 @@ use crate::jvmti_sys::*;
 use java_harness::hooks::{site_class_key, site_id};
 use jni::sys::{jboolean, jclass, jlong, jmethodID, jobject, jstring, JNIEnv};
 use rewriter::passes::is_jdk_class;
-use scheduler::idhash::{IdMap, IdSet};
+use rustc_hash::{FxHashMap as IdMap, FxHashSet as IdSet};
 use scheduler::Op;
 use std::cell::RefCell;
 use std::ffi::CStr;

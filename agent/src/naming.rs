@@ -37,7 +37,7 @@ use crate::jvmti::Jvmti;
 use crate::sites::field_key;
 use java_harness::hooks::{SiteKind, SiteRecord};
 use jni::sys::{jmethodID, jobject, JNIEnv};
-use scheduler::idhash::{IdMap, IdSet};
+use rustc_hash::{FxHashMap as IdMap, FxHashSet as IdSet};
 use scheduler::strategy::rankchecker::named_var;
 use scheduler::{SiteId, ThreadId, VarId};
 use std::collections::HashMap;

@@ -101,7 +101,6 @@ pub mod bitset;
 pub mod bytecode;
 pub mod classes;
 pub mod classpath;
-pub mod fasthash;
 pub mod format;
 pub mod ir;
 pub mod naming;

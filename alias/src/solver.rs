@@ -15,7 +15,7 @@
 //! `unknown` (of the field's type). Objects the JVM makes (VM-set JDK statics, native results)
 //! are unknown objects of their declared type whose fields are havocked the same way.
 
-use crate::fasthash::{FastMap as HashMap, FastSet as HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::bitset::SparseBitSet;
 use crate::bytecode::{is_ref, parse_method_desc};

@@ -1,11 +1,11 @@
 //! The [`Execution`] facade: the execution model plus the strategy, driven by announcements.
 
 use crate::events::{Event, EventLog};
-use crate::idhash::IdMap;
 use crate::ids::{ObjId, ThreadId};
 use crate::op::{Decision, Op, OpOutcome};
 use crate::schedule::{Choice, Schedule};
 use crate::strategy::{Candidate, Ending, ExecutionSummary, Stop, Strategy, Via, View};
+use rustc_hash::FxHashMap as IdMap;
 use std::fmt;
 
 /// The pending operation a thread is given while a strategy is asked for a quiet stretch: some
@@ -217,6 +217,8 @@ pub struct Execution<S: Strategy> {
     threads: Vec<ThreadState>,
     monitors: Vec<Monitor>,
     monitor_of: IdMap<ObjId, u32>,
+    /// Monitors owned by some thread (the sum of the threads' `owns`).
+    owned_monitors: u32,
     candidates: Vec<Candidate>,
     schedule: Schedule,
     events: EventLog,
@@ -245,6 +247,7 @@ impl<S: Strategy> Execution<S> {
             threads: Vec::new(),
             monitors: Vec::new(),
             monitor_of: IdMap::default(),
+            owned_monitors: 0,
             candidates: Vec::new(),
             schedule: Schedule::new(),
             events: EventLog::new(),
@@ -266,6 +269,7 @@ impl<S: Strategy> Execution<S> {
         });
         self.monitors.clear();
         self.monitor_of.clear();
+        self.owned_monitors = 0;
         self.candidates.clear();
         self.schedule.clear();
         self.events.clear();
@@ -700,18 +704,16 @@ impl<S: Strategy> Execution<S> {
             return Err(ExecError::Ended);
         }
         let state = self.thread(running)?;
-        let always_enabled = match next {
-            Op::Start { .. } | Op::Access { .. } => true,
-            Op::MonitorEnter { obj, .. } => {
-                self.monitor_owner(obj).is_none_or(|owner| owner == running)
-            }
-            _ => false,
-        };
+        let allowed = matches!(
+            next,
+            Op::Start { .. } | Op::Access { .. } | Op::MonitorEnter { .. }
+        );
         if self.running != Some(running)
             || state.pending.is_some()
             || state.finished
             || state.waiting.is_some()
-            || !always_enabled
+            || !allowed
+            || self.enabled_via(running, state, &next) != Some(Via::Ready)
         {
             return Err(ExecError::NotRunning {
                 thread: running,
@@ -777,7 +779,7 @@ impl<S: Strategy> Execution<S> {
             Op::MonitorEnter { obj, .. } => {
                 let m = self.monitor_index(obj) as usize;
                 if self.monitors[m].owner.is_none() {
-                    self.threads[ti].owns += 1;
+                    self.note_ownership(t, true);
                 }
                 self.monitors[m].owner = Some(t);
                 self.monitors[m].count = self.monitors[m].count.saturating_add(1);
@@ -790,7 +792,7 @@ impl<S: Strategy> Execution<S> {
                     mon.count = mon.count.saturating_sub(1);
                     if mon.count == 0 {
                         mon.owner = None;
-                        self.threads[ti].owns = self.threads[ti].owns.saturating_sub(1);
+                        self.note_ownership(t, false);
                     }
                     OpOutcome::Normal
                 }
@@ -808,7 +810,6 @@ impl<S: Strategy> Execution<S> {
                     mon.owner = None;
                     mon.count = 0;
                     mon.waiters.push(t);
-                    self.threads[ti].owns = self.threads[ti].owns.saturating_sub(1);
                     self.threads[ti].waiting = Some(Waiting {
                         obj,
                         monitor: m as u32,
@@ -816,6 +817,7 @@ impl<S: Strategy> Execution<S> {
                         timed,
                         notified: false,
                     });
+                    self.note_ownership(t, false);
                     OpOutcome::Normal
                 }
             },
@@ -830,7 +832,7 @@ impl<S: Strategy> Execution<S> {
                 }
                 mon.owner = Some(t);
                 mon.count = w.saved_count;
-                self.threads[ti].owns += 1;
+                self.note_ownership(t, true);
                 match via {
                     Via::Ready | Via::Spurious => OpOutcome::Normal,
                     Via::Timeout => OpOutcome::TimedOut,
@@ -935,14 +937,12 @@ impl<S: Strategy> Execution<S> {
         Ok(outcome)
     }
 
-    /// The arena index of `obj`'s monitor if `t` owns it.
     /// Whether a thread other than `t` owns a monitor (if none does, no monitor enter of `t`
-    /// can block, whatever the monitor).
+    /// can block, whatever the monitor). Constant time: the agent asks at every point of a
+    /// quiet-stretch run.
     pub fn others_own_monitors(&self, t: ThreadId) -> bool {
-        self.threads
-            .iter()
-            .enumerate()
-            .any(|(i, s)| i != t.index() && s.owns > 0)
+        let mine = self.threads.get(t.index()).map_or(0, |s| s.owns);
+        self.owned_monitors > mine
     }
 
     /// Thread `t`'s interrupt flag in the model (false for an unknown thread).
@@ -950,6 +950,19 @@ impl<S: Strategy> Execution<S> {
         self.threads.get(t.index()).is_some_and(|s| s.interrupted)
     }
 
+    /// Records that `t` took (`+1`) or gave up (`-1`) the ownership of a monitor.
+    fn note_ownership(&mut self, t: ThreadId, taken: bool) {
+        let owns = &mut self.threads[t.index()].owns;
+        if taken {
+            *owns += 1;
+            self.owned_monitors += 1;
+        } else {
+            *owns = owns.saturating_sub(1);
+            self.owned_monitors = self.owned_monitors.saturating_sub(1);
+        }
+    }
+
+    /// The arena index of `obj`'s monitor if `t` owns it.
     fn owned_monitor(&self, t: ThreadId, obj: ObjId) -> Option<usize> {
         let &m = self.monitor_of.get(&obj)?;
         (self.monitors[m as usize].owner == Some(t)).then_some(m as usize)

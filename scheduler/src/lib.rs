@@ -144,7 +144,6 @@ pub mod coverage;
 mod events;
 mod execution;
 pub mod hb;
-pub mod idhash;
 mod ids;
 mod op;
 mod rng;
