@@ -48,10 +48,16 @@ fn programs() -> &'static (PathBuf, PathBuf) {
     P.get_or_init(|| {
         let dir = scratch();
         let classes = dir.join("classes");
-        let sources: Vec<PathBuf> = ["LostUpdate", "SyncCounter", "Deadlock", "PipeRead"]
-            .iter()
-            .map(|n| repo().join(format!("tests/java/agent/{n}.java")))
-            .collect();
+        let sources: Vec<PathBuf> = [
+            "LostUpdate",
+            "SyncCounter",
+            "Deadlock",
+            "PipeRead",
+            "AppThreadCpus",
+        ]
+        .iter()
+        .map(|n| repo().join(format!("tests/java/agent/{n}.java")))
+        .collect();
         let status = Command::new(java_tool("javac"))
             .args(["-g", "-d"])
             .arg(&classes)
@@ -185,6 +191,45 @@ fn the_stderr_paragraph_gives_a_replay_line_that_reproduces_the_bug() {
     let again = guarded(cmd);
     assert_eq!(again.code, Some(STATUS_BUG), "{}", again.explain());
     assert!(again.stderr.contains("lost update"), "{}", again.explain());
+}
+
+/// The `thread N: CPUS` lines of AppThreadCpus, CPUS per thread.
+fn allowed_cpus(ran: &Ran) -> Vec<String> {
+    let cpus: Vec<String> = ran
+        .stdout
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("thread ")?
+                .split_once(": ")
+                .map(|(_, c)| c.into())
+        })
+        .collect();
+    assert_eq!(cpus.len(), 3, "{}", ran.explain());
+    cpus
+}
+
+#[test]
+fn application_threads_share_one_cpu_unless_pin_app_is_off() {
+    let dir = fresh_dir("pin-app");
+    let everywhere = {
+        let mut cmd = Command::new(java_tool("java"));
+        cmd.args(["-cp", &app_cp(), "AppThreadCpus"]);
+        allowed_cpus(&guarded(cmd))
+    };
+    let pinned = java("strategy=random,seed=1", &app_cp(), "AppThreadCpus", &dir);
+    assert_eq!(pinned.code, Some(0), "{}", pinned.explain());
+    let pinned = allowed_cpus(&pinned);
+    let cpu = &pinned[0];
+    assert!(cpu.parse::<u32>().is_ok(), "one CPU, not {cpu}");
+    assert!(pinned.iter().all(|c| c == cpu), "{pinned:?}");
+    let free = java(
+        "strategy=random,seed=1,pin-app=off",
+        &app_cp(),
+        "AppThreadCpus",
+        &dir,
+    );
+    assert_eq!(free.code, Some(0), "{}", free.explain());
+    assert_eq!(allowed_cpus(&free), everywhere);
 }
 
 #[test]

@@ -855,6 +855,7 @@ impl Control {
         // Set even when the execution is already over, so that every hook of this thread
         // throws ExecutionAborted.
         ME.with(|m| m.set(Some((epoch, me))));
+        crate::pin_application_thread(&self.options);
         let turn = if !live(&st, epoch) {
             drop(st);
             Turn::Abort

@@ -54,6 +54,9 @@ pub struct Options {
     pub expect_exit_given: bool,
     /// CPU to pin the JVM to: `None` = do not pin.
     pub pin: Pin,
+    /// Controlled application threads share one CPU (`pin-app`, on by default): they run one
+    /// at a time, and a hand-off between threads on two CPUs costs a cross-CPU wake-up.
+    pub pin_app: bool,
     /// Put the schedule text in every result, not only in bug results.
     pub record_all: bool,
     /// Print one line per execution on stderr even when writing a result file.
@@ -103,6 +106,7 @@ impl Default for Options {
             expect_exit: 0,
             expect_exit_given: false,
             pin: Pin::Off,
+            pin_app: true,
             record_all: false,
             verbose: false,
             clinit_check: true,
@@ -150,6 +154,7 @@ pub const KEYS: &[&str] = &[
     "state",
     "expect-exit",
     "pin",
+    "pin-app",
     "record",
     "verbose",
     "clinit-check",
@@ -241,6 +246,7 @@ impl Options {
             }
             "verbose" => self.verbose = switch(value)?,
             "clinit-check" => self.clinit_check = switch(value)?,
+            "pin-app" => self.pin_app = switch(value)?,
             "options-file" => {
                 let text = std::fs::read_to_string(value)
                     .map_err(|e| bad(&format!("cannot read it: {e}")))?;
