@@ -314,6 +314,48 @@ fn an_endless_spin_loop_ends_at_the_step_bound() {
 }
 
 #[test]
+fn an_endless_spin_loop_inside_one_quiet_stretch_still_ends() {
+    // Under `nonpreemptive` the spinner's accesses pass in Java: one grant covers all the
+    // steps the bound leaves, so the step bound ends it exactly where the agent would...
+    let bounded = rankcheck_run(
+        "SpinForever",
+        &[
+            "--strategy",
+            "nonpreemptive",
+            "--max-steps",
+            "3000",
+            "--executions",
+            "1",
+        ],
+        &[],
+    );
+    assert_eq!(bounded.kinds(), vec!["step-bound"], "{}", bounded.explain());
+    assert_eq!(bounded.result(0)["steps"], 3000, "{}", bounded.explain());
+    // ...and with no step bound worth the name the wall-clock bound stops the thread, which
+    // never comes back to the agent by itself.
+    let timed = rankcheck_run(
+        "SpinForever",
+        &[
+            "--strategy",
+            "nonpreemptive",
+            "--max-steps",
+            "1000000000000000",
+            "--timeout-ms",
+            "800",
+            "--executions",
+            "1",
+        ],
+        &[],
+    );
+    assert_eq!(timed.kinds(), vec!["timeout"], "{}", timed.explain());
+    assert!(
+        !timed.stdout.contains("could not be stopped"),
+        "{}",
+        timed.explain()
+    );
+}
+
+#[test]
 fn a_thread_blocked_in_a_queue_take_ends_with_a_clear_report() {
     // With java.util.concurrent rewritten at load time the take is a modelled park (a model
     // deadlock); without, the watchdog sees the thread parked where rankcheck cannot see.
