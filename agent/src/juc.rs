@@ -95,9 +95,8 @@ pub fn internal_use(jvmti: Jvmti, site: i64) -> bool {
     // frame lay the last time at this site, plus one, and the whole stack only when that
     // does not decide. A site is usually reached the same way, so this is usually one short
     // walk; a wrong guess costs a second walk, never a wrong answer.
-    let want = LOCAL
-        .with(|l| l.borrow().depths.get(&site).copied())
-        .map_or(FIRST_WALK, |d| d + 1);
+    let remembered = LOCAL.with(|l| l.borrow().depths.get(&site).copied());
+    let want = remembered.map_or(FIRST_WALK, |d| d + 1);
     let mut near = [std::ptr::null_mut(); FIRST_WALK + 8];
     let near = &mut near[..want.min(FIRST_WALK + 8)];
     let n = jvmti.current_methods_from(RUNTIME_FRAMES, near);
@@ -109,7 +108,9 @@ pub fn internal_use(jvmti: Jvmti, site: i64) -> bool {
     }
     match decided {
         Some((internal, at)) => {
-            LOCAL.with(|l| l.borrow_mut().depths.insert(site, at));
+            if remembered != Some(at) {
+                LOCAL.with(|l| l.borrow_mut().depths.insert(site, at));
+            }
             internal
         }
         // No frame decides: the stack ended in `Through` frames (a pool worker's bottom).
@@ -134,22 +135,16 @@ fn frame(jvmti: Jvmti, method: jmethodID) -> Frame {
     if let Some(f) = LOCAL.with(|l| l.borrow().frames.get(&(method as usize)).copied()) {
         return f;
     }
-    let known = frames()
+    let f = *frames()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .get(&(method as usize))
-        .copied();
-    let f = known.unwrap_or_else(|| {
-        let f = match (class_of(jvmti, method), method_name(jvmti, method)) {
-            (Some(class), Some(name)) => classify(&class, &name),
-            _ => Frame::Through,
-        };
-        frames()
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(method as usize, f);
-        f
-    });
+        .entry(method as usize)
+        .or_insert_with(
+            || match (class_of(jvmti, method), method_name(jvmti, method)) {
+                (Some(class), Some(name)) => classify(&class, &name),
+                _ => Frame::Through,
+            },
+        );
     LOCAL.with(|l| l.borrow_mut().frames.insert(method as usize, f));
     f
 }

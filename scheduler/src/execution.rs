@@ -950,7 +950,7 @@ impl<S: Strategy> Execution<S> {
         self.threads.get(t.index()).is_some_and(|s| s.interrupted)
     }
 
-    /// Records that `t` took (`+1`) or gave up (`-1`) the ownership of a monitor.
+    /// Records that `t` took (`taken`) or gave up the ownership of a monitor.
     fn note_ownership(&mut self, t: ThreadId, taken: bool) {
         let owns = &mut self.threads[t.index()].owns;
         if taken {
