@@ -1,0 +1,407 @@
+//! Can rankcheck's verdicts be trusted on Java written the way people write it? End to end on a
+//! real JVM, with the programs of `tests/programs` that use no rankcheck-specific code:
+//!
+//! * Determinism: each buggy program's failure message holds text that differs from one
+//!   execution to the next of one JVM unless rankcheck pins it per execution (default thread
+//!   names `Thread-N`, thread ids, `pool-N-thread-M`, identity hash codes, the processor count,
+//!   the clocks, `new Random()`, `ThreadLocalRandom`, `Math.random()`). The bug must be found in
+//!   an execution other than the first of its JVM, replayed in a fresh JVM (exit 1), and
+//!   replayed again by `rankcheck replay` (exit 1). Each fixed variant gets no report in 2,000
+//!   executions.
+//! * Spin-waits: correct programs that busy-wait for a flag end under every strategy; never a
+//!   livelock report.
+//! * Livelock and long programs: a polite livelock (both threads yield forever) is a bug of kind
+//!   `livelock`; long correct programs (60,000 lock acquisitions, a million printed lines) are
+//!   never reported as bugs; 10^8 tracked accesses are never a bug either (exit 0, or exit 3
+//!   saying the run was inconclusive because too long).
+
+mod cli_support;
+
+use cli_support::{rankcheck, root, scratch, Ran, LIMIT};
+use rankcheck::driver::strategy::CHUNK;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The strategies every spin-wait program must end under.
+const STRATEGIES: &[&str] = &["random", "pct", "pos", "rankchecker", "icb", "scs"];
+
+fn program_dir(suite: &str, name: &str) -> PathBuf {
+    root().join(suite).join(name)
+}
+
+/// `rankcheck test --manifest DIR --json EXTRA…` in `cwd`; the parsed JSON object.
+fn test_manifest(cwd: &Path, manifest: &Path, extra: &[&str]) -> (Ran, Value) {
+    let mut args = vec!["test", "--manifest", manifest.to_str().unwrap(), "--json"];
+    args.extend(extra);
+    let ran = rankcheck(cwd, &args, LIMIT);
+    let json = serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: stdout is not one JSON object ({e}):\n{}",
+            ran.both()
+        )
+    });
+    (ran, json)
+}
+
+/// What went wrong besides a bug, in one string for assertion messages.
+fn troubles(json: &Value) -> String {
+    format!(
+        "unreproduced: {}\ninconclusive: {}",
+        json["unreproduced"], json["inconclusive"]
+    )
+}
+
+/// Searches `name` with the default strategy at each seed of `seeds` in turn, until a seed finds
+/// the bug in an execution other than the first of its JVM; that search must exit 1 (found and
+/// replayed in a fresh JVM) with a message containing `needle`, and `rankcheck replay` of its
+/// report must exit 1 too. A seed whose bug is found in the JVM's first execution proves
+/// nothing about pinning, so the next seed is tried; any other outcome fails at once.
+fn found_after_the_first_execution_and_replayed(name: &str, needle: &str, seeds: &[u64]) {
+    let dir = scratch(&format!("trust-{name}"));
+    let manifest = program_dir("tests/programs", name);
+    for &seed in seeds {
+        let out = format!("reports-{seed}");
+        let seed_arg = seed.to_string();
+        let (ran, json) = test_manifest(
+            &dir,
+            &manifest,
+            &[
+                "--budget", "2000", "--seed", &seed_arg, "-j", "1", "--out", &out,
+            ],
+        );
+        assert_eq!(
+            ran.code,
+            1,
+            "{name} seed {seed}: expected exit 1 (bug found and replayed in a fresh JVM)\n{}\n{}",
+            troubles(&json),
+            ran.both()
+        );
+        let bug = &json["bugs"][0];
+        let execution = bug["execution"]
+            .as_u64()
+            .expect("the bug's execution index");
+        // Executions are cut into chunks of CHUNK, one JVM each (-j 1 or not).
+        if execution % CHUNK == 0 {
+            eprintln!("{name} seed {seed}: found in a JVM's first execution; next seed");
+            continue;
+        }
+        assert!(
+            json["executions"].as_u64().unwrap() > 1,
+            "{name} seed {seed}: {json}"
+        );
+        let message = bug["message"].as_str().unwrap_or("");
+        assert!(
+            message.contains(needle),
+            "{name} seed {seed}: the failure is not the program's bug ({needle:?}): {message}"
+        );
+        eprintln!("{name} seed {seed}: found in execution {execution}: {message}");
+        let report = json["report"]
+            .as_str()
+            .expect("a report folder")
+            .to_string();
+        let replayed = rankcheck(&dir, &["replay", &report], LIMIT);
+        assert_eq!(
+            replayed.code,
+            1,
+            "{name} seed {seed}: `rankcheck replay {report}` must reproduce\n{}",
+            replayed.both()
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        return;
+    }
+    panic!("{name}: every seed of {seeds:?} found the bug in the first execution of its JVM");
+}
+
+/// A fixed variant gets no report in 2,000 executions of the default strategy (seed 1).
+fn fixed_gets_no_report(name: &str) {
+    let dir = scratch(&format!("trust-{name}"));
+    let manifest = program_dir("tests/programs", name);
+    let (ran, json) = test_manifest(
+        &dir,
+        &manifest,
+        &["--budget", "2000", "--seed", "1", "-j", "1"],
+    );
+    assert_eq!(
+        ran.code,
+        0,
+        "{name}: a correct program must get no report\n{}\n{}",
+        troubles(&json),
+        ran.both()
+    );
+    assert_eq!(json["bug"], false, "{name}: {json}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One test for a buggy determinism program and one for its fixed variant.
+macro_rules! determinism {
+    ($buggy:ident, $fixed:ident, $name:literal, $needle:literal, $seeds:expr) => {
+        #[test]
+        fn $buggy() {
+            found_after_the_first_execution_and_replayed($name, $needle, &$seeds);
+        }
+
+        #[test]
+        fn $fixed() {
+            fixed_gets_no_report(concat!($name, "Fixed"));
+        }
+    };
+}
+
+// Seeds picked by trying: with each, the default strategy finds the bug in an execution other
+// than the first (execution index in parentheses, as of the programs' first version).
+determinism!(
+    thread_name_lost_update_found_and_replayed,
+    thread_name_lost_update_fixed_no_report,
+    "ThreadNameLostUpdate",
+    "lost update by Thread-",
+    [3, 4, 5] // 7, 5, 5
+);
+determinism!(
+    thread_name_map_key_found_and_replayed,
+    thread_name_map_key_fixed_no_report,
+    "ThreadNameMapKey",
+    "sum lost a part: {Thread-",
+    [4, 5] // 4, 2
+);
+determinism!(
+    thread_id_if_wait_found_and_replayed,
+    thread_id_if_wait_fixed_no_report,
+    "ThreadIdIfWait",
+    "took from an empty shelf",
+    [4, 8, 11] // 12, 8, 6
+);
+determinism!(
+    pool_name_lazy_init_found_and_replayed,
+    pool_name_lazy_init_fixed_no_report,
+    "PoolNameLazyInit",
+    "registry made by pool-",
+    [3, 4, 6] // 6, 3, 1
+);
+determinism!(
+    identity_to_string_race_found_and_replayed,
+    identity_to_string_race_fixed_no_report,
+    "IdentityToStringRace",
+    "two tickets issued: identitytostringrace.Main$Ticket@",
+    [5, 3, 4] // 7, 4, 3
+);
+determinism!(
+    identity_hash_set_claim_found_and_replayed,
+    identity_hash_set_claim_fixed_no_report,
+    "IdentityHashSetClaim",
+    "claimed 2 times",
+    [6, 5, 4] // 9, 4, 3
+);
+determinism!(
+    millis_check_then_act_found_and_replayed,
+    millis_check_then_act_fixed_no_report,
+    "MillisCheckThenAct",
+    " ms",
+    [3, 5, 4] // 4, 5, 3
+);
+determinism!(
+    nano_time_lazy_init_found_and_replayed,
+    nano_time_lazy_init_fixed_no_report,
+    "NanoTimeLazyInit",
+    "two configs, created at ",
+    [3, 5, 4] // 7, 7, 3
+);
+determinism!(
+    random_deposits_found_and_replayed,
+    random_deposits_fixed_no_report,
+    "RandomDeposits",
+    "after deposits of ",
+    [4, 5, 6] // 4, 3, 2
+);
+determinism!(
+    thread_local_random_ids_found_and_replayed,
+    thread_local_random_ids_fixed_no_report,
+    "ThreadLocalRandomIds",
+    "but the log holds",
+    [4, 5, 6] // 2, 1, 1
+);
+determinism!(
+    math_random_jitter_found_and_replayed,
+    math_random_jitter_fixed_no_report,
+    "MathRandomJitter",
+    "lost a count after work of ",
+    [4, 5, 6] // 4, 3, 2
+);
+determinism!(
+    thread_name_use_before_init_found_and_replayed,
+    thread_name_use_before_init_fixed_no_report,
+    "ThreadNameUseBeforeInit",
+    "read config null",
+    [4, 3] // 2, 1
+);
+
+/// One worker per available processor: the bug needs two workers, so it exists only where the
+/// program sees at least two processors; rankcheck must give every execution (and the replay)
+/// the same count.
+#[test]
+fn processors_counter_found_and_replayed() {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cpus < 2 {
+        eprintln!("one processor: ProcessorsCounter has no bug here");
+        return;
+    }
+    found_after_the_first_execution_and_replayed(
+        "ProcessorsCounter",
+        "workers counted (one per processor",
+        &[6, 5, 3],
+    );
+}
+
+#[test]
+fn processors_counter_fixed_no_report() {
+    fixed_gets_no_report("ProcessorsCounterFixed");
+}
+
+/// A correct spin-wait program ends under every strategy, two seeds each: exit 0.
+fn spin_ends_under_every_strategy(name: &str) {
+    let dir = scratch(&format!("trust-{name}"));
+    let manifest = program_dir("tests/programs", name);
+    let mut failures = Vec::new();
+    for strategy in STRATEGIES {
+        for seed in ["1", "2"] {
+            let (ran, json) = test_manifest(
+                &dir,
+                &manifest,
+                &[
+                    "--strategy",
+                    strategy,
+                    "--seed",
+                    seed,
+                    "--budget",
+                    "20",
+                    "-j",
+                    "1",
+                ],
+            );
+            if ran.code != 0 {
+                let what = json["bugs"][0]["message"]
+                    .as_str()
+                    .map(str::to_string)
+                    .unwrap_or_else(|| troubles(&json));
+                failures.push(format!("{strategy} seed {seed}: exit {}: {what}", ran.code));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{name} is correct and ends under any fair schedule:\n{}",
+        failures.join("\n")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn spin_volatile_flag_ends_under_every_strategy() {
+    spin_ends_under_every_strategy("SpinVolatileFlag");
+}
+
+#[test]
+fn spin_plain_flag_yield_ends_under_every_strategy() {
+    spin_ends_under_every_strategy("SpinPlainFlagYield");
+}
+
+#[test]
+fn spin_yield_ready_ends_under_every_strategy() {
+    spin_ends_under_every_strategy("SpinYieldReady");
+}
+
+#[test]
+fn spin_atomic_boolean_ends_under_every_strategy() {
+    spin_ends_under_every_strategy("SpinAtomicBoolean");
+}
+
+#[test]
+fn spin_on_spin_wait_ends_under_every_strategy() {
+    spin_ends_under_every_strategy("SpinOnSpinWait");
+}
+
+#[test]
+fn polite_livelock_is_a_livelock_bug() {
+    let dir = scratch("trust-PoliteLivelock");
+    let manifest = program_dir("tests/programs", "PoliteLivelock");
+    let (ran, json) = test_manifest(
+        &dir,
+        &manifest,
+        &["--budget", "300", "--seed", "1", "-j", "1"],
+    );
+    assert_eq!(ran.code, 1, "{}\n{}", troubles(&json), ran.both());
+    assert_eq!(
+        json["bugs"][0]["kind"], "livelock",
+        "a polite livelock is a livelock: {}",
+        json["bugs"][0]
+    );
+    let report = json["report"]
+        .as_str()
+        .expect("a report folder")
+        .to_string();
+    let replayed = rankcheck(&dir, &["replay", &report], LIMIT);
+    assert_eq!(replayed.code, 1, "{}", replayed.both());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn polite_livelock_fixed_no_report() {
+    fixed_gets_no_report("PoliteLivelockFixed");
+}
+
+/// A long correct program: never exit 1, and it is short enough that rankcheck must give a
+/// verdict (exit 0).
+fn long_correct_program_passes(name: &str, budget: &str) {
+    let dir = scratch(&format!("trust-{name}"));
+    let manifest = program_dir("tests/programs", name);
+    let (ran, json) = test_manifest(&dir, &manifest, &["--budget", budget, "-j", "1"]);
+    assert_eq!(
+        ran.code,
+        0,
+        "{name} is correct and ends: exit 0 expected\nbug: {}\n{}\n{}",
+        json["bugs"][0],
+        troubles(&json),
+        ran.both()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn synchronized_increments_60000_is_no_bug() {
+    long_correct_program_passes("SynchronizedIncrements", "2");
+}
+
+#[test]
+fn million_lines_is_no_bug() {
+    long_correct_program_passes("MillionLines", "1");
+}
+
+/// 10^8 tracked accesses may exceed rankcheck's limits: exit 0, or exit 3 saying so
+/// (inconclusive, too long); never exit 1.
+#[test]
+fn hundred_million_tracked_accesses_is_no_bug() {
+    let dir = scratch("trust-TrackedAccesses");
+    let manifest = program_dir("tests/perf-programs", "TrackedAccesses");
+    let (ran, json) = test_manifest(
+        &dir,
+        &manifest,
+        &["--budget", "1", "-j", "1", "--time-limit", "60"],
+    );
+    match ran.code {
+        0 => {}
+        3 => {
+            let all = ran.both().to_lowercase();
+            assert!(
+                all.contains("inconclusive") || all.contains("too long"),
+                "exit 3 must say the run was inconclusive or too long:\n{}",
+                ran.both()
+            );
+        }
+        code => panic!(
+            "exit {code}: a correct program is never a bug\nbug: {}\n{}\n{}",
+            json["bugs"][0],
+            troubles(&json),
+            ran.both()
+        ),
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
