@@ -233,6 +233,13 @@ determinism!(
     "read config null",
     [4, 3] // 2, 1
 );
+determinism!(
+    timed_wait_no_loop_found_and_replayed,
+    timed_wait_no_loop_fixed_no_report,
+    "TimedWaitNoLoop",
+    "no message after waiting ",
+    [3, 2, 5] // 5, 3, 2
+);
 
 /// One worker per available processor: the bug needs two workers, so it exists only where the
 /// program sees at least two processors; rankcheck must give every execution (and the replay)
