@@ -205,6 +205,8 @@ pub struct Control {
     /// The JVM's own main class runs under the agent (plain.rs): one execution, ended by the
     /// monitor thread.
     pub plain: std::sync::atomic::AtomicBool,
+    /// JDK counters put back before every execution (pinned_jdk.rs).
+    pinned_jdk: Mutex<crate::pinned_jdk::Pinned>,
 }
 
 /// Bits of `RC.quietCovers` (see RC.java).
@@ -249,6 +251,7 @@ impl Control {
             java: std::sync::OnceLock::new(),
             session_start: Instant::now(),
             plain: std::sync::atomic::AtomicBool::new(false),
+            pinned_jdk: Mutex::new(Default::default()),
         }
     }
 
@@ -1146,6 +1149,13 @@ impl Control {
             st.finished_in_model = false;
         }
         Some(st.model.index())
+    }
+
+    /// Puts the JDK's process-wide counters (thread names and ids, pool numbers, random seeds)
+    /// back to what a fresh JVM's first execution sees, before execution `index`.
+    pub fn pin_jdk_counters(&self, env: *mut jni::sys::JNIEnv, index: u64) {
+        let mut pinned = self.pinned_jdk.lock().unwrap_or_else(|e| e.into_inner());
+        crate::pinned_jdk::reset(env, self.jvmti, &mut pinned, self.options.seed, index);
     }
 
     /// Makes `root` thread 0 of a new execution.

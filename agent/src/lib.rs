@@ -24,6 +24,7 @@ pub mod loadhook;
 pub mod naming;
 pub mod natives;
 pub mod options;
+pub mod pinned_jdk;
 pub mod plain;
 pub mod report;
 pub mod sites;

@@ -327,8 +327,7 @@ impl Launch {
         }
         let mut jvm_args = Vec::new();
         if !args.jvm_identity_hashes {
-            jvm_args.push("-XX:+UnlockExperimentalVMOptions".to_string());
-            jvm_args.push("-XX:hashCode=2".to_string());
+            jvm_args.extend(crate::driver::jvm::identity_hash_args());
         }
         jvm_args.extend(args.jvm_arg.iter().cloned());
         Launch {
