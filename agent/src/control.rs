@@ -187,6 +187,8 @@ struct State {
     /// Executions rankcheck could not control (watchdog, wall-clock bound).
     inconclusive: u64,
     sites: IdMap<i64, SiteInfo>,
+    /// Where each site is, for messages (`crate::sites::place`).
+    site_places: IdMap<i64, Box<str>>,
     /// Which methods (by jmethodID) are static initializers, learnt as they are met.
     clinit_methods: IdMap<usize, bool>,
     results: crate::report::Sink,
@@ -244,6 +246,7 @@ impl Control {
                 bugs: 0,
                 inconclusive: 0,
                 sites: IdMap::default(),
+                site_places: IdMap::default(),
                 clinit_methods: IdMap::default(),
                 results,
             }),
@@ -291,8 +294,10 @@ impl Control {
 
     /// Adds sites to the table (the harness's offline tables, and classes rewritten at load
     /// time, in any order).
-    pub fn load_sites(&self, sites: HashMap<i64, SiteInfo>) {
-        self.lock().sites.extend(sites);
+    pub fn load_sites(&self, sites: crate::sites::Parsed) {
+        let mut st = self.lock();
+        st.sites.extend(sites.infos);
+        st.site_places.extend(sites.places);
     }
 
     // ---- object identities -----------------------------------------------------------------
@@ -757,16 +762,49 @@ impl Control {
                 end("deadlock", true, format!("deadlock: {}", parts.join("; ")))
             }
             Decision::StepBound => {
+                // Long is not a livelock: without evidence of no progress this says nothing
+                // about the program (inconclusive, never a bug).
                 let mut e = end(
-                    "step-bound",
+                    "too-long",
                     true,
                     format!(
-                        "the step bound ({} steps) was reached: a livelock, or a run too long to explore",
+                        "too long: the execution reached the step bound ({} steps) while its \
+                         threads were still making progress (raise it with --max-steps)",
                         self.options.max_steps
                     ),
                 );
                 e.bound = Some("steps");
                 e
+            }
+            Decision::Livelock { spinning } => {
+                let ex = st.exec.as_ref().unwrap();
+                let parts: Vec<String> = spinning
+                    .iter()
+                    .map(|(t, sites)| {
+                        let name = ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
+                        let mut places: Vec<String> = Vec::new();
+                        for s in sites {
+                            let p = match st.site_places.get(s) {
+                                Some(p) => p.to_string(),
+                                None => format!("site {s:#x}"),
+                            };
+                            if !places.contains(&p) {
+                                places.push(p);
+                            }
+                        }
+                        format!("{t} ({name}) spins at {}", places.join(", "))
+                    })
+                    .collect();
+                end(
+                    "livelock",
+                    true,
+                    format!(
+                        "livelock: for {} steps every enabled thread only re-read what nobody \
+                         writes, yielded or slept: {}",
+                        self.options.livelock_window,
+                        parts.join("; ")
+                    ),
+                )
             }
             Decision::Stopped(Stop::Diverged(d)) => {
                 end("diverged", false, format!("the replay diverged: {d}"))
@@ -1416,7 +1454,8 @@ impl Control {
         }
         // The watchdog and the wall-clock bound: rankcheck could not control the execution,
         // so it says nothing about the program (neither a bug nor a pass).
-        let inconclusive = end.bug && matches!(end.bound, Some("watchdog" | "wall-clock"));
+        let inconclusive =
+            end.bug && matches!(end.bound, Some("watchdog" | "wall-clock" | "steps"));
         let bug = end.bug && !inconclusive;
         let more = st.model.finish(bug).unwrap_or(false) && !st.model.strategy().exhausted();
         let exhausted = st.model.strategy().exhausted();

@@ -131,6 +131,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     let model: Model = Execution::starting_at(
         Config {
             max_steps: options.max_steps,
+            livelock_window: options.livelock_window,
             spurious_wakeups: options.spurious,
             ..Config::default()
         },
