@@ -25,6 +25,20 @@ impl fmt::Display for BadInput {
 
 impl std::error::Error for BadInput {}
 
+/// No verdict, through no fault of rankcheck's: executions it could not control (a thread
+/// blocked where it cannot see) or that were too long to explore. Exit code 3 with this line,
+/// which says what to do.
+#[derive(Debug)]
+pub struct Inconclusive(pub String);
+
+impl fmt::Display for Inconclusive {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Inconclusive {}
+
 /// Shorthand for a [`BadInput`] error.
 #[allow(dead_code)]
 pub fn bad_input(message: impl Into<String>) -> anyhow::Error {
@@ -39,6 +53,9 @@ pub fn exit_code(result: anyhow::Result<Outcome>) -> ExitCode {
             if let Some(bad) = e.downcast_ref::<BadInput>() {
                 eprintln!("rankcheck: error: {bad}");
                 ExitCode::from(2)
+            } else if let Some(why) = e.downcast_ref::<Inconclusive>() {
+                eprintln!("rankcheck: inconclusive: {why}");
+                ExitCode::from(3)
             } else {
                 eprintln!("rankcheck: internal failure: {e:#}");
                 ExitCode::from(3)

@@ -187,6 +187,8 @@ struct State {
     /// Executions rankcheck could not control (watchdog, wall-clock bound).
     inconclusive: u64,
     sites: IdMap<i64, SiteInfo>,
+    /// Where each site is, for messages (`crate::sites::place`).
+    site_places: IdMap<i64, Box<str>>,
     /// Which methods (by jmethodID) are static initializers, learnt as they are met.
     clinit_methods: IdMap<usize, bool>,
     results: crate::report::Sink,
@@ -205,6 +207,8 @@ pub struct Control {
     /// The JVM's own main class runs under the agent (plain.rs): one execution, ended by the
     /// monitor thread.
     pub plain: std::sync::atomic::AtomicBool,
+    /// JDK counters put back before every execution (pinned_jdk.rs).
+    pinned_jdk: Mutex<crate::pinned_jdk::Pinned>,
 }
 
 /// Bits of `RC.quietCovers` (see RC.java).
@@ -242,6 +246,7 @@ impl Control {
                 bugs: 0,
                 inconclusive: 0,
                 sites: IdMap::default(),
+                site_places: IdMap::default(),
                 clinit_methods: IdMap::default(),
                 results,
             }),
@@ -249,6 +254,7 @@ impl Control {
             java: std::sync::OnceLock::new(),
             session_start: Instant::now(),
             plain: std::sync::atomic::AtomicBool::new(false),
+            pinned_jdk: Mutex::new(Default::default()),
         }
     }
 
@@ -288,8 +294,10 @@ impl Control {
 
     /// Adds sites to the table (the harness's offline tables, and classes rewritten at load
     /// time, in any order).
-    pub fn load_sites(&self, sites: HashMap<i64, SiteInfo>) {
-        self.lock().sites.extend(sites);
+    pub fn load_sites(&self, sites: crate::sites::Parsed) {
+        let mut st = self.lock();
+        st.sites.extend(sites.infos);
+        st.site_places.extend(sites.places);
     }
 
     // ---- object identities -----------------------------------------------------------------
@@ -754,16 +762,49 @@ impl Control {
                 end("deadlock", true, format!("deadlock: {}", parts.join("; ")))
             }
             Decision::StepBound => {
+                // Long is not a livelock: without evidence of no progress this says nothing
+                // about the program (inconclusive, never a bug).
                 let mut e = end(
-                    "step-bound",
+                    "too-long",
                     true,
                     format!(
-                        "the step bound ({} steps) was reached: a livelock, or a run too long to explore",
+                        "too long: the execution reached the step bound ({} steps) while its \
+                         threads were still making progress (raise it with --max-steps)",
                         self.options.max_steps
                     ),
                 );
                 e.bound = Some("steps");
                 e
+            }
+            Decision::Livelock { spinning } => {
+                let ex = st.exec.as_ref().unwrap();
+                let parts: Vec<String> = spinning
+                    .iter()
+                    .map(|(t, sites)| {
+                        let name = ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
+                        let mut places: Vec<String> = Vec::new();
+                        for s in sites {
+                            let p = match st.site_places.get(s) {
+                                Some(p) => p.to_string(),
+                                None => format!("site {s:#x}"),
+                            };
+                            if !places.contains(&p) {
+                                places.push(p);
+                            }
+                        }
+                        format!("{t} ({name}) spins at {}", places.join(", "))
+                    })
+                    .collect();
+                end(
+                    "livelock",
+                    true,
+                    format!(
+                        "livelock: for {} steps every enabled thread only re-read what nobody \
+                         writes, yielded or slept: {}",
+                        self.options.livelock_window,
+                        parts.join("; ")
+                    ),
+                )
             }
             Decision::Stopped(Stop::Diverged(d)) => {
                 end("diverged", false, format!("the replay diverged: {d}"))
@@ -1148,6 +1189,13 @@ impl Control {
         Some(st.model.index())
     }
 
+    /// Puts the JDK's process-wide counters (thread names and ids, pool numbers, random seeds)
+    /// back to what a fresh JVM's first execution sees, before execution `index`.
+    pub fn pin_jdk_counters(&self, env: *mut jni::sys::JNIEnv, index: u64) {
+        let mut pinned = self.pinned_jdk.lock().unwrap_or_else(|e| e.into_inner());
+        crate::pinned_jdk::reset(env, self.jvmti, &mut pinned, self.options.seed, index);
+    }
+
     /// Makes `root` thread 0 of a new execution.
     pub fn start_execution(&self, root: jobject) {
         let mut st = self.lock();
@@ -1406,7 +1454,8 @@ impl Control {
         }
         // The watchdog and the wall-clock bound: rankcheck could not control the execution,
         // so it says nothing about the program (neither a bug nor a pass).
-        let inconclusive = end.bug && matches!(end.bound, Some("watchdog" | "wall-clock"));
+        let inconclusive =
+            end.bug && matches!(end.bound, Some("watchdog" | "wall-clock" | "steps"));
         let bug = end.bug && !inconclusive;
         let more = st.model.finish(bug).unwrap_or(false) && !st.model.strategy().exhausted();
         let exhausted = st.model.strategy().exhausted();

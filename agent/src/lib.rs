@@ -24,6 +24,7 @@ pub mod loadhook;
 pub mod naming;
 pub mod natives;
 pub mod options;
+pub mod pinned_jdk;
 pub mod plain;
 pub mod report;
 pub mod sites;
@@ -130,6 +131,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     let model: Model = Execution::starting_at(
         Config {
             max_steps: options.max_steps,
+            livelock_window: options.livelock_window,
             spurious_wakeups: options.spurious,
             ..Config::default()
         },

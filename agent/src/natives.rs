@@ -750,12 +750,17 @@ pub extern "system" fn Java_rankcheck_harness_Agent_loadSites(
 
 #[no_mangle]
 pub extern "system" fn Java_rankcheck_harness_Agent_nextExecution(
-    _env: *mut JNIEnv,
+    env: *mut JNIEnv,
     _: jclass,
 ) -> jlong {
-    control()
-        .and_then(|c| c.next_execution())
-        .map_or(-1, |i| i as jlong)
+    let Some(c) = control() else { return -1 };
+    match c.next_execution() {
+        Some(index) => {
+            c.pin_jdk_counters(env, index);
+            index as jlong
+        }
+        None => -1,
+    }
 }
 
 #[no_mangle]

@@ -28,6 +28,8 @@ pub struct Options {
     /// Index of the first execution (a session split over several JVMs, e.g. fork mode).
     pub first_execution: u64,
     pub max_steps: u64,
+    /// Steps every enabled thread must spin, with nothing written, before a livelock is reported.
+    pub livelock_window: u64,
     /// Wall-clock bound of one execution.
     pub timeout_ms: u64,
     /// How long the running thread may sit blocked where rankcheck cannot see before the
@@ -93,7 +95,8 @@ impl Default for Options {
             prune: true,
             executions: 1,
             first_execution: 0,
-            max_steps: 100_000,
+            max_steps: scheduler::Config::default().max_steps,
+            livelock_window: scheduler::Config::default().livelock_window,
             timeout_ms: 20_000,
             block_ms: 2_000,
             time_limit_ms: None,
@@ -143,6 +146,7 @@ pub const KEYS: &[&str] = &[
     "executions",
     "first-execution",
     "max-steps",
+    "livelock-window",
     "timeout-ms",
     "block-ms",
     "time-limit-ms",
@@ -217,6 +221,7 @@ impl Options {
             }
             "first-execution" => self.first_execution = num(value)?,
             "max-steps" => self.max_steps = num(value)?.max(1),
+            "livelock-window" => self.livelock_window = num(value)?.max(1),
             "timeout-ms" => self.timeout_ms = num(value)?.max(1),
             "block-ms" => self.block_ms = num(value)?.max(1),
             "time-limit-ms" => self.time_limit_ms = Some(num(value)?),

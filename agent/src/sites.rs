@@ -8,15 +8,33 @@ use std::collections::HashMap;
 /// Parses the concatenated site tables; lines that do not parse are skipped (an older or newer
 /// rewriter's extra columns must not stop a run). The tracked-variable lines of a class path
 /// instrumented for a variable set go to [`crate::naming::register`].
-pub fn parse(text: &str) -> HashMap<i64, SiteInfo> {
-    let (sites, allocs) = parse_records(text);
+pub fn parse(text: &str) -> Parsed {
+    let (parsed, allocs) = parse_records(text);
     crate::naming::register(text, &allocs);
-    sites
+    parsed
 }
 
-/// The site infos, and the allocation-site records.
-fn parse_records(text: &str) -> (HashMap<i64, SiteInfo>, Vec<SiteRecord>) {
+/// One site table, parsed.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    pub infos: HashMap<i64, SiteInfo>,
+    /// Where each site is, as people read it (`pkg.Cls.method line 12`), for messages.
+    pub places: HashMap<i64, Box<str>>,
+}
+
+/// The place of a site as people read it: `pkg.Cls.method line 12`.
+pub fn place(rec: &SiteRecord) -> String {
+    let class = rec.class.replace('/', ".");
+    match rec.line {
+        Some(line) => format!("{class}.{} line {line}", rec.method),
+        None => format!("{class}.{}", rec.method),
+    }
+}
+
+/// The site infos and places, and the allocation-site records.
+fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
     let mut sites = HashMap::new();
+    let mut places = HashMap::new();
     let mut allocs = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(rec) = SiteRecord::parse_line(line) else {
@@ -34,6 +52,7 @@ fn parse_records(text: &str) -> (HashMap<i64, SiteInfo>, Vec<SiteRecord>) {
         };
         let is_static = matches!(rec.kind, SiteKind::StaticRead | SiteKind::StaticWrite);
         let clinit = rec.method == "<clinit>";
+        places.insert(rec.id, place(&rec).into_boxed_str());
         sites.insert(
             rec.id,
             SiteInfo {
@@ -43,7 +62,13 @@ fn parse_records(text: &str) -> (HashMap<i64, SiteInfo>, Vec<SiteRecord>) {
             },
         );
     }
-    (sites, allocs)
+    (
+        Parsed {
+            infos: sites,
+            places,
+        },
+        allocs,
+    )
 }
 
 /// A stable 64-bit key for a field named `owner.name:descriptor`.
@@ -68,8 +93,10 @@ mod tests {
              garbage line\n",
             a as u64, b as u64
         );
-        let (sites, _) = parse_records(&table);
+        let (parsed, _) = parse_records(&table);
+        let sites = parsed.infos;
         assert_eq!(sites.len(), 2);
+        assert_eq!(&*parsed.places[&a], "a.B.run line 10");
         assert_eq!(sites[&a].field, sites[&b].field);
         assert_ne!(sites[&a].field, field_key("a/B.other:I"));
     }

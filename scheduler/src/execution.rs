@@ -1,6 +1,7 @@
 //! The [`Execution`] facade: the execution model plus the strategy, driven by announcements.
 
 use crate::events::{Event, EventLog};
+use crate::fairness::{Fairness, Verdict};
 use crate::ids::{ObjId, ThreadId};
 use crate::op::{Decision, Op, OpOutcome};
 use crate::schedule::{Choice, Schedule};
@@ -23,9 +24,13 @@ const QUIET_ACCESS: Op = Op::Access {
 /// keep your code compiling.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// Steps after which an execution ends with [`Decision::StepBound`] (a livelock, or a run
-    /// too long to explore).
+    /// Steps after which an execution ends with [`Decision::StepBound`]: a run too long to
+    /// explore, never a bug by itself.
     pub max_steps: u64,
+    /// Steps during which every enabled thread must keep spinning, with no write or
+    /// synchronization anywhere, before the execution ends with [`Decision::Livelock`]
+    /// (crate::fairness).
+    pub livelock_window: u64,
     /// When on, a thread in a wait set (or parked) is enabled even if nobody notified it; picking
     /// it is a spurious wake-up (outcome `Normal`), a strategy choice like any other.
     pub spurious_wakeups: bool,
@@ -38,7 +43,8 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Config {
         Config {
-            max_steps: 100_000,
+            max_steps: 10_000_000,
+            livelock_window: 1_000_000,
             spurious_wakeups: false,
             max_spurious_wakeups: 2,
         }
@@ -222,6 +228,7 @@ pub struct Execution<S: Strategy> {
     candidates: Vec<Candidate>,
     schedule: Schedule,
     events: EventLog,
+    fairness: Fairness,
 }
 
 impl<S: Strategy> Execution<S> {
@@ -251,6 +258,7 @@ impl<S: Strategy> Execution<S> {
             candidates: Vec::new(),
             schedule: Schedule::new(),
             events: EventLog::new(),
+            fairness: Fairness::default(),
         };
         e.reset_model();
         e
@@ -273,6 +281,7 @@ impl<S: Strategy> Execution<S> {
         self.candidates.clear();
         self.schedule.clear();
         self.events.clear();
+        self.fairness.clear();
     }
 
     /// `running` (the one thread allowed to run) reached a scheduling point and `next` is its
@@ -665,6 +674,19 @@ impl<S: Strategy> Execution<S> {
         if self.steps >= self.config.max_steps {
             return self.end(Ending::StepBound, Decision::StepBound);
         }
+        match self
+            .fairness
+            .verdict(&self.candidates, self.steps, self.config.livelock_window)
+        {
+            Verdict::All => {}
+            Verdict::WithoutSpinners => {
+                let fairness = &self.fairness;
+                self.candidates.retain(|c| !fairness.spinning(c.thread));
+            }
+            Verdict::Livelock(spinning) => {
+                return self.end(Ending::Livelock, Decision::Livelock { spinning })
+            }
+        }
         let running_enabled = running.is_some_and(|r| {
             self.candidates
                 .binary_search_by_key(&r, |c| c.thread)
@@ -757,6 +779,7 @@ impl<S: Strategy> Execution<S> {
             OpOutcome::Started(c) => Some(c),
             _ => None,
         };
+        self.fairness.performed(picked, &op);
         self.events.push(Event::new(picked, &op, occurrence, child));
         if let Op::Exit { status, .. } = op {
             return self.end(Ending::Exit(status), Decision::Exit { status });

@@ -49,7 +49,9 @@
 //! 6. When a thread's `End` has been performed, call
 //!    [`thread_finished(thread)`](Execution::thread_finished) for the next decision.
 //! 7. Any other decision ends the execution: `Finished`, `Deadlock { blocked }` (every blocked
-//!    thread with its pending op), `StepBound`, `Exit { status }`, `Stopped(reason)` (the
+//!    thread with its pending op), `StepBound` (too long: not a bug by itself), `Livelock
+//!    { spinning }` (every enabled thread spun for the livelock window: [`fairness`]),
+//!    `Exit { status }`, `Stopped(reason)` (the
 //!    strategy ended it: a diverged replay, pruning — not a bug).
 //! 8. [`finish(bug)`](Execution::finish) reports the verdict (uncaught throwable, oracle, …)
 //!    and returns whether the strategy wants another execution; it may be called at any time
@@ -141,6 +143,7 @@
 
 pub mod bounds;
 pub mod coverage;
+pub mod fairness;
 mod events;
 mod execution;
 pub mod hb;

@@ -279,9 +279,14 @@ pub enum Decision {
     /// No thread is enabled while some have not finished: each blocked thread with its pending
     /// operation, in thread order.
     Deadlock { blocked: Vec<(ThreadId, Op)> },
-    /// The step bound ([`Config::max_steps`](crate::Config::max_steps)) was reached: a livelock,
-    /// or a run too long to explore.
+    /// The step bound ([`Config::max_steps`](crate::Config::max_steps)) was reached: a run too
+    /// long to explore, not a bug by itself.
     StepBound,
+    /// Every enabled thread kept spinning for the livelock window with no write or
+    /// synchronization anywhere (crate::fairness): each with the sites it spins at.
+    Livelock {
+        spinning: Vec<(ThreadId, Vec<SiteId>)>,
+    },
     /// A thread performed [`Op::Exit`].
     Exit { status: i32 },
     /// The strategy ended the execution early (a replay diverged from its schedule, or the

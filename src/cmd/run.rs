@@ -38,8 +38,9 @@ pub struct Args {
     /// Executions to run (in one JVM unless --fork).
     #[arg(long, default_value_t = 1)]
     pub executions: u64,
-    /// Step bound of one execution (a livelock beyond it).
-    #[arg(long, default_value_t = 100_000)]
+    /// Step bound of one execution: an execution that reaches it is inconclusive ("too long"),
+    /// never a bug.
+    #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
     pub max_steps: u64,
     /// Wall-clock bound of one execution, in milliseconds.
     #[arg(long, default_value_t = 20_000)]
@@ -203,12 +204,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     );
     let _ = std::fs::remove_dir_all(&work);
     if let (false, Some((message, dir))) = (any_bug, uncontrolled.first()) {
-        anyhow::bail!(
-            "{} of {executions} execution(s) could not be controlled: {message}; report in {} \
+        return Err(crate::error::Inconclusive(format!(
+            "{} of {executions} execution(s) gave no verdict: {message}; report in {} \
              (nothing is reported as a bug)",
             uncontrolled.len(),
             dir.display()
-        );
+        ))
+        .into());
     }
     Ok(if any_bug {
         Outcome::Bug
@@ -327,8 +329,7 @@ impl Launch {
         }
         let mut jvm_args = Vec::new();
         if !args.jvm_identity_hashes {
-            jvm_args.push("-XX:+UnlockExperimentalVMOptions".to_string());
-            jvm_args.push("-XX:hashCode=2".to_string());
+            jvm_args.extend(crate::driver::jvm::identity_hash_args());
         }
         jvm_args.extend(args.jvm_arg.iter().cloned());
         Launch {

@@ -83,8 +83,9 @@ pub struct Args {
     /// Go on after a bug.
     #[arg(long)]
     pub keep_going: bool,
-    /// Step bound of one execution (a livelock beyond it).
-    #[arg(long, default_value_t = 100_000)]
+    /// Step bound of one execution: an execution that reaches it is inconclusive ("too long"),
+    /// never a bug.
+    #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
     pub max_steps: u64,
     /// Wall-clock bound of one execution, in milliseconds.
     #[arg(long, default_value_t = 20_000)]
@@ -199,12 +200,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if let (true, Some((message, dir))) = (result.bugs.is_empty(), result.inconclusive.first()) {
         // A limit of rankcheck (a thread blocked where it cannot see, a loop without scheduling
         // points), never a bug of the program.
-        anyhow::bail!(
-            "{} of {} execution(s) could not be controlled: {message}; report in {}",
+        return Err(crate::error::Inconclusive(format!(
+            "{} of {} execution(s) gave no verdict: {message}; report in {}",
             result.inconclusive.len(),
             result.finished.executions,
             dir.display()
-        );
+        ))
+        .into());
     }
     if !result.unreproduced.is_empty() && result.bugs.is_empty() {
         anyhow::bail!(

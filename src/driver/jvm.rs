@@ -226,13 +226,19 @@ fn absolute(p: &Path) -> PathBuf {
     }
 }
 
-/// JVM options that make identity hash codes computed inside the JDK (`Object.hashCode` of
-/// classes that do not override it) the same in every execution and in replays
-/// (agent/PROTOCOL.md, "Pinned nondeterminism").
+/// JVM options that make what a program observes the same in every execution and in replays
+/// (agent/PROTOCOL.md, "Pinned nondeterminism"): identity hash codes computed inside the JDK
+/// (`Object.hashCode` of classes that do not override it), no compiler threads started halfway
+/// through a run (each would take a thread id), and the processor count: the agent keeps the
+/// controlled threads on one CPU, which must not make `availableProcessors()` say 1 (parallel
+/// streams and pools sized by it would not split).
 pub fn identity_hash_args() -> Vec<String> {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     vec![
         "-XX:+UnlockExperimentalVMOptions".to_string(),
         "-XX:hashCode=2".to_string(),
+        "-XX:-UseDynamicNumberOfCompilerThreads".to_string(),
+        format!("-XX:ActiveProcessorCount={cpus}"),
     ]
 }
 

@@ -94,7 +94,7 @@ impl Search {
             fork: false,
             keep_going: false,
             time_limit: None,
-            max_steps: 100_000,
+            max_steps: scheduler::Config::default().max_steps,
             timeout_ms: 10_000,
             spurious: false,
             jvm_args: Vec::new(),

@@ -164,7 +164,12 @@ pub enum Outcome {
     Deadlock {
         blocked: Vec<(ThreadId, Op)>,
     },
+    /// Too long to explore: not a bug by itself.
     StepBound,
+    /// Every enabled thread kept spinning for the livelock window.
+    Livelock {
+        spinning: Vec<(ThreadId, Vec<crate::SiteId>)>,
+    },
     Exit(i32),
     /// The strategy stopped the execution (not a bug).
     Stopped(Stop),
@@ -174,11 +179,11 @@ impl Outcome {
     /// Whether this outcome is a bug.
     pub fn is_bug(&self) -> bool {
         match self {
-            Outcome::Pass | Outcome::Stopped(_) | Outcome::Exit(0) => false,
+            Outcome::Pass | Outcome::Stopped(_) | Outcome::Exit(0) | Outcome::StepBound => false,
             Outcome::AssertFailed { .. }
             | Outcome::IllegalMonitorState { .. }
             | Outcome::Deadlock { .. }
-            | Outcome::StepBound
+            | Outcome::Livelock { .. }
             | Outcome::Exit(_) => true,
         }
     }
@@ -512,6 +517,7 @@ pub fn run_execution_with<S: Strategy>(
             Decision::Finished => return Ok(Outcome::Pass),
             Decision::Deadlock { blocked } => return Ok(Outcome::Deadlock { blocked }),
             Decision::StepBound => return Ok(Outcome::StepBound),
+            Decision::Livelock { spinning } => return Ok(Outcome::Livelock { spinning }),
             Decision::Exit { status } => return Ok(Outcome::Exit(status)),
             Decision::Stopped(stop) => return Ok(Outcome::Stopped(stop)),
         }

@@ -542,3 +542,111 @@ fn a_quiet_stretch_the_schedule_does_not_have_diverges() {
     );
     assert_eq!(exec.steps(), steps / 2);
 }
+
+/// A worker spins on `flag` (optionally yielding) until a second worker sets it; main joins
+/// both. Correct: it ends under every fair scheduler.
+fn spin_until_set(yielding: bool) -> Program {
+    const FLAG: u32 = 0;
+    let mut spinner = vec![Read { var: FLAG, reg: 0 }];
+    if yielding {
+        spinner.push(Ins::Yield);
+    }
+    spinner.push(Ins::JumpIf {
+        reg: 0,
+        cmp: Cmp::Eq,
+        val: Val::Const(0),
+        to: 0,
+    });
+    Program {
+        name: "spin-until-set",
+        vars: vec![0],
+        bodies: vec![
+            vec![Ins::Start(1), Ins::Start(2), Ins::Join(1), Ins::Join(2)],
+            spinner,
+            vec![Write {
+                var: FLAG,
+                val: Val::Const(1),
+            }],
+        ],
+    }
+}
+
+use super::Ins::{Read, Write};
+
+#[test]
+fn spin_waits_end_under_every_strategy_and_seed() {
+    let config = Config {
+        max_steps: 20_000,
+        livelock_window: 5_000,
+        ..Config::default()
+    };
+    for yielding in [false, true] {
+        let program = spin_until_set(yielding);
+        for name in crate::strategy::by_name::NAMES {
+            for seed in 0..4 {
+                let chosen =
+                    crate::strategy::from_name(name, &Default::default(), seed).unwrap();
+                let mut exec = Execution::new(config.clone(), chosen.strategy);
+                for _ in 0..10 {
+                    let outcome = run_execution(&mut exec, &program).unwrap();
+                    // Pruned by an exhaustive search is fine; too long or a livelock is not.
+                    assert!(
+                        matches!(outcome, Outcome::Pass | Outcome::Stopped(_)),
+                        "{name} seed {seed} yielding {yielding}: {outcome:?} after {} steps",
+                        exec.steps()
+                    );
+                    let more = exec.finish(false).unwrap();
+                    if !more {
+                        break;
+                    }
+                    exec.restart().unwrap();
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn two_threads_waiting_for_flags_nobody_sets_are_a_livelock_with_their_sites() {
+    let spin_on = |var: u32| {
+        vec![
+            Read { var, reg: 0 },
+            Ins::Yield,
+            Ins::JumpIf {
+                reg: 0,
+                cmp: Cmp::Eq,
+                val: Val::Const(0),
+                to: 0,
+            },
+        ]
+    };
+    let program = Program {
+        name: "polite-livelock",
+        vars: vec![0, 0],
+        bodies: vec![
+            vec![Ins::Start(1), Ins::Start(2), Ins::Join(1), Ins::Join(2)],
+            spin_on(0),
+            spin_on(1),
+        ],
+    };
+    let config = Config {
+        max_steps: 100_000,
+        livelock_window: 2_000,
+        ..Config::default()
+    };
+    let mut exec = Execution::new(config, RandomWalk::new(1));
+    match run_execution(&mut exec, &program).unwrap() {
+        Outcome::Livelock { spinning } => {
+            let threads: Vec<ThreadId> = spinning.iter().map(|(t, _)| *t).collect();
+            assert_eq!(threads, vec![ThreadId(1), ThreadId(2)]);
+            assert!(spinning.iter().all(|(_, sites)| !sites.is_empty()));
+        }
+        other => panic!("expected a livelock, got {other:?}"),
+    }
+    assert!(exec.steps() < 10_000, "found within the window: {}", exec.steps());
+}
+
+#[test]
+fn the_step_bound_alone_is_no_bug() {
+    assert!(!Outcome::StepBound.is_bug());
+}

@@ -205,6 +205,8 @@ pub enum Ending {
     Deadlock,
     /// The step bound was reached.
     StepBound,
+    /// Every enabled thread kept spinning for the livelock window.
+    Livelock,
     /// A thread performed `Exit` with this status.
     Exit(i32),
     /// The strategy stopped the execution.

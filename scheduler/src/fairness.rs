@@ -1,0 +1,274 @@
+//! Fairness and livelock evidence, the same for every strategy.
+//!
+//! A strategy that always runs the highest-priority thread (PCT, RankChecker) can keep a thread
+//! that busy-waits on a flag (`while (!done) {}`, with or without `Thread.yield()`) running for
+//! ever and never let the thread that would set the flag run; a program that ends under every
+//! fair scheduler must end under rankcheck too. The papers prescribe lowering a thread that keeps
+//! yielding; this module generalises that to every strategy at once, in the model: a thread that
+//! **spins** — re-reads the few locations it already read, yields, sleeps or asks for its
+//! interrupt flag, [`SPIN_LIMIT`] times, while nobody writes what it reads — is taken out of the
+//! strategy's choice whenever a thread that does not spin is enabled. It comes back as soon as
+//! anything it reads is written (or any thread does anything else that may change what it sees).
+//!
+//! The same bookkeeping is the evidence of a livelock: when every enabled thread spins, and goes
+//! on spinning for a whole window of steps ([`Config::livelock_window`](crate::Config)) with no
+//! write or synchronization anywhere, no thread can ever see anything new: the execution is a
+//! livelock, reported with the sites the threads spin at. Reaching the step bound without such
+//! evidence is *not* a livelock (the agent reports it as "too long", never as a bug).
+//!
+//! A thread that reads more than [`SPIN_LOCATIONS`] distinct locations between its own writes is
+//! scanning (summing an array, walking a list), not spinning. Writes are progress even when they
+//! write the value already there: without values the model cannot tell, so a livelock whose
+//! threads keep writing is not recognised (it ends at the step bound, "too long").
+//!
+//! Nothing here decides which thread runs among those offered; that is the strategy's.
+
+use crate::ids::{Loc, SiteId, ThreadId};
+use crate::op::Op;
+use crate::strategy::Candidate;
+
+/// Spin steps after which a thread gives way to threads that do not spin (RankChecker's yield
+/// rule uses the same number).
+pub const SPIN_LIMIT: u32 = 100;
+
+/// Distinct locations a spinning thread may read between its own writes.
+pub const SPIN_LOCATIONS: usize = 8;
+
+/// Sites remembered per spinning thread, for the livelock report.
+const SPIN_SITES: usize = 8;
+
+/// One thread's spin state since its last write (or other effect).
+#[derive(Clone, Debug, Default)]
+struct Spin {
+    /// Locations read since the last effect (at most [`SPIN_LOCATIONS`]).
+    reads: Vec<Loc>,
+    /// Spin steps since the last effect.
+    count: u32,
+    /// Sites of the spin steps (at most [`SPIN_SITES`], first seen first).
+    sites: Vec<SiteId>,
+}
+
+impl Spin {
+    fn reset(&mut self) {
+        self.reads.clear();
+        self.count = 0;
+        self.sites.clear();
+    }
+
+    fn spun(&mut self, site: Option<SiteId>) {
+        self.count = self.count.saturating_add(1);
+        if let Some(s) = site {
+            if self.sites.len() < SPIN_SITES && !self.sites.contains(&s) {
+                self.sites.push(s);
+            }
+        }
+    }
+
+    fn spinning(&self) -> bool {
+        self.count >= SPIN_LIMIT
+    }
+}
+
+/// What the model should do with the enabled threads at one scheduling point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Offer every enabled thread.
+    All,
+    /// Offer only the threads that do not spin.
+    WithoutSpinners,
+    /// Every enabled thread has spun for the whole window: each with the sites it spins at.
+    Livelock(Vec<(ThreadId, Vec<SiteId>)>),
+}
+
+/// The spin state of every thread of one execution.
+#[derive(Clone, Debug, Default)]
+pub struct Fairness {
+    threads: Vec<Spin>,
+    /// The step since which every enabled thread has been spinning.
+    all_spinning_since: Option<u64>,
+}
+
+impl Fairness {
+    /// Forgets everything (a new execution).
+    pub fn clear(&mut self) {
+        self.threads.clear();
+        self.all_spinning_since = None;
+    }
+
+    fn slot(&mut self, t: ThreadId) -> &mut Spin {
+        if self.threads.len() <= t.index() {
+            self.threads.resize_with(t.index() + 1, Spin::default);
+        }
+        &mut self.threads[t.index()]
+    }
+
+    /// Whether `t` spins (and gives way to threads that do not).
+    pub fn spinning(&self, t: ThreadId) -> bool {
+        self.threads.get(t.index()).is_some_and(Spin::spinning)
+    }
+
+    /// `t` performed `op`.
+    pub fn performed(&mut self, t: ThreadId, op: &Op) {
+        match *op {
+            Op::Access {
+                loc,
+                write: false,
+                site,
+                ..
+            } => {
+                let me = self.slot(t);
+                if me.reads.contains(&loc) {
+                    me.spun(Some(site));
+                } else if me.reads.len() < SPIN_LOCATIONS {
+                    me.reads.push(loc);
+                } else {
+                    // Scanning many locations is progress.
+                    me.reset();
+                }
+            }
+            Op::Access {
+                loc, write: true, ..
+            } => {
+                self.slot(t).reset();
+                for s in &mut self.threads {
+                    if s.reads.contains(&loc) {
+                        s.reset();
+                    }
+                }
+            }
+            Op::Yield { site }
+            | Op::Sleep { site }
+            | Op::Interrupted { site, .. }
+            | Op::IsInterrupted { site, .. }
+            | Op::Park {
+                timed: true, site, ..
+            } => self.slot(t).spun(Some(site)),
+            // Taking and releasing a monitor around a check is part of a spin, and a new thread
+            // has not spun yet.
+            Op::MonitorEnter { .. } | Op::MonitorExit { .. } | Op::Begin => {}
+            // Anything else may change what every thread sees.
+            _ => {
+                for s in &mut self.threads {
+                    s.reset();
+                }
+            }
+        }
+    }
+
+    /// What to offer the strategy among `enabled` (non-empty) at step `step`, given the
+    /// livelock window.
+    pub fn verdict(&mut self, enabled: &[Candidate], step: u64, window: u64) -> Verdict {
+        let spinners = enabled.iter().filter(|c| self.spinning(c.thread)).count();
+        if spinners == 0 {
+            self.all_spinning_since = None;
+            return Verdict::All;
+        }
+        if spinners < enabled.len() {
+            self.all_spinning_since = None;
+            return Verdict::WithoutSpinners;
+        }
+        let since = *self.all_spinning_since.get_or_insert(step);
+        if step.saturating_sub(since) < window {
+            return Verdict::All;
+        }
+        Verdict::Livelock(
+            enabled
+                .iter()
+                .map(|c| (c.thread, self.threads[c.thread.index()].sites.clone()))
+                .collect(),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ids::VarId;
+    use crate::strategy::Via;
+
+    fn read(loc: u64) -> Op {
+        Op::Access {
+            loc: Loc(loc),
+            var: VarId::UNKNOWN,
+            write: false,
+            site: 10 + loc as SiteId,
+        }
+    }
+
+    fn write(loc: u64) -> Op {
+        Op::Access {
+            loc: Loc(loc),
+            var: VarId::UNKNOWN,
+            write: true,
+            site: 20,
+        }
+    }
+
+    fn candidate(t: u32) -> Candidate {
+        Candidate {
+            thread: ThreadId(t),
+            op: read(1),
+            via: Via::Ready,
+            yields: 0,
+        }
+    }
+
+    #[test]
+    fn a_thread_rereading_one_flag_spins_until_someone_writes_it() {
+        let mut f = Fairness::default();
+        let (spinner, setter) = (ThreadId(1), ThreadId(2));
+        for _ in 0..=SPIN_LIMIT {
+            f.performed(spinner, &read(7));
+        }
+        assert!(f.spinning(spinner));
+        assert!(!f.spinning(setter));
+        let both = [candidate(1), candidate(2)];
+        assert_eq!(f.verdict(&both, 500, 1000), Verdict::WithoutSpinners);
+        // A write elsewhere does not help; a write of the flag does.
+        f.performed(setter, &write(8));
+        assert!(f.spinning(spinner));
+        f.performed(setter, &write(7));
+        assert!(!f.spinning(spinner));
+        assert_eq!(f.verdict(&both, 501, 1000), Verdict::All);
+    }
+
+    #[test]
+    fn yields_count_and_scanning_is_progress() {
+        let mut f = Fairness::default();
+        let t = ThreadId(0);
+        for _ in 0..SPIN_LIMIT {
+            f.performed(t, &Op::Yield { site: 3 });
+        }
+        assert!(f.spinning(t));
+        f.performed(t, &write(1));
+        assert!(!f.spinning(t));
+        for i in 0..10 * SPIN_LIMIT as u64 {
+            f.performed(t, &read(i));
+        }
+        assert!(!f.spinning(t), "reading ever new locations is no spin");
+    }
+
+    #[test]
+    fn livelock_only_after_every_enabled_thread_spun_a_whole_window() {
+        let mut f = Fairness::default();
+        for t in [ThreadId(0), ThreadId(1)] {
+            for _ in 0..SPIN_LIMIT {
+                f.performed(t, &Op::Yield { site: 5 + t.0 as SiteId });
+            }
+        }
+        let both = [candidate(0), candidate(1)];
+        assert_eq!(f.verdict(&both, 1000, 50), Verdict::All);
+        assert_eq!(f.verdict(&both, 1049, 50), Verdict::All);
+        assert_eq!(
+            f.verdict(&both, 1050, 50),
+            Verdict::Livelock(vec![(ThreadId(0), vec![5]), (ThreadId(1), vec![6])])
+        );
+        // Any synchronization resets the evidence.
+        f.performed(ThreadId(0), &Op::Notify {
+            obj: crate::ids::ObjId(1),
+            all: true,
+            site: 9,
+        });
+        assert_eq!(f.verdict(&both, 1051, 50), Verdict::All);
+    }
+}
