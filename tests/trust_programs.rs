@@ -254,7 +254,8 @@ fn processors_counter_found_and_replayed() {
     found_after_the_first_execution_and_replayed(
         "ProcessorsCounter",
         "workers counted (one per processor",
-        &[6, 5, 3],
+        // Found in executions 5, 23 and 5 once the processor count is pinned.
+        &[1, 3, 9],
     );
 }
 
