@@ -4,7 +4,9 @@ package threadidifwait;
  * Main puts two items on a shelf, one at a time with notifyAll; two unnamed consumers take one
  * each. A consumer that finds the shelf empty waits; the buggy variant re-checks nothing after
  * waking up, so when both consumers wake for one item the second takes from an empty shelf and
- * reports its thread id.
+ * reports its thread id. The consumers only need to be waiting before main fills the shelf,
+ * which they are when they run as soon as they are started: (c, v, t) = (0, 0, 3) under
+ * RankChecker counting.
  */
 public class Main {
     static final Object SHELF = new Object();

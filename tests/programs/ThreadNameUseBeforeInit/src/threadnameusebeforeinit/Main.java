@@ -3,8 +3,8 @@ package threadnameusebeforeinit;
 /**
  * Main starts an unnamed worker that reads a config and prints it with its thread name. The
  * buggy main sets the config only after starting the worker, so the worker can print
- * "Thread-0 read config null". One preemption of main, after start and before the write:
- * (c, v, t) = (1, 1, 2).
+ * "Thread-0 read config null". No preemption under RankChecker counting (the started worker
+ * takes over from main before the write); CHESS counting needs one: (c, v, t) = (0, 0, 2).
  */
 public class Main {
     static String config;

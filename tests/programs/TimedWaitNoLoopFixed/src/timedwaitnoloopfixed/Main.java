@@ -4,7 +4,8 @@ package timedwaitnoloopfixed;
  * Main reads a message that an unnamed writer thread delivers under a lock with notifyAll.
  * The buggy reader waits once, with a timeout, and then uses whatever is there: if the wait
  * times out (or wakes spuriously) before the writer ran, the message is still null. Its failure
- * message says how long it waited, from System.currentTimeMillis().
+ * message says how long it waited, from System.currentTimeMillis(). No preemption: main blocks in
+ * the wait and its time-out comes before the writer runs: (c, v, t) = (0, 0, 2).
  */
 public class Main {
     static final Object MAILBOX = new Object();
