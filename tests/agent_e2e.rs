@@ -302,15 +302,35 @@ fn system_exit_from_a_worker_ends_the_execution_not_the_jvm() {
 }
 
 #[test]
-fn an_endless_spin_loop_ends_at_the_step_bound() {
+fn an_endless_spin_loop_is_a_livelock_and_the_step_bound_alone_is_no_bug() {
     let run = rankcheck_run(
         "SpinForever",
-        &["--max-steps", "3000", "--executions", "3", "--keep-going"],
+        &[
+            "--livelock-window",
+            "2000",
+            "--executions",
+            "3",
+            "--keep-going",
+        ],
         &[],
     );
     assert_eq!(run.code, Some(1), "{}", run.explain());
-    assert_eq!(run.kinds(), vec!["step-bound"; 3]);
-    assert_eq!(run.result(0)["bound"], "steps");
+    assert_eq!(run.kinds(), vec!["livelock"; 3]);
+    let message = run.result(0)["message"].as_str().unwrap().to_string();
+    assert!(
+        message.contains("SpinForever.lambda$main$0 line "),
+        "{message}"
+    );
+    // Cut by the step bound before the window closes: too long, no verdict.
+    let cut = rankcheck_run(
+        "SpinForever",
+        &["--max-steps", "3000", "--executions", "1"],
+        &[],
+    );
+    assert_eq!(cut.code, Some(3), "{}", cut.explain());
+    assert_eq!(cut.kinds(), vec!["too-long"]);
+    assert_eq!(cut.result(0)["bound"], "steps");
+    assert_eq!(cut.result(0)["outcome"], "inconclusive");
 }
 
 #[test]
@@ -329,7 +349,7 @@ fn an_endless_spin_loop_inside_one_quiet_stretch_still_ends() {
         ],
         &[],
     );
-    assert_eq!(bounded.kinds(), vec!["step-bound"], "{}", bounded.explain());
+    assert_eq!(bounded.kinds(), vec!["too-long"], "{}", bounded.explain());
     assert_eq!(bounded.result(0)["steps"], 3000, "{}", bounded.explain());
     // ...and with no step bound worth the name the wall-clock bound stops the thread, which
     // never comes back to the agent by itself.
@@ -445,7 +465,7 @@ fn a_throwing_worker_is_reported_and_one_throwing_for_ever_hits_the_bound() {
         .unwrap()
         .contains("ThrowsInLoop.lambda$main$0"));
     let forever = rankcheck_run("ThrowsInLoop", &["--max-steps", "2000"], &["forever"]);
-    assert_eq!(forever.kinds(), vec!["step-bound"], "{}", forever.explain());
+    assert_eq!(forever.kinds(), vec!["too-long"], "{}", forever.explain());
 }
 
 #[test]
@@ -626,7 +646,7 @@ fn rankcheck_test_says_when_executions_could_not_be_controlled_and_never_reports
     assert_eq!(o.code, Some(3), "{explain}");
     assert!(
         o.stderr
-            .contains("3 of 3 execution(s) could not be controlled"),
+            .contains("inconclusive: 3 of 3 execution(s) gave no verdict"),
         "{explain}"
     );
     assert!(o.stderr.contains("report in "), "{explain}");

@@ -253,7 +253,12 @@ mod tests {
         let mut f = Fairness::default();
         for t in [ThreadId(0), ThreadId(1)] {
             for _ in 0..SPIN_LIMIT {
-                f.performed(t, &Op::Yield { site: 5 + t.0 as SiteId });
+                f.performed(
+                    t,
+                    &Op::Yield {
+                        site: 5 + t.0 as SiteId,
+                    },
+                );
             }
         }
         let both = [candidate(0), candidate(1)];
@@ -264,11 +269,14 @@ mod tests {
             Verdict::Livelock(vec![(ThreadId(0), vec![5]), (ThreadId(1), vec![6])])
         );
         // Any synchronization resets the evidence.
-        f.performed(ThreadId(0), &Op::Notify {
-            obj: crate::ids::ObjId(1),
-            all: true,
-            site: 9,
-        });
+        f.performed(
+            ThreadId(0),
+            &Op::Notify {
+                obj: crate::ids::ObjId(1),
+                all: true,
+                site: 9,
+            },
+        );
         assert_eq!(f.verdict(&both, 1051, 50), Verdict::All);
     }
 }

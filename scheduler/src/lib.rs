@@ -143,9 +143,9 @@
 
 pub mod bounds;
 pub mod coverage;
-pub mod fairness;
 mod events;
 mod execution;
+pub mod fairness;
 pub mod hb;
 mod ids;
 mod op;

@@ -42,6 +42,10 @@ pub struct Args {
     /// never a bug.
     #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
     pub max_steps: u64,
+    /// Steps for which every enabled thread must keep spinning (re-reading what nobody writes,
+    /// yielding) with nothing written anywhere before the execution is reported as a livelock.
+    #[arg(long, default_value_t = scheduler::Config::default().livelock_window)]
+    pub livelock_window: u64,
     /// Wall-clock bound of one execution, in milliseconds.
     #[arg(long, default_value_t = 20_000)]
     pub timeout_ms: u64,
@@ -301,6 +305,7 @@ impl Launch {
             ("executions".into(), count.to_string()),
             ("first-execution".into(), first.to_string()),
             ("max-steps".into(), args.max_steps.to_string()),
+            ("livelock-window".into(), args.livelock_window.to_string()),
             ("timeout-ms".into(), args.timeout_ms.to_string()),
             ("block-ms".into(), args.block_ms.to_string()),
             ("expect-exit".into(), args.expect_exit.to_string()),

@@ -87,6 +87,10 @@ pub struct Args {
     /// never a bug.
     #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
     pub max_steps: u64,
+    /// Steps for which every enabled thread must keep spinning (re-reading what nobody writes,
+    /// yielding) with nothing written anywhere before the execution is reported as a livelock.
+    #[arg(long, default_value_t = scheduler::Config::default().livelock_window)]
+    pub livelock_window: u64,
     /// Wall-clock bound of one execution, in milliseconds.
     #[arg(long, default_value_t = 20_000)]
     pub timeout_ms: u64,
@@ -185,6 +189,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         keep_going: args.keep_going,
         time_limit,
         max_steps: args.max_steps,
+        livelock_window: args.livelock_window,
         timeout_ms: args.timeout_ms,
         spurious: args.spurious,
         jvm_args: args.jvm_arg.clone(),

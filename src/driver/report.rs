@@ -295,7 +295,7 @@ pub fn same_failure(expected_kind: &str, expected_message: &str, result: &Value)
     match expected_kind {
         // Deadlock and step-bound messages name thread states that may be worded differently
         // from run to run; the kind is what matters.
-        "deadlock" | "livelock" | "step-bound" | "watchdog" => true,
+        "deadlock" | "livelock" | "watchdog" => true,
         _ => first(expected_message) == first(result["message"].as_str().unwrap_or("")),
     }
 }

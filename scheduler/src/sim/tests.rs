@@ -584,8 +584,7 @@ fn spin_waits_end_under_every_strategy_and_seed() {
         let program = spin_until_set(yielding);
         for name in crate::strategy::by_name::NAMES {
             for seed in 0..4 {
-                let chosen =
-                    crate::strategy::from_name(name, &Default::default(), seed).unwrap();
+                let chosen = crate::strategy::from_name(name, &Default::default(), seed).unwrap();
                 let mut exec = Execution::new(config.clone(), chosen.strategy);
                 for _ in 0..10 {
                     let outcome = run_execution(&mut exec, &program).unwrap();
@@ -643,7 +642,11 @@ fn two_threads_waiting_for_flags_nobody_sets_are_a_livelock_with_their_sites() {
         }
         other => panic!("expected a livelock, got {other:?}"),
     }
-    assert!(exec.steps() < 10_000, "found within the window: {}", exec.steps());
+    assert!(
+        exec.steps() < 10_000,
+        "found within the window: {}",
+        exec.steps()
+    );
 }
 
 #[test]
