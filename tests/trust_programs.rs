@@ -4,7 +4,7 @@
 //! * Determinism: each buggy program's failure message holds text that differs from one
 //!   execution to the next of one JVM unless rankcheck pins it per execution (default thread
 //!   names `Thread-N`, thread ids, `pool-N-thread-M`, identity hash codes, the processor count,
-//!   the clocks, `new Random()`, `ThreadLocalRandom`, `Math.random()`). The bug must be found in
+//!   the clocks, `new Random()`, `ThreadLocalRandom`, `Math.random()`, `Collections.shuffle`). The bug must be found in
 //!   an execution other than the first of its JVM, replayed in a fresh JVM (exit 1), and
 //!   replayed again by `rankcheck replay` (exit 1). Each fixed variant gets no report in 2,000
 //!   executions.
@@ -239,6 +239,13 @@ determinism!(
     "TimedWaitNoLoop",
     "no message after waiting ",
     [3, 2, 5] // 5, 3, 2
+);
+determinism!(
+    shuffled_work_found_and_replayed,
+    shuffled_work_fixed_no_report,
+    "ShuffledWork",
+    " times; order [",
+    [4, 2, 10] // 2, 1, 1
 );
 
 /// One worker per available processor: the bug needs two workers, so it exists only where the
