@@ -4,10 +4,10 @@
 //! * Determinism: each buggy program's failure message holds text that differs from one
 //!   execution to the next of one JVM unless rankcheck pins it per execution (default thread
 //!   names `Thread-N`, thread ids, `pool-N-thread-M`, identity hash codes, the processor count,
-//!   the clocks, `new Random()`, `ThreadLocalRandom`, `Math.random()`, `Collections.shuffle`). The bug must be found in
-//!   an execution other than the first of its JVM, replayed in a fresh JVM (exit 1), and
-//!   replayed again by `rankcheck replay` (exit 1). Each fixed variant gets no report in 2,000
-//!   executions.
+//!   the clocks, `new Random()`, `ThreadLocalRandom`, `Math.random()`, `Collections.shuffle`).
+//!   The bug must be found in an execution other than the first of its JVM, replayed in a fresh
+//!   JVM (exit 1), and replayed again by `rankcheck replay` (exit 1). Each fixed variant gets no
+//!   report in 2,000 executions.
 //! * Spin-waits: correct programs that busy-wait for a flag end under every strategy; never a
 //!   livelock report.
 //! * Livelock and long programs: a polite livelock (both threads yield forever) is a bug of kind
