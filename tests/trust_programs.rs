@@ -337,6 +337,13 @@ fn spin_on_spin_wait_ends_under_every_strategy() {
     spin_ends_under_every_strategy("SpinOnSpinWait");
 }
 
+/// The shutdown idiom `while (!pool.awaitTermination(1, MINUTES)) …`: a timed wait that runs
+/// out must not let main starve the pool's worker.
+#[test]
+fn spin_await_termination_ends_under_every_strategy() {
+    spin_ends_under_every_strategy("SpinAwaitTermination");
+}
+
 #[test]
 fn polite_livelock_is_a_livelock_bug() {
     let dir = scratch("trust-PoliteLivelock");
