@@ -87,12 +87,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Ok(Outcome::Bug)
     } else {
         println!(
-            "rankcheck: NOT reproduced: expected {} ({}), got {} ({}): {}",
-            recorded.expected_kind,
-            recorded.expected_message.lines().next().unwrap_or(""),
-            r["outcome"].as_str().unwrap_or("?"),
-            r["kind"].as_str().unwrap_or("?"),
-            r["message"].as_str().unwrap_or("")
+            "rankcheck: NOT reproduced: expected {} ({}); {}",
+            recorded.expected.kind,
+            recorded.expected.message.lines().next().unwrap_or(""),
+            replayed.difference.as_deref().unwrap_or("")
         );
         Ok(Outcome::Clean)
     }

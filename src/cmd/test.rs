@@ -83,6 +83,11 @@ pub struct Args {
     /// Go on after a bug.
     #[arg(long)]
     pub keep_going: bool,
+    /// Replay the last execution of every JVM of the search in a fresh JVM and fail (exit 3)
+    /// if one runs differently: uncontrolled nondeterminism that could hide a bug or stop one
+    /// from replaying. Without it the first JVM's last execution is checked, with a warning.
+    #[arg(long)]
+    pub check_determinism: bool,
     /// Step bound of one execution: an execution that reaches it is inconclusive ("too long"),
     /// never a bug.
     #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
@@ -195,6 +200,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         jvm_args: args.jvm_arg.clone(),
         out: args.out.clone(),
         progress: !args.json && std::io::stderr().is_terminal(),
+        determinism_samples: if args.check_determinism {
+            usize::MAX
+        } else {
+            1
+        },
     };
     let result = if args.selective {
         selective::run(&args, &search, program)?
@@ -202,6 +212,17 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         search.run(&program)?
     };
     print(&args, &search, &result);
+    for n in &result.nondeterminism {
+        eprintln!("rankcheck: warning: nondeterminism rankcheck does not control: {n}");
+    }
+    if args.check_determinism && !result.nondeterminism.is_empty() {
+        return Err(crate::error::Inconclusive(format!(
+            "{} sampled execution(s) ran differently when replayed alone in a fresh JVM (see \
+             above): a found bug might not replay and a clean search might have missed one",
+            result.nondeterminism.len()
+        ))
+        .into());
+    }
     if let (true, Some((message, dir))) = (result.bugs.is_empty(), result.inconclusive.first()) {
         // A limit of rankcheck (a thread blocked where it cannot see, a loop without scheduling
         // points), never a bug of the program.
@@ -487,6 +508,7 @@ fn print(args: &Args, search: &Search, result: &SearchResult) {
                 "report": d.display().to_string(),
             })).collect::<Vec<_>>(),
             "time_limited": f.time_limited,
+            "nondeterminism": result.nondeterminism,
         });
         println!("{value}");
     }

@@ -47,7 +47,12 @@ pub fn write_report(out: &Path, launch: &Launch, result: &Value) -> anyhow::Resu
         .filter(|(k, _)| {
             !matches!(
                 k.as_str(),
-                "executions" | "first-execution" | "keep-going" | "time-limit-ms" | "pin"
+                "executions"
+                    | "first-execution"
+                    | "keep-going"
+                    | "time-limit-ms"
+                    | "pin"
+                    | "record-at"
             )
         })
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
@@ -63,7 +68,7 @@ pub fn write_report(out: &Path, launch: &Launch, result: &Value) -> anyhow::Resu
         "fail_on_file": launch.fail_on_file,
         "execution": result["index"],
         "schedule": "schedule.txt",
-        "expected": {"kind": result["kind"], "message": result["message"]},
+        "expected": {"outcome": result["outcome"], "kind": result["kind"], "message": result["message"], "steps": result["steps"]},
     });
     std::fs::write(dir.join("run.json"), serde_json::to_string_pretty(&run)?)?;
     std::fs::write(
@@ -234,8 +239,7 @@ pub struct Recorded {
     pub fail_on_file: Vec<String>,
     pub execution: u64,
     pub schedule: PathBuf,
-    pub expected_kind: String,
-    pub expected_message: String,
+    pub expected: Expected,
 }
 
 /// Reads `dir/run.json`; errors are one line naming the file.
@@ -280,24 +284,97 @@ pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
         fail_on_file: strings("fail_on_file"),
         execution: v["execution"].as_u64().unwrap_or(0),
         schedule: dir.join(v["schedule"].as_str().unwrap_or("schedule.txt")),
-        expected_kind: v["expected"]["kind"].as_str().unwrap_or("").to_string(),
-        expected_message: v["expected"]["message"].as_str().unwrap_or("").to_string(),
+        expected: Expected {
+            outcome: v["expected"]["outcome"]
+                .as_str()
+                .unwrap_or("bug")
+                .to_string(),
+            kind: v["expected"]["kind"].as_str().unwrap_or("").to_string(),
+            message: v["expected"]["message"].as_str().unwrap_or("").to_string(),
+            steps: v["expected"]["steps"].as_u64(),
+        },
     })
 }
 
-/// True when a replayed result shows the recorded failure: the same kind and, for kinds whose
-/// message names the failure (throwables, oracles, exit statuses), the same first line.
-pub fn same_failure(expected_kind: &str, expected_message: &str, result: &Value) -> bool {
-    if result["outcome"] != "bug" || result["kind"].as_str() != Some(expected_kind) {
-        return false;
+/// The failure a report recorded, as a replay must show it again.
+#[derive(Clone, Debug, Default)]
+pub struct Expected {
+    /// `bug`, or `pass` for the determinism check's samples.
+    pub outcome: String,
+    pub kind: String,
+    pub message: String,
+    /// The step at which the recorded execution ended (reports written before 0.4.0 lack it).
+    pub steps: Option<u64>,
+}
+
+impl Expected {
+    /// The failure of an agent result line.
+    pub fn of(result: &Value) -> Expected {
+        Expected {
+            outcome: result["outcome"].as_str().unwrap_or("bug").to_string(),
+            kind: result["kind"].as_str().unwrap_or("").to_string(),
+            message: result["message"].as_str().unwrap_or("").to_string(),
+            steps: result["steps"].as_u64(),
+        }
     }
-    let first = |s: &str| s.lines().next().unwrap_or("").trim().to_string();
-    match expected_kind {
-        // Deadlock and step-bound messages name thread states that may be worded differently
-        // from run to run; the kind is what matters.
-        "deadlock" | "livelock" | "watchdog" => true,
-        _ => first(expected_message) == first(result["message"].as_str().unwrap_or("")),
+}
+
+/// `None` when a replayed result shows the recorded failure, else what differs, in a few words.
+///
+/// The same failure is the same kind, at the same step, with the same message once rankcheck's
+/// own decorations are set aside (thread names after rankcheck's thread ids: `t1 (Thread-0)`
+/// compares as `t1`). For a thrown throwable that is the failing thread, the throwable's class
+/// and its message (the first line); for a deadlock the blocked threads with what each waits
+/// for; for a livelock the spinning threads and their sites; for an oracle the oracle.
+pub fn difference(expected: &Expected, result: &Value) -> Option<String> {
+    let outcome = result["outcome"].as_str().unwrap_or("?");
+    let kind = result["kind"].as_str().unwrap_or("?");
+    let message = result["message"].as_str().unwrap_or("");
+    if outcome != expected.outcome || kind != expected.kind {
+        return Some(format!(
+            "the replay ended otherwise: {outcome} ({kind}): {}",
+            first_line(message)
+        ));
     }
+    if outcome != "bug" {
+        // A passing sample: the same ending at the same step is all there is to compare.
+        return match (expected.steps, result["steps"].as_u64()) {
+            (Some(want), Some(got)) if want != got => Some(format!(
+                "the replay ended at step {got}, the recorded run at step {want}"
+            )),
+            _ => None,
+        };
+    }
+    let compared = |m: &str| -> String {
+        let m = if kind == "uncaught" { first_line(m) } else { m };
+        without_thread_names(m)
+    };
+    if compared(message) != compared(&expected.message) {
+        return Some(format!(
+            "the replay failed differently: {} instead of {}",
+            first_line(message),
+            first_line(&expected.message)
+        ));
+    }
+    match (expected.steps, result["steps"].as_u64()) {
+        (Some(want), Some(got)) if want != got => Some(format!(
+            "the replay failed the same way but {} (at step {got}, the recording at step {want})",
+            if got < want { "earlier" } else { "later" }
+        )),
+        _ => None,
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("").trim()
+}
+
+/// `t3 (pool-1-thread-2)` becomes `t3`: rankcheck's ids name threads; their Java names are a
+/// decoration.
+fn without_thread_names(message: &str) -> String {
+    static NAMED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let named = NAMED.get_or_init(|| regex::Regex::new(r"\b(t\d+) \([^()]*\)").expect("valid"));
+    named.replace_all(message, "$1").into_owned()
 }
 
 #[cfg(test)]
@@ -308,7 +385,7 @@ mod tests {
     fn timeline_lists_the_runs_of_the_schedule() {
         let result = json!({
             "message": "boom",
-            "schedule": "rankcheck-schedule 1\nt0*3\nt1\nt0*2\n",
+            "schedule": "rankcheck-schedule 2\nt0*3\nt1\nt0*2\n",
             "stacks": [{"thread": 0, "name": "main", "frames": []}],
         });
         let text = timeline(&result, &HashMap::new());
@@ -318,18 +395,38 @@ mod tests {
     }
 
     #[test]
-    fn same_failure_compares_kind_and_first_line() {
-        let r = json!({"outcome": "bug", "kind": "uncaught", "message": "x: boom\nmore"});
-        assert!(same_failure("uncaught", "x: boom", &r));
-        assert!(!same_failure("uncaught", "x: other", &r));
-        assert!(!same_failure("deadlock", "x: boom", &r));
-        let d = json!({"outcome": "bug", "kind": "deadlock", "message": "t1 waits"});
-        assert!(same_failure("deadlock", "t2 waits", &d));
-        assert!(!same_failure(
-            "uncaught",
-            "x",
-            &json!({"outcome": "pass", "kind": "finished"})
-        ));
+    fn a_replay_must_fail_the_same_way_at_the_same_step() {
+        let recorded = json!({"outcome": "bug", "kind": "uncaught", "steps": 40,
+            "message": "uncaught in thread t1 (Thread-13): x: boom\nat A.run"});
+        let want = Expected::of(&recorded);
+        let same = json!({"outcome": "bug", "kind": "uncaught", "steps": 40,
+            "message": "uncaught in thread t1 (Thread-0): x: boom\nat B.run"});
+        assert_eq!(difference(&want, &same), None);
+        let other_thread = json!({"outcome": "bug", "kind": "uncaught", "steps": 40,
+            "message": "uncaught in thread t2 (Thread-13): x: boom"});
+        assert!(difference(&want, &other_thread)
+            .unwrap()
+            .contains("differently"));
+        let other_text = json!({"outcome": "bug", "kind": "uncaught", "steps": 40,
+            "message": "uncaught in thread t1 (Thread-13): x: bang"});
+        assert!(difference(&want, &other_text).is_some());
+        let later = json!({"outcome": "bug", "kind": "uncaught", "steps": 41,
+            "message": "uncaught in thread t1 (Thread-13): x: boom"});
+        assert!(difference(&want, &later).unwrap().contains("later"));
+        let passed = json!({"outcome": "pass", "kind": "finished", "steps": 40, "message": ""});
+        assert!(difference(&want, &passed).unwrap().contains("otherwise"));
+    }
+
+    #[test]
+    fn a_deadlock_must_block_the_same_threads_at_the_same_operations() {
+        let want = Expected::of(&json!({"outcome": "bug", "kind": "deadlock", "steps": 9,
+            "message": "deadlock: t1 (a) blocked at monitorenter on object #3; t2 (b) blocked at monitorenter on object #2"}));
+        let same = json!({"outcome": "bug", "kind": "deadlock", "steps": 9,
+            "message": "deadlock: t1 (Thread-0) blocked at monitorenter on object #3; t2 (Thread-1) blocked at monitorenter on object #2"});
+        assert_eq!(difference(&want, &same), None);
+        let other = json!({"outcome": "bug", "kind": "deadlock", "steps": 9,
+            "message": "deadlock: t1 (a) blocked at join of t2; t2 (b) blocked at monitorenter on object #2"});
+        assert!(difference(&want, &other).is_some());
     }
 
     #[test]

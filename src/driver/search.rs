@@ -3,12 +3,11 @@
 //! whose schedule does not reproduce it is never reported as a bug: it becomes a rankcheck
 //! failure with the details (no false positives).
 
-use super::coverage;
 use super::jvm::{identity_hash_args, java_binary, on_off, Launch};
 use super::replay::replay;
 use super::report::{load_recorded, replay_command, write_report};
 use super::session::{Finished, Session};
-use super::strategy::{Bounds, StrategyInfo};
+use super::strategy::{Bounds, Spread, StrategyInfo};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -50,6 +49,9 @@ pub struct Search {
     /// Report folders go here.
     pub out: PathBuf,
     pub progress: bool,
+    /// JVMs whose last execution is replayed in a fresh JVM to check that an execution does
+    /// not depend on what ran before it in the same JVM (`--check-determinism`).
+    pub determinism_samples: usize,
 }
 
 /// One bug, reported and replayed.
@@ -73,6 +75,8 @@ pub struct SearchResult {
     /// (which thread was blocked where) and the report folder.
     pub inconclusive: Vec<(String, PathBuf)>,
     pub coverage: String,
+    /// Sampled executions that did not replay the same in a fresh JVM: what differed.
+    pub nondeterminism: Vec<String>,
 }
 
 impl Search {
@@ -102,6 +106,8 @@ impl Search {
             jvm_args: Vec::new(),
             out,
             progress: false,
+            // A sweep runs hundreds of searches: one more JVM each is too dear there.
+            determinism_samples: 0,
         }
     }
 
@@ -164,6 +170,7 @@ impl Search {
             work: work.clone(),
             private_cwd: program.private_cwd,
             progress: self.progress,
+            samples: self.determinism_samples,
         };
         let result = session
             .run()
@@ -209,18 +216,16 @@ impl Search {
                     dir,
                 });
             } else {
-                let got = format!(
-                    "{} ({}): {}",
-                    replayed.result["outcome"].as_str().unwrap_or("?"),
-                    replayed.result["kind"].as_str().unwrap_or("?"),
-                    replayed.result["message"].as_str().unwrap_or("")
-                );
+                let got = replayed.difference.clone().unwrap_or_default();
                 std::fs::write(
                     dir.join("NOT-REPRODUCED.txt"),
-                    format!("replay gave: {got}\n"),
+                    format!(
+                        "{got}\n\nthe replay's result:\n{}\n",
+                        serde_json::to_string_pretty(&replayed.result).unwrap_or_default()
+                    ),
                 )?;
                 unreproduced.push(format!(
-                    "execution {} failed ({kind}: {message}) but replaying its schedule gave {got}; \
+                    "execution {} failed ({kind}: {message}) but replaying its schedule did not: {got}; \
                      details in {} ({})",
                     found.index(),
                     dir.display(),
@@ -228,6 +233,7 @@ impl Search {
                 ));
             }
         }
+        let nondeterminism = self.check_samples(&finished, work)?;
         let mut inconclusive = Vec::new();
         for found in &finished.inconclusive {
             let mut launch = found.launch.clone();
@@ -236,11 +242,18 @@ impl Search {
             let message = found.result["message"].as_str().unwrap_or("").to_string();
             inconclusive.push((format!("execution {}: {message}", found.index()), dir));
         }
-        // The strategy's own statement (with its count of distinct happens-before graphs) speaks
-        // for the session when one JVM ran it all; otherwise each JVM knew only its chunk.
-        let coverage = match &finished.agent_coverage {
-            Some((claim, true)) => format!("{} execution(s); {claim}", finished.executions),
-            _ => coverage::statement(self.strategy.name, &self.bounds, &finished.seen),
+        // A search whose state spans the session (one JVM, or JVMs that hand the state on)
+        // states its own coverage; a sampling search is stated from the facts of every JVM,
+        // merged, so that the text does not depend on how many JVMs ran it.
+        let coverage = match (&self.strategy.spread, &finished.agent_coverage) {
+            (Spread::OneJvm, Some((claim, _))) => {
+                format!("{} execution(s); {claim}", finished.executions)
+            }
+            _ => scheduler::session_coverage::statement(
+                self.strategy.name,
+                &self.bounds.to_scheduler(),
+                &finished.facts,
+            ),
         };
         Ok(SearchResult {
             finished,
@@ -248,7 +261,42 @@ impl Search {
             unreproduced,
             inconclusive,
             coverage,
+            nondeterminism,
         })
+    }
+
+    /// Replays each sampled passing execution in a fresh JVM: an execution that ran after
+    /// others in its JVM must do the same as the first execution of a new one, or a bug found
+    /// there might not replay (and a replay would not show what the search saw).
+    fn check_samples(
+        &self,
+        finished: &Finished,
+        work: &std::path::Path,
+    ) -> anyhow::Result<Vec<String>> {
+        let mut found = Vec::new();
+        for (i, sample) in finished.samples.iter().enumerate() {
+            let mut launch = sample.launch.clone();
+            launch.set_option("first-execution", sample.index().to_string());
+            let dir = work.join(format!("sample-{i}"));
+            std::fs::create_dir_all(&dir)?;
+            let dir = write_report(&dir, &launch, &sample.result)?;
+            let recorded = load_recorded(&dir).map_err(|e| anyhow::anyhow!(e))?;
+            let replayed = replay(&recorded, &work.join(format!("sample-replay-{i}")))?;
+            if let Some(what) = replayed.difference {
+                let why = match replayed.result["kind"].as_str() {
+                    Some("diverged") => replayed.result["message"]
+                        .as_str()
+                        .unwrap_or("")
+                        .to_string(),
+                    _ => what,
+                };
+                found.push(format!(
+                    "execution {} ran differently when replayed alone in a fresh JVM: {why}",
+                    sample.index()
+                ));
+            }
+        }
+        Ok(found)
     }
 }
 
