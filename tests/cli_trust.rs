@@ -584,6 +584,13 @@ fn replay_after_a_fix_runs_the_fixed_code() {
         fixed.both()
     );
     assert!(fixed.stdout.contains("NOT reproduced"), "{}", fixed.both());
+
+    // The program's classes gone: the instrumented copy the report ran (back in the cache since
+    // the first replay) still replays, with a note.
+    std::fs::remove_dir_all(&classes).unwrap();
+    let gone = rankcheck_env(&dir, &["replay", &report], &env, LIMIT);
+    assert_eq!(gone.code, 1, "{}", gone.both());
+    assert!(gone.stderr.contains("is gone"), "{}", gone.both());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -61,11 +61,19 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     // the same cache as `test`): after a fix, the replay runs the fixed code, and a cleared
     // cache costs one instrumentation, not the report.
     let changed = match recorded.origin.clone() {
-        Some(origin) => {
-            let (classpath, changed) = current_classes(&origin, &recorded)?;
-            recorded.classpath = classpath;
-            changed
-        }
+        Some(origin) => match current_classes(&origin, &recorded) {
+            Ok((classpath, changed)) => {
+                recorded.classpath = classpath;
+                changed
+            }
+            // The program's classes are gone but the instrumented copy the report ran is
+            // still there: replay that.
+            Err(e) if recorded.classpath.iter().all(|p| p.exists()) => {
+                eprintln!("rankcheck: note: {e:#}; replaying the instrumented copy the report ran");
+                0
+            }
+            Err(e) => return Err(e),
+        },
         None => 0,
     };
     if changed > 0 {
