@@ -203,7 +203,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                         println!("  report: {}", bug.dir.display());
                         println!("  replay: {}", replay_command(&bug.dir));
                     }
-                    Verdict::NotABug(why) => {
+                    Verdict::NotABug { why, dir } => {
+                        println!("  report: {}", dir.display());
                         println!("  NOT a bug: {why}");
                         unreproduced.push(why);
                     }

@@ -516,6 +516,7 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             })).collect::<Vec<_>>(),
             "schedule_independent": result.bugs.first().map(|b| b.schedule_independent),
             "uninstrumented_classes": program.uninstrumented_classes,
+            "instrumentation_warnings": program.warnings,
             "unreproduced": result.unreproduced,
             "inconclusive": result.inconclusive.iter().map(|(m, d)| json!({
                 "message": m,

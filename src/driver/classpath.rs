@@ -661,6 +661,25 @@ mod tests {
     }
 
     #[test]
+    fn rewriter_warnings_of_classes_copied_unchanged_name_the_class() {
+        assert_eq!(
+            uninstrumented_class("entry junk/Bad.class copied unchanged: truncated class file"),
+            Some((
+                "junk/Bad.class".to_string(),
+                "truncated class file".to_string()
+            ))
+        );
+        assert_eq!(
+            uninstrumented_class("entry META-INF/x.txt copied unchanged: not a class"),
+            None
+        );
+        assert_eq!(
+            uninstrumented_class("p/A.m()V left uninstrumented: too large"),
+            None
+        );
+    }
+
+    #[test]
     fn hash_depends_on_names_and_contents() {
         let dir = std::env::temp_dir().join(format!("rc-cp-hash-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

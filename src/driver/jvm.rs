@@ -147,8 +147,9 @@ impl Launch {
                 let _ = child.kill();
                 let _ = child.wait();
                 anyhow::bail!(
-                    "the JVM reported nothing for {} s and was killed (an agent failure)",
-                    patience.as_secs()
+                    "the JVM reported nothing for {} s and was killed (an agent failure){}",
+                    patience.as_secs(),
+                    self.log_tail_text()
                 );
             }
             std::thread::sleep(Duration::from_millis(10));

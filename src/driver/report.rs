@@ -460,6 +460,29 @@ mod tests {
     }
 
     #[test]
+    fn changed_classes_counts_changed_added_and_removed() {
+        let map = |pairs: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let then = map(&[
+            ("0:a/A.class", "1"),
+            ("0:a/B.class", "2"),
+            ("0:a/C.class", "3"),
+        ]);
+        assert_eq!(changed_classes(&then, &then), 0);
+        let now = map(&[
+            ("0:a/A.class", "1"),
+            ("0:a/B.class", "9"),
+            ("0:a/D.class", "4"),
+        ]);
+        // B changed, C removed, D added.
+        assert_eq!(changed_classes(&then, &now), 3);
+    }
+
+    #[test]
     fn shell_words_are_quoted_when_needed() {
         assert_eq!(shell_word("/tmp/a-b"), "/tmp/a-b");
         assert_eq!(shell_word("/tmp/a b"), "'/tmp/a b'");

@@ -79,8 +79,8 @@ pub enum Verdict {
     /// Replayed in a fresh JVM: a bug of the program.
     Bug(Reported),
     /// Not a finding: it did not replay, or the watchdog ended it (a limit of rankcheck). Says
-    /// what happened and where the report is.
-    NotABug(String),
+    /// what happened; the report folder is written all the same.
+    NotABug { why: String, dir: PathBuf },
 }
 
 /// The words for a bug that fails without any thread switch.
@@ -230,7 +230,7 @@ impl Search {
                 self.schedule_check,
             )? {
                 Verdict::Bug(reported) => bugs.push(reported),
-                Verdict::NotABug(why) => unreproduced.push(why),
+                Verdict::NotABug { why, .. } => unreproduced.push(why),
             }
         }
         let mut inconclusive = Vec::new();
@@ -285,10 +285,10 @@ pub fn confirm(
     if result["bound"] == "watchdog" {
         // The watchdog's case is a limit of rankcheck (a thread blocked where the model cannot
         // see), not a finding: never reported as a bug of the program.
-        return Ok(Verdict::NotABug(format!(
-            "execution {index}: {message}; stacks in {}",
-            dir.display()
-        )));
+        return Ok(Verdict::NotABug {
+            why: format!("execution {index}: {message}; stacks in {}", dir.display()),
+            dir,
+        });
     }
     let recorded = load_recorded(&dir).map_err(|e| anyhow::anyhow!(e))?;
     let replayed = replay(&recorded, work)?;
@@ -303,15 +303,21 @@ pub fn confirm(
             dir.join("NOT-REPRODUCED.txt"),
             format!("replay gave: {got}\n"),
         )?;
-        return Ok(Verdict::NotABug(format!(
-            "execution {index} failed ({kind}: {message}) but replaying its schedule gave {got}; \
-             details in {} ({})",
-            dir.display(),
-            replay_command(&dir)
-        )));
+        return Ok(Verdict::NotABug {
+            why: format!(
+                "execution {index} failed ({kind}: {message}) but replaying its schedule gave \
+                 {got}; details in {} ({})",
+                dir.display(),
+                replay_command(&dir)
+            ),
+            dir,
+        });
     }
-    let schedule_independent =
-        schedule_check && fails_without_switches(&launch, &kind, &message, work);
+    // Found by `nonpreemptive` itself: it already ran without a switch.
+    let schedule_independent = schedule_check
+        && ((launch.option("strategy") == Some("nonpreemptive")
+            && launch.option("replay").is_none())
+            || fails_without_switches(&launch, &kind, &message, work));
     if schedule_independent {
         std::fs::write(
             dir.join("SCHEDULE-INDEPENDENT.txt"),
@@ -433,4 +439,41 @@ fn unique() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::SeqCst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn class_loading_throwables_are_bad_input_and_others_are_not() {
+        let missing = json!({"index": 4, "kind": "uncaught",
+            "message": "uncaught in thread t1 (worker): java.lang.NoClassDefFoundError: app/Helper"});
+        let why = class_loading_failure(&missing).unwrap();
+        assert!(
+            why.contains("class app.Helper could not be loaded"),
+            "{why}"
+        );
+        assert!(why.contains("is it on --cp?"), "{why}");
+        let version = json!({"index": 0, "kind": "uncaught",
+            "message": "uncaught in thread t0 (main): java.lang.UnsupportedClassVersionError: app/Helper has been compiled by a more recent version"});
+        assert!(class_loading_failure(&version)
+            .unwrap()
+            .contains("newer Java"));
+        for (kind, message) in [
+            (
+                "uncaught",
+                "uncaught in thread t1 (w): java.lang.IllegalStateException: NoClassDefFoundError",
+            ),
+            (
+                "uncaught",
+                "uncaught in thread t0 (main): java.lang.AssertionError: lost update",
+            ),
+            ("deadlock", "java.lang.NoClassDefFoundError: x"),
+        ] {
+            let r = json!({"index": 0, "kind": kind, "message": message});
+            assert_eq!(class_loading_failure(&r), None, "{message}");
+        }
+    }
 }
