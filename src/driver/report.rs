@@ -12,8 +12,121 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Writes one bug's report folder under `out` and returns it.
-pub fn write_report(out: &Path, launch: &Launch, result: &Value) -> anyhow::Result<PathBuf> {
+/// Where the classes of a run came from, so that a replay can run the *current* classes (after
+/// a fix) instead of the instrumented copy in the cache: the class path the user gave, how it
+/// was instrumented, and (in `run.json`) a digest of every class as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The original (uninstrumented) class-path entries, absolute.
+    pub classpath: Vec<PathBuf>,
+    /// `all`, `sync-only`, `load-time` (`classpath::Mode::name`) or `vars:ID,…` (a variable
+    /// set of `--selective`).
+    pub mode: String,
+    /// The manifest the program came from (`test --manifest`): its sources are compiled again.
+    pub manifest: Option<PathBuf>,
+}
+
+impl Origin {
+    fn to_json(&self) -> Value {
+        json!({
+            "classpath": self.classpath.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "mode": self.mode,
+            "manifest": self.manifest.as_ref().map(|m| m.display().to_string()),
+            "digests": class_digests(&self.classpath),
+        })
+    }
+
+    fn from_json(v: &Value) -> Option<Origin> {
+        Some(Origin {
+            classpath: v["classpath"]
+                .as_array()?
+                .iter()
+                .filter_map(|p| p.as_str().map(PathBuf::from))
+                .collect(),
+            mode: v["mode"].as_str()?.to_string(),
+            manifest: v["manifest"].as_str().map(PathBuf::from),
+        })
+    }
+}
+
+/// A digest of every class file of `classpath`, keyed by `ENTRY-INDEX:NAME` (names relative to
+/// a folder entry, or jar entry names). Entries that cannot be read give no keys.
+pub fn class_digests(classpath: &[PathBuf]) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let digest = |bytes: &[u8]| {
+        let mut h = super::classpath::Fnv::new();
+        h.write(bytes);
+        format!("{:016x}", h.0)
+    };
+    for (i, entry) in classpath.iter().enumerate() {
+        if entry.is_dir() {
+            let mut files = Vec::new();
+            list_class_files(entry, &mut files);
+            for f in files {
+                if let Ok(bytes) = std::fs::read(&f) {
+                    let rel = f.strip_prefix(entry).unwrap_or(&f);
+                    out.insert(format!("{i}:{}", rel.display()), digest(&bytes));
+                }
+            }
+        } else if let Ok(file) = std::fs::File::open(entry) {
+            let Ok(mut zip) = zip::ZipArchive::new(file) else {
+                continue;
+            };
+            for k in 0..zip.len() {
+                let Ok(mut e) = zip.by_index(k) else { continue };
+                if !e.name().ends_with(".class") {
+                    continue;
+                }
+                let name = e.name().to_string();
+                let mut bytes = Vec::new();
+                if e.read_to_end(&mut bytes).is_ok() {
+                    out.insert(format!("{i}:{name}"), digest(&bytes));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn list_class_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            list_class_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "class") {
+            out.push(p);
+        }
+    }
+}
+
+/// How many classes differ between two digest maps (changed, added or removed).
+pub fn changed_classes(
+    then: &std::collections::BTreeMap<String, String>,
+    now: &std::collections::BTreeMap<String, String>,
+) -> usize {
+    let changed = then.iter().filter(|(k, v)| now.get(*k) != Some(v)).count();
+    changed + now.keys().filter(|k| !then.contains_key(*k)).count()
+}
+
+/// Adds (or replaces) one top-level field of the report's `run.json`.
+pub fn annotate(dir: &Path, key: &str, value: Value) -> anyhow::Result<()> {
+    let path = dir.join("run.json");
+    let mut run: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)?;
+    if let Some(map) = run.as_object_mut() {
+        map.insert(key.to_string(), value);
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&run)?)?;
+    Ok(())
+}
+
+/// Writes one bug's report folder under `out` and returns it. `origin` (the program's classes
+/// before instrumentation) lets `replay` run the current classes.
+pub fn write_report(
+    out: &Path,
+    launch: &Launch,
+    result: &Value,
+    origin: Option<&Origin>,
+) -> anyhow::Result<PathBuf> {
     let simple = launch.main.rsplit('.').next().unwrap_or("Main");
     let dir = out.join(format!(
         "{simple}-{}-{}",
@@ -69,6 +182,7 @@ pub fn write_report(out: &Path, launch: &Launch, result: &Value) -> anyhow::Resu
         "execution": result["index"],
         "schedule": "schedule.txt",
         "expected": {"outcome": result["outcome"], "kind": result["kind"], "message": result["message"], "steps": result["steps"]},
+        "origin": origin.map(Origin::to_json),
     });
     std::fs::write(dir.join("run.json"), serde_json::to_string_pretty(&run)?)?;
     std::fs::write(
@@ -240,6 +354,10 @@ pub struct Recorded {
     pub execution: u64,
     pub schedule: PathBuf,
     pub expected: Expected,
+    /// Where the classes came from (reports written before origins were recorded have none).
+    pub origin: Option<Origin>,
+    /// The class digests of `origin` when the report was written.
+    pub digests: std::collections::BTreeMap<String, String>,
 }
 
 /// Reads `dir/run.json`; errors are one line naming the file.
@@ -293,6 +411,15 @@ pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
             message: v["expected"]["message"].as_str().unwrap_or("").to_string(),
             steps: v["expected"]["steps"].as_u64(),
         },
+        origin: Origin::from_json(&v["origin"]),
+        digests: v["origin"]["digests"]
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                    .collect()
+            })
+            .unwrap_or_default(),
     })
 }
 
@@ -427,6 +554,29 @@ mod tests {
         let other = json!({"outcome": "bug", "kind": "deadlock", "steps": 9,
             "message": "deadlock: t1 (a) blocked at join of t2; t2 (b) blocked at monitorenter on object #2"});
         assert!(difference(&want, &other).is_some());
+    }
+
+    #[test]
+    fn changed_classes_counts_changed_added_and_removed() {
+        let map = |pairs: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let then = map(&[
+            ("0:a/A.class", "1"),
+            ("0:a/B.class", "2"),
+            ("0:a/C.class", "3"),
+        ]);
+        assert_eq!(changed_classes(&then, &then), 0);
+        let now = map(&[
+            ("0:a/A.class", "1"),
+            ("0:a/B.class", "9"),
+            ("0:a/D.class", "4"),
+        ]);
+        // B changed, C removed, D added.
+        assert_eq!(changed_classes(&then, &now), 3);
     }
 
     #[test]

@@ -37,8 +37,11 @@ pub struct Session {
     pub fork: bool,
     pub keep_going: bool,
     pub time_limit: Option<Duration>,
-    /// Scratch folder for options, result and log files (and private working directories).
+    /// Scratch folder for options and result files (and private working directories).
     pub work: PathBuf,
+    /// Folder for the JVMs' logs (their own stdout and stderr: agent warnings, crashes), one
+    /// file per JVM; it outlives the session (the caller removes the empty ones).
+    pub logs: PathBuf,
     /// Give every JVM its own working directory below `work` (files the program writes, and
     /// `--fail-on-file` paths, cannot collide between parallel JVMs).
     pub private_cwd: bool,
@@ -94,8 +97,10 @@ struct ChunkRun {
 impl Session {
     /// Runs the session.
     pub fn run(&self) -> anyhow::Result<Finished> {
-        std::fs::create_dir_all(&self.work)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", self.work.display()))?;
+        for dir in [&self.work, &self.logs] {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+        }
         let chunks = self.chunks();
         // A search state carried from JVM to JVM (`state=`) runs them one after the other.
         let jobs = if self.carries_state() {
@@ -256,7 +261,7 @@ impl Session {
             let state = self.work.join("search-state.txt");
             launch.set_option("state", state.display().to_string());
         }
-        launch.log = Some(self.work.join(format!("jvm-{first}.log")));
+        launch.log = Some(self.logs.join(format!("jvm-{first}.log")));
         if self.private_cwd {
             let cwd = self.work.join(format!("cwd-{worker}"));
             let _ = std::fs::create_dir_all(&cwd);
@@ -394,6 +399,7 @@ mod tests {
             keep_going: false,
             time_limit: None,
             work: "/nonexistent".into(),
+            logs: "/nonexistent".into(),
             private_cwd: false,
             progress: false,
             samples: 0,
