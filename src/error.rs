@@ -45,21 +45,53 @@ pub fn bad_input(message: impl Into<String>) -> anyhow::Error {
     BadInput(message.into()).into()
 }
 
-pub fn exit_code(result: anyhow::Result<Outcome>) -> ExitCode {
-    match result {
-        Ok(Outcome::Clean) => ExitCode::from(0),
-        Ok(Outcome::Bug) => ExitCode::from(1),
+/// The JSON object a `--json` run prints at its end, kept until the exit code is known: exactly
+/// one object goes to stdout for every exit code, with `exit` and, for errors, `error`.
+static JSON_REPORT: std::sync::Mutex<Option<serde_json::Value>> = std::sync::Mutex::new(None);
+
+/// Sets the object a `--json` run prints when it ends ([`exit_code`] adds `exit`, and `error`
+/// for exit codes 2 and 3).
+pub fn set_json_report(value: serde_json::Value) {
+    *JSON_REPORT.lock().unwrap_or_else(|e| e.into_inner()) = Some(value);
+}
+
+/// The exit code of `result`, with its line on stderr for errors; with `json`, also one JSON
+/// object on stdout (the one given to [`set_json_report`], or an object of its own).
+pub fn exit_code(result: anyhow::Result<Outcome>, json: bool) -> ExitCode {
+    let (code, error) = match &result {
+        Ok(Outcome::Clean) => (0, None),
+        Ok(Outcome::Bug) => (1, None),
         Err(e) => {
             if let Some(bad) = e.downcast_ref::<BadInput>() {
                 eprintln!("rankcheck: error: {bad}");
-                ExitCode::from(2)
+                (2, Some(bad.to_string()))
             } else if let Some(why) = e.downcast_ref::<Inconclusive>() {
                 eprintln!("rankcheck: inconclusive: {why}");
-                ExitCode::from(3)
+                (3, Some(format!("inconclusive: {why}")))
             } else {
                 eprintln!("rankcheck: internal failure: {e:#}");
-                ExitCode::from(3)
+                (3, Some(format!("{e:#}")))
             }
         }
+    };
+    if json {
+        print_json(code, error);
     }
+    ExitCode::from(code)
+}
+
+/// Prints the `--json` object of a run that ends with `code` (and `error`, for 2 and 3).
+pub fn print_json(code: u8, error: Option<String>) {
+    let stored = JSON_REPORT.lock().unwrap_or_else(|e| e.into_inner()).take();
+    let mut value = match stored {
+        Some(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
+    };
+    if let Some(message) = error {
+        value.insert("error".into(), message.into());
+        let kind = if code == 2 { "bad-input" } else { "failure" };
+        value.insert("error_kind".into(), kind.into());
+    }
+    value.insert("exit".into(), code.into());
+    println!("{}", serde_json::Value::Object(value));
 }

@@ -46,14 +46,30 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // `--json` (of `test`) asks for one JSON object on stdout whatever the exit code, usage
+    // errors included.
+    let json_asked = std::env::args()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json");
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
             let _ = e.print();
+            if json_asked && code == 2 {
+                let rendered = e.render().to_string();
+                let first = rendered
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("");
+                let message = first.trim_start_matches("error: ").to_string();
+                error::print_json(code, Some(message));
+            }
             return ExitCode::from(code);
         }
     };
+    let json = matches!(&cli.command, Command::Test(a) if a.json);
     let result = match cli.command {
         Command::Instrument(a) => cmd::instrument::run(a),
         Command::Rt(a) => cmd::rt::run(a),
@@ -64,5 +80,5 @@ fn main() -> ExitCode {
         Command::Sweep(a) => cmd::sweep::run(a),
         Command::Bench(a) => cmd::bench::run(a),
     };
-    error::exit_code(result)
+    error::exit_code(result, json)
 }

@@ -80,7 +80,7 @@ fn finds_the_lost_update_reports_it_and_the_report_replays() {
     }
     std::fs::write(
         other.join("schedule.txt"),
-        "rankcheck-schedule 1\nt0*3\nt2*4\nt1*4\nt0*5\n",
+        "rankcheck-schedule 2\nt0*3\nt2*4\nt1*4\nt0*5\n",
     )
     .unwrap();
     let diverged = rankcheck(&dir, &["replay", other.to_str().unwrap()], LIMIT);
@@ -90,6 +90,16 @@ fn finds_the_lost_update_reports_it_and_the_report_replays() {
         "{}",
         diverged.both()
     );
+
+    // A schedule of an older format version means something else now: bad input, said so.
+    std::fs::write(
+        other.join("schedule.txt"),
+        "rankcheck-schedule 1\nt0*3\nt2*4\nt1*4\nt0*5\n",
+    )
+    .unwrap();
+    let old = rankcheck(&dir, &["replay", other.to_str().unwrap()], LIMIT);
+    assert_eq!(old.code, 2, "{}", old.both());
+    assert!(old.stderr.contains("older rankcheck"), "{}", old.both());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

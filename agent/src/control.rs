@@ -24,7 +24,6 @@ use scheduler::{
     Decision, ExecError, Execution, Loc, ObjId, Op, OpOutcome, SiteId, Stop, ThreadId, VarId,
 };
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -807,7 +806,21 @@ impl Control {
                 )
             }
             Decision::Stopped(Stop::Diverged(d)) => {
-                end("diverged", false, format!("the replay diverged: {d}"))
+                let ex = st.exec.as_ref().unwrap();
+                let thread = |t: ThreadId| {
+                    ex.threads
+                        .get(t.index())
+                        .map_or_else(String::new, |r| r.name.clone())
+                };
+                let place = |s: i64| st.site_places.get(&s).map(|p| p.to_string());
+                let names = crate::explain::Names {
+                    thread: &thread,
+                    place: &place,
+                };
+                let status_of = |t: ThreadId| st.model.status(t);
+                let steps = st.model.steps();
+                let text = crate::explain::divergence(&d, steps, &status_of, &names);
+                end("diverged", false, text)
             }
             Decision::Stopped(Stop::Pruned) => end(
                 "pruned",
@@ -1463,6 +1476,7 @@ impl Control {
             save_state(path, st.model.strategy().save());
         }
         let coverage = st.model.strategy().coverage();
+        let hb = st.model.strategy().last_graph();
         st.finished_in_model = true;
         st.executions += 1;
         if bug {
@@ -1473,6 +1487,7 @@ impl Control {
         }
         let schedule = (end.bug
             || self.options.record_all
+            || self.options.record_at == Some(ex.index)
             || self.options.replay.is_some()
             || self.is_plain())
         .then(|| st.model.schedule().to_text());
@@ -1501,6 +1516,7 @@ impl Control {
             notes: ex.notes,
             coverage,
             exhausted,
+            hb,
         };
         // Plain main without `out=` says it in one paragraph (plain.rs) instead.
         if !(self.is_plain() && self.options.out.is_none()) {
@@ -1726,13 +1742,7 @@ pub fn trim_frames(mut frames: Vec<String>) -> Vec<String> {
 
 /// An operation in words, for deadlock reports.
 pub fn describe_op(op: &Op) -> String {
-    match op {
-        Op::MonitorEnter { obj, .. } => format!("monitorenter on object #{}", obj.0),
-        Op::WaitReturn { obj } => format!("Object.wait on object #{}", obj.0),
-        Op::Join { target, .. } => format!("join of {target}"),
-        Op::Park { .. } => "LockSupport.park".to_string(),
-        other => other.kind().as_str().to_string(),
-    }
+    crate::explain::op(op)
 }
 
 impl Control {

@@ -16,6 +16,7 @@
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
 pub mod control;
+pub mod explain;
 pub mod juc;
 pub mod jvmti;
 #[allow(clippy::all)]

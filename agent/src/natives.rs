@@ -43,6 +43,8 @@ macro_rules! jni {
         unsafe { ((**env).$f.unwrap())(env $(, $arg)*) }
     }};
 }
+/// The one JNI call macro of the agent's JNI modules.
+pub(crate) use jni;
 
 /// The JavaVM, recorded by `Agent_OnLoad`.
 pub static VM: std::sync::atomic::AtomicPtr<jni::sys::JavaVM> =

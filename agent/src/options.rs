@@ -61,6 +61,9 @@ pub struct Options {
     pub pin_app: bool,
     /// Put the schedule text in every result, not only in bug results.
     pub record_all: bool,
+    /// Also put the schedule in the result of this execution (a sample the CLI replays in a
+    /// fresh JVM to check that executions do not depend on what ran before them).
+    pub record_at: Option<u64>,
     /// Print one line per execution on stderr even when writing a result file.
     pub verbose: bool,
     /// No scheduling points in code run by a static initializer (costs a stack walk, about
@@ -111,6 +114,7 @@ impl Default for Options {
             pin: Pin::Off,
             pin_app: true,
             record_all: false,
+            record_at: None,
             verbose: false,
             clinit_check: true,
             load: crate::loadhook::LoadOptions::default(),
@@ -160,6 +164,7 @@ pub const KEYS: &[&str] = &[
     "pin",
     "pin-app",
     "record",
+    "record-at",
     "verbose",
     "clinit-check",
     "options-file",
@@ -249,6 +254,7 @@ impl Options {
                     _ => return Err(bad("want all or bugs")),
                 }
             }
+            "record-at" => self.record_at = Some(num(value)?),
             "verbose" => self.verbose = switch(value)?,
             "clinit-check" => self.clinit_check = switch(value)?,
             "pin-app" => self.pin_app = switch(value)?,

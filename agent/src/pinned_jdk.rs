@@ -18,17 +18,10 @@
 
 use crate::control::mix;
 use crate::jvmti::Jvmti;
+use crate::natives::jni;
 use jni::sys::{jclass, jfieldID, jvalue, JNIEnv};
 use std::ffi::CStr;
 use std::sync::atomic::{AtomicBool, Ordering};
-
-macro_rules! jni {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: `env` is the calling thread's JNIEnv and the arguments are valid for the call.
-        unsafe { ((**env).$f.unwrap())(env $(, $arg)*) }
-    }};
-}
 
 /// The value a counter is put back to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

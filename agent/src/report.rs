@@ -38,6 +38,8 @@ pub struct ExecutionResult {
     pub coverage: String,
     /// The strategy has nothing left to explore (ICB, exhaustive strategies).
     pub exhausted: bool,
+    /// The execution's happens-before graph hash, when the strategy computes it.
+    pub hb: Option<u64>,
 }
 
 impl ExecutionResult {
@@ -66,6 +68,7 @@ impl ExecutionResult {
             "notes": self.notes,
             "coverage": self.coverage,
             "exhausted": self.exhausted,
+            "hb": self.hb,
         })
     }
 
@@ -138,10 +141,11 @@ mod tests {
             trace: None,
             stdout: "out".into(),
             stderr: String::new(),
-            schedule: Some("rankcheck-schedule 1\nt0\n".into()),
+            schedule: Some("rankcheck-schedule 2\nt0\n".into()),
             notes: vec![],
             coverage: "12 executions".into(),
             exhausted: false,
+            hb: Some(7),
         };
         let line = r.to_json().to_string();
         assert!(!line.contains('\n'), "one line per execution");

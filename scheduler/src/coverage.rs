@@ -39,6 +39,11 @@ pub trait Covering: Strategy + Send {
     fn save(&self) -> Option<String> {
         None
     }
+    /// The happens-before graph hash of the last execution, when the strategy computes it
+    /// ([`CountGraphs`]): what a search merges over JVMs (crate::session_coverage).
+    fn last_graph(&self) -> Option<u64> {
+        None
+    }
 }
 
 impl Covering for Icb {
@@ -133,6 +138,7 @@ pub struct CountGraphs<S> {
     inner: S,
     graphs: HashSet<u64>,
     executions: u64,
+    last: Option<u64>,
 }
 
 impl<S> CountGraphs<S> {
@@ -142,6 +148,7 @@ impl<S> CountGraphs<S> {
             inner,
             graphs: HashSet::new(),
             executions: 0,
+            last: None,
         }
     }
 
@@ -183,7 +190,9 @@ impl<S: Strategy> Strategy for CountGraphs<S> {
     fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
         let mut hb = HbTracker::new();
         hb.sync(summary.events);
-        self.graphs.insert(hb.hash());
+        let hash = hb.hash();
+        self.graphs.insert(hash);
+        self.last = Some(hash);
         self.executions += 1;
         self.inner.end_execution(summary)
     }
@@ -206,5 +215,8 @@ impl<S: Covering> Covering for CountGraphs<S> {
     }
     fn save(&self) -> Option<String> {
         self.inner.save()
+    }
+    fn last_graph(&self) -> Option<u64> {
+        self.last
     }
 }

@@ -1,9 +1,9 @@
 //! Schedules: the record of every choice an execution made, and their text format.
 //!
-//! # Text format, version 1
+//! # Text format, version 2
 //!
 //! ```text
-//! rankcheck-schedule 1
+//! rankcheck-schedule 2
 //! # anything after '#' on a line is a comment; blank lines are ignored
 //! t0*3
 //! t1
@@ -11,8 +11,13 @@
 //! t0*12
 //! ```
 //!
-//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 1`; another
+//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 2`; another
 //!   version number is rejected with a clear error, so the format can evolve.
+//! - The version changes whenever the *meaning* of a schedule changes, not only its syntax: a
+//!   choice is an index into what the model offers, so a new rule about what it offers makes
+//!   old schedules diverge. Version 1: rankcheck 0.1.0–0.3.0. Version 2 (0.4.0): threads that
+//!   spin are not offered while others can run (crate::fairness), and data accesses that are no
+//!   scheduling points count as steps.
 //! - Every other token is one choice or a run of equal choices, in execution order:
 //!   `t<N>` — thread `N` performed its pending operation at a scheduling point;
 //!   `w<N>` — a `notify` woke waiter `N` (recorded only when it had two waiters or more);
@@ -26,8 +31,11 @@
 use crate::ids::ThreadId;
 use std::fmt;
 
-/// The header line of version 1.
-pub const HEADER: &str = "rankcheck-schedule 1";
+/// The format version this crate writes and reads.
+pub const VERSION: u32 = 2;
+
+/// The header line of [`VERSION`].
+pub const HEADER: &str = "rankcheck-schedule 2";
 
 /// One choice of an execution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -194,11 +202,18 @@ impl Schedule {
                     )));
                 }
                 match (words.next(), words.next()) {
-                    (Some("1"), None) => {}
+                    (Some(v), None) if v == VERSION.to_string() => {}
                     (Some(v), None) => {
+                        let hint = if v.parse::<u32>().is_ok_and(|v| v < VERSION) {
+                            "; it was recorded by an older rankcheck, whose choices mean something \
+                             else now: run the search again to record it anew"
+                        } else {
+                            ""
+                        };
                         return Err(err(format!(
-                            "schedule format version {v} is not supported (this rankcheck reads version 1)"
-                        )))
+                            "schedule format version {v} is not supported (this rankcheck reads \
+                             version {VERSION}){hint}"
+                        )));
                     }
                     _ => return Err(err(format!("malformed header `{line}`"))),
                 }
@@ -260,7 +275,7 @@ mod tests {
             s.push(c);
         }
         s.push(Choice::Waiter(ThreadId(2)));
-        assert_eq!(s.to_text(), "rankcheck-schedule 1\nt0*3\nt1\nw2\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 2\nt0*3\nt1\nw2\n");
         assert_eq!(s.len(), 5);
     }
 
@@ -292,9 +307,9 @@ mod tests {
 
     #[test]
     fn parse_accepts_comments_and_several_tokens_per_line() {
-        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 1\nt0 t0 t1*2 # run\nw1\n")
+        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 2\nt0 t0 t1*2 # run\nw1\n")
             .unwrap();
-        assert_eq!(s.to_text(), "rankcheck-schedule 1\nt0*2\nt1*2\nw1\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 2\nt0*2\nt1*2\nw1\n");
     }
 
     #[test]
@@ -302,11 +317,12 @@ mod tests {
         let cases = [
             ("", 1, "empty schedule"),
             ("hello\n", 1, "expected the header"),
-            ("rankcheck-schedule 2\n", 1, "version 2 is not supported"),
-            ("rankcheck-schedule 1\nt0\nx3\n", 3, "bad choice `x3`"),
-            ("rankcheck-schedule 1\nt0*0\n", 2, "repeat count 0"),
-            ("rankcheck-schedule 1\n\ntq\n", 3, "bad thread number"),
-            ("rankcheck-schedule 1\nt1*z\n", 2, "bad repeat count"),
+            ("rankcheck-schedule 1\n", 1, "version 1 is not supported"),
+            ("rankcheck-schedule 3\n", 1, "version 3 is not supported"),
+            ("rankcheck-schedule 2\nt0\nx3\n", 3, "bad choice `x3`"),
+            ("rankcheck-schedule 2\nt0*0\n", 2, "repeat count 0"),
+            ("rankcheck-schedule 2\n\ntq\n", 3, "bad thread number"),
+            ("rankcheck-schedule 2\nt1*z\n", 2, "bad repeat count"),
         ];
         for (text, line, needle) in cases {
             let e = Schedule::parse(text).unwrap_err();
@@ -317,8 +333,8 @@ mod tests {
 
     #[test]
     fn prefix_cuts_inside_runs() {
-        let s = Schedule::parse("rankcheck-schedule 1\nt0*3\nt1*2\n").unwrap();
-        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 1\nt0*3\nt1\n");
+        let s = Schedule::parse("rankcheck-schedule 2\nt0*3\nt1*2\n").unwrap();
+        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 2\nt0*3\nt1\n");
         assert_eq!(s.prefix(0).len(), 0);
     }
 }

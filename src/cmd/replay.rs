@@ -2,8 +2,9 @@
 //! in a fresh JVM; exit 1 if the recorded failure reproduces (same kind and, where the message
 //! names the failure, the same message), 0 if not.
 
+use crate::driver::classpath::{self, Mode};
 use crate::driver::replay::replay;
-use crate::driver::report::load_recorded;
+use crate::driver::report::{changed_classes, class_digests, load_recorded, Origin, Recorded};
 use crate::error::{bad_input, Outcome};
 use std::path::PathBuf;
 
@@ -56,6 +57,28 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             recorded.schedule.display()
         )));
     }
+    // The current classes of the recorded program, instrumented as the report's were (through
+    // the same cache as `test`): after a fix, the replay runs the fixed code, and a cleared
+    // cache costs one instrumentation, not the report.
+    let changed = match recorded.origin.clone() {
+        Some(origin) => match current_classes(&origin, &recorded) {
+            Ok((classpath, changed)) => {
+                recorded.classpath = classpath;
+                changed
+            }
+            // The program's classes are gone but the instrumented copy the report ran is
+            // still there: replay that.
+            Err(e) if recorded.classpath.iter().all(|p| p.exists()) => {
+                eprintln!("rankcheck: note: {e:#}; replaying the instrumented copy the report ran");
+                0
+            }
+            Err(e) => return Err(e),
+        },
+        None => 0,
+    };
+    if changed > 0 {
+        println!("rankcheck: {changed} class(es) changed since the report");
+    }
     let work = std::env::temp_dir().join(format!("rankcheck-replay-{}", std::process::id()));
     let replayed = replay(&recorded, &work);
     let _ = std::fs::remove_dir_all(&work);
@@ -87,13 +110,58 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Ok(Outcome::Bug)
     } else {
         println!(
-            "rankcheck: NOT reproduced: expected {} ({}), got {} ({}): {}",
-            recorded.expected_kind,
-            recorded.expected_message.lines().next().unwrap_or(""),
-            r["outcome"].as_str().unwrap_or("?"),
-            r["kind"].as_str().unwrap_or("?"),
-            r["message"].as_str().unwrap_or("")
+            "rankcheck: NOT reproduced: expected {} ({}); {}",
+            recorded.expected.kind,
+            recorded.expected.message.lines().next().unwrap_or(""),
+            replayed.difference.as_deref().unwrap_or("")
         );
         Ok(Outcome::Clean)
     }
+}
+
+/// The class path to replay: the recorded program's current classes (a manifest's sources
+/// compiled again), instrumented the way `origin.mode` says; and how many classes differ from
+/// the digests the report recorded.
+fn current_classes(origin: &Origin, recorded: &Recorded) -> anyhow::Result<(Vec<PathBuf>, usize)> {
+    let entries = match &origin.manifest {
+        Some(manifest) => {
+            let program = crate::cmd::test::load_manifest(manifest)?;
+            vec![crate::cmd::test::compiled(&program)?]
+        }
+        None => origin.classpath.clone(),
+    };
+    for entry in &entries {
+        if !entry.exists() {
+            return Err(bad_input(format!(
+                "the recorded class path entry {} is gone",
+                entry.display()
+            )));
+        }
+    }
+    let cp = entries
+        .iter()
+        .map(|e| e.display().to_string())
+        .collect::<Vec<_>>()
+        .join(":");
+    let classpath = match origin.mode.as_str() {
+        "all" => classpath::prepare(&cp, Mode::All)?,
+        "sync-only" => classpath::prepare(&cp, Mode::SyncOnly)?,
+        "load-time" => classpath::prepare(&cp, Mode::LoadTime)?,
+        vars => {
+            let ids = vars
+                .strip_prefix("vars:")
+                .map(|list| {
+                    list.split(',')
+                        .filter(|v| !v.is_empty())
+                        .map(str::parse::<u32>)
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .and_then(Result::ok)
+                .ok_or_else(|| bad_input(format!("run.json: unknown instrumentation {vars:?}")))?;
+            let analysis = classpath::analysis(&cp, &recorded.main)?;
+            classpath::prepare_vars(&cp, &analysis, &ids)?
+        }
+    };
+    let changed = changed_classes(&recorded.digests, &class_digests(&entries));
+    Ok((classpath, changed))
 }

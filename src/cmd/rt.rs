@@ -41,8 +41,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 }
 
 /// Unpacks (once per build of rankcheck) the runtime jar and the agent into
-/// `$XDG_CACHE_HOME/rankcheck/<hash>/` (or `~/.cache/…`, or the temp dir) and returns their
-/// paths.
+/// `$XDG_CACHE_HOME/rankcheck/<version>-<hash>/` (or `~/.cache/…`, or the temp dir) and returns
+/// their paths. Safe to call from several threads and processes at once.
 pub fn runtime() -> anyhow::Result<Runtime> {
     let jar_bytes = java_harness::RUNTIME_JAR;
     let hash = fnv(&[jar_bytes, AGENT_SO]);
@@ -68,21 +68,44 @@ fn cache_root() -> PathBuf {
     std::env::temp_dir().join("rankcheck-cache")
 }
 
-/// Writes `bytes` to `path` unless a file of that size is there (the directory name is the
-/// content hash); a temporary file and a rename keep concurrent rankchecks from seeing half a
-/// file.
+/// Writes `bytes` to `path` unless a complete copy is there already (same size and content; the
+/// directory name is the content hash, the content check guards against a torn or foreign file).
+/// The bytes go to a temporary file of this thread's own ([`unique_sibling`]) and are renamed
+/// into place, so concurrent threads and processes never write the same file and nobody sees
+/// half a file.
 fn unpack(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    if std::fs::metadata(path).is_ok_and(|m| m.len() == bytes.len() as u64) {
+    if is_complete(path, bytes) {
         return Ok(());
     }
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let tmp = unique_sibling(path);
     let write = || -> std::io::Result<()> {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     };
-    write().map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+    write().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        anyhow::anyhow!("cannot write {}: {e}", path.display())
+    })
+}
+
+/// True when `path` holds exactly `bytes`.
+fn is_complete(path: &Path, bytes: &[u8]) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.len() == bytes.len() as u64)
+        && std::fs::read(path).is_ok_and(|b| b == bytes)
+}
+
+/// A name beside `path` that no other thread or process uses: `<path>.tmp<pid>-<n>`, `n` a
+/// per-process counter. For files and folders that are built privately and then renamed into
+/// place.
+pub fn unique_sibling(path: &Path) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp{}-{n}", std::process::id()));
+    path.with_file_name(name)
 }
 
 fn fnv(parts: &[&[u8]]) -> u64 {

@@ -6,6 +6,9 @@
 //! shared with `test`, `replay` and `sweep`; [`Launch::new`] here maps `run`'s flags onto it. The agent's option string and the result
 //! lines are documented in `agent/PROTOCOL.md`.
 
+use crate::driver::classpath::Mode;
+use crate::driver::report::replay_command;
+use crate::driver::search::{confirm, Verdict, SCHEDULE_INDEPENDENT};
 use crate::error::{bad_input, Outcome};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -141,11 +144,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             args.juc
         )));
     }
-    let cp = if args.load_time {
-        plain_classpath(&args.cp)?
+    let mode = if args.load_time {
+        Mode::LoadTime
     } else {
-        prepare_classpath(&args.cp)?
+        Mode::All
     };
+    let prepared = crate::driver::classpath::prepare_report(&args.cp, mode)?;
+    crate::driver::classpath::warn(&prepared.warning_lines());
+    let cp = prepared.entries;
+    let origin = crate::cmd::test::origin_of(&args.cp, mode, None);
     let rt = super::rt::runtime()?;
     let work = scratch_dir(&args.out)?;
     let mut any_bug = false;
@@ -169,6 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let mut executions = 0u64;
     let mut uncontrolled = Vec::new();
+    let mut unreproduced = Vec::new();
     for (first, count) in jvms {
         let mut launch = Launch::new(&args, &cp, &rt, first, count);
         if args.fork && args.replay.is_none() {
@@ -183,15 +191,29 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             print_result(result, args.show_output);
             if result["outcome"] == "inconclusive" || result["bound"] == "watchdog" {
                 // A limit of rankcheck, not a finding (see the message): reported, not a bug.
-                let dir = write_report(&args.out, &launch, result)?;
+                let dir = write_report(&args.out, &launch, result, Some(&origin))?;
                 println!("  report: {}", dir.display());
                 println!("  not a bug of the program: rankcheck could not control this execution");
                 uncontrolled.push((result["message"].as_str().unwrap_or("").to_string(), dir));
             } else if result["outcome"] == "bug" {
-                any_bug = true;
-                let dir = write_report(&args.out, &launch, result)?;
-                println!("  report: {}", dir.display());
-                println!("  replay: rankcheck replay {}", dir.display());
+                // As `test` does: reported as a bug only once its schedule replays it.
+                let scratch = work.join(format!("replay-{executions}"));
+                match confirm(&args.out, &launch, result, &scratch, Some(&origin), true)? {
+                    Verdict::Bug(bug) => {
+                        any_bug = true;
+                        println!("  replayed: the recorded schedule reproduces it");
+                        if bug.schedule_independent {
+                            println!("  note: it {SCHEDULE_INDEPENDENT}");
+                        }
+                        println!("  report: {}", bug.dir.display());
+                        println!("  replay: {}", replay_command(&bug.dir));
+                    }
+                    Verdict::NotABug { why, dir } => {
+                        println!("  report: {}", dir.display());
+                        println!("  NOT a bug: {why}");
+                        unreproduced.push(why);
+                    }
+                }
             }
         }
         // The strategy has nothing left, or (one JVM per execution, so the agent's own cap
@@ -207,6 +229,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         if any_bug { "bug found" } else { "no bug found" }
     );
     let _ = std::fs::remove_dir_all(&work);
+    if !any_bug && !unreproduced.is_empty() {
+        anyhow::bail!(
+            "nothing is reported as a bug (a failure that does not replay is not a finding): {}",
+            unreproduced.join("; ")
+        );
+    }
     if let (false, Some((message, dir))) = (any_bug, uncontrolled.first()) {
         return Err(crate::error::Inconclusive(format!(
             "{} of {executions} execution(s) gave no verdict: {message}; report in {} \
@@ -263,29 +291,6 @@ fn scratch_dir(out: &Path) -> anyhow::Result<PathBuf> {
 use crate::driver::jvm::on_off;
 pub use crate::driver::jvm::{java_binary, JvmRun, Launch};
 pub use crate::driver::report::write_report;
-
-/// Each class-path entry as it is (for load-time instrumentation), checked and made absolute.
-pub fn plain_classpath(cp: &str) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for entry in cp.split(':').filter(|e| !e.is_empty()) {
-        let path = std::fs::canonicalize(entry).map_err(|_| {
-            bad_input(format!(
-                "class path entry {entry}: no such file or directory"
-            ))
-        })?;
-        out.push(path);
-    }
-    if out.is_empty() {
-        return Err(bad_input("--cp is empty"));
-    }
-    Ok(out)
-}
-
-/// Each class-path entry, instrumented (every access site) unless it already is; cached by
-/// content (`driver::classpath`).
-pub fn prepare_classpath(cp: &str) -> anyhow::Result<Vec<PathBuf>> {
-    crate::driver::classpath::prepare(cp, crate::driver::classpath::Mode::All)
-}
 
 /// Inconclusive executions after which a forked run stops (the agent's `max-inconclusive`).
 const MAX_INCONCLUSIVE: usize = 3;

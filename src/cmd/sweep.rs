@@ -126,13 +126,28 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         started.elapsed().as_secs_f64(),
         config.out.display()
     );
-    if errors > 0 {
-        eprintln!(
-            "rankcheck sweep: {errors} search(es) failed; see the error column of results.csv"
-        );
-    }
+    let mut failures = Vec::new();
     if alarms > 0 {
-        anyhow::bail!("{alarms} search(es) reported a bug in a correct program (see summary.md)");
+        failures.push(format!(
+            "{alarms} search(es) reported a bug in a correct program (see summary.md)"
+        ));
+    }
+    if errors > 0 {
+        // A search that ended in an error gave no verdict: the sweep's tables are incomplete.
+        let first = rows
+            .iter()
+            .find_map(|r| {
+                r.error
+                    .as_ref()
+                    .map(|e| format!("{} {}: {e}", r.program, r.strategy))
+            })
+            .unwrap_or_default();
+        failures.push(format!(
+            "{errors} search(es) failed (see the error column of results.csv); first: {first}"
+        ));
+    }
+    if !failures.is_empty() {
+        anyhow::bail!("{}", failures.join("; "));
     }
     Ok(Outcome::Clean)
 }

@@ -8,7 +8,8 @@
 //! the agent as `c-mode=…` only when given.
 
 use crate::driver::classpath::{self, Mode};
-use crate::driver::search::{Program, Search, SearchResult};
+use crate::driver::report::Origin;
+use crate::driver::search::{Program, Search, SearchResult, SCHEDULE_INDEPENDENT};
 use crate::driver::strategy::{self, Bounds};
 use crate::error::{bad_input, Outcome};
 use serde_json::json;
@@ -83,6 +84,11 @@ pub struct Args {
     /// Go on after a bug.
     #[arg(long)]
     pub keep_going: bool,
+    /// Replay the last execution of every JVM of the search in a fresh JVM and fail (exit 3)
+    /// if one runs differently: uncontrolled nondeterminism that could hide a bug or stop one
+    /// from replaying. Without it the first JVM's last execution is checked, with a warning.
+    #[arg(long)]
+    pub check_determinism: bool,
     /// Step bound of one execution: an execution that reaches it is inconclusive ("too long"),
     /// never a bug.
     #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
@@ -178,6 +184,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Mode::All
     };
     let program = resolve_program(&args, mode)?;
+    classpath::warn(&program.warnings);
+    let program_info = program.clone();
     let search = Search {
         strategy: info,
         bounds: given.used_by(info),
@@ -195,13 +203,30 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         jvm_args: args.jvm_arg.clone(),
         out: args.out.clone(),
         progress: !args.json && std::io::stderr().is_terminal(),
+        determinism_samples: if args.check_determinism {
+            usize::MAX
+        } else {
+            1
+        },
+        schedule_check: true,
     };
     let result = if args.selective {
         selective::run(&args, &search, program)?
     } else {
         search.run(&program)?
     };
-    print(&args, &search, &result);
+    print(&args, &search, &result, &program_info);
+    for n in &result.nondeterminism {
+        eprintln!("rankcheck: warning: nondeterminism rankcheck does not control: {n}");
+    }
+    if args.check_determinism && !result.nondeterminism.is_empty() {
+        return Err(crate::error::Inconclusive(format!(
+            "{} sampled execution(s) ran differently when replayed alone in a fresh JVM (see \
+             above): a found bug might not replay and a clean search might have missed one",
+            result.nondeterminism.len()
+        ))
+        .into());
+    }
     if let (true, Some((message, dir))) = (result.bugs.is_empty(), result.inconclusive.first()) {
         // A limit of rankcheck (a thread blocked where it cannot see, a loop without scheduling
         // points), never a bug of the program.
@@ -290,6 +315,10 @@ mod selective {
                 .data_sites
                 .len();
             program.classpath = classpath::prepare_vars(&original, &analysis, &ids)?;
+            if let Some(origin) = program.origin.as_mut() {
+                let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
+                origin.mode = format!("vars:{}", ids.join(","));
+            }
             let mut part = search.clone();
             part.budget = per_set.min(search.budget - used);
             part.seed = search.seed.wrapping_add(tried);
@@ -339,8 +368,9 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
             if main.trim().is_empty() {
                 return Err(bad_input("--main is empty"));
             }
+            let prepared = classpath::prepare_report(cp, mode)?;
             Program {
-                classpath: classpath::prepare(cp, mode)?,
+                classpath: prepared.entries.clone(),
                 main,
                 args: Vec::new(),
                 fail_on_output: Vec::new(),
@@ -348,6 +378,9 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
                 expect_exit: 0,
                 private_cwd: false,
                 load_time: mode == Mode::LoadTime,
+                origin: Some(origin_of(cp, mode, None)),
+                uninstrumented_classes: prepared.uninstrumented.len(),
+                warnings: prepared.warning_lines(),
             }
         }
     };
@@ -372,24 +405,43 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
 
 /// Compiles a manifest's program (cached) and reads its main class, arguments and oracles.
 pub fn manifest_program(path: &Path, mode: Mode) -> anyhow::Result<Program> {
+    program_of(&load_manifest(path)?, mode)
+}
+
+/// The suite program of a `manifest.toml` (or of the folder holding one).
+pub fn load_manifest(path: &Path) -> anyhow::Result<crate::suite::Program> {
     let dir = if path.is_dir() {
         path.to_path_buf()
     } else {
         path.parent().map(Path::to_path_buf).unwrap_or_default()
     };
-    let program = crate::suite::Program::load(&dir).map_err(|e| bad_input(e.to_string()))?;
-    program_of(&program, mode)
+    crate::suite::Program::load(&dir).map_err(|e| bad_input(e.to_string()))
 }
 
 /// A suite program, compiled and instrumented.
 pub fn program_of(program: &crate::suite::Program, mode: Mode) -> anyhow::Result<Program> {
-    let classes = compiled(program)?;
-    let mut prepared = program_from(
-        program,
-        classpath::prepare(&classes.display().to_string(), mode)?,
-    );
-    prepared.load_time = mode == Mode::LoadTime;
-    Ok(prepared)
+    let classes = compiled(program)?.display().to_string();
+    let prepared = classpath::prepare_report(&classes, mode)?;
+    let mut runnable = program_from(program, prepared.entries.clone());
+    runnable.load_time = mode == Mode::LoadTime;
+    runnable.uninstrumented_classes = prepared.uninstrumented.len();
+    runnable.warnings = prepared.warning_lines();
+    let manifest = std::fs::canonicalize(program.dir.join("manifest.toml")).ok();
+    runnable.origin = Some(origin_of(&classes, mode, manifest));
+    Ok(runnable)
+}
+
+/// Where the classes of `cp` come from, as a report records it for `replay`.
+pub fn origin_of(cp: &str, mode: Mode, manifest: Option<PathBuf>) -> Origin {
+    Origin {
+        classpath: cp
+            .split(':')
+            .filter(|e| !e.is_empty())
+            .map(|e| std::fs::canonicalize(e).unwrap_or_else(|_| PathBuf::from(e)))
+            .collect(),
+        mode: mode.name().to_string(),
+        manifest,
+    }
 }
 
 /// A suite program's original classes (compiled with javac, cached).
@@ -411,10 +463,13 @@ pub fn program_from(program: &crate::suite::Program, classpath: Vec<PathBuf>) ->
         expect_exit: m.oracle.exit_status(),
         private_cwd: true,
         load_time: false,
+        origin: None,
+        uninstrumented_classes: 0,
+        warnings: Vec::new(),
     }
 }
 
-fn print(args: &Args, search: &Search, result: &SearchResult) {
+fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program) {
     let f = &result.finished;
     let say = |line: String| {
         if args.json {
@@ -429,6 +484,11 @@ fn print(args: &Args, search: &Search, result: &SearchResult) {
             bug.execution, bug.kind, bug.message
         ));
         say("  replayed: the recorded schedule reproduces it".into());
+        if bug.schedule_independent {
+            say(format!(
+                "  note: it {SCHEDULE_INDEPENDENT}: a plain run without rankcheck fails too"
+            ));
+        }
         say(format!("  report: {}", bug.dir.display()));
         say(format!(
             "  replay: {}",
@@ -480,14 +540,20 @@ fn print(args: &Args, search: &Search, result: &SearchResult) {
                 "message": b.message,
                 "report": b.dir.display().to_string(),
                 "replay": crate::driver::report::replay_command(&b.dir),
+                "schedule_independent": b.schedule_independent,
             })).collect::<Vec<_>>(),
+            "schedule_independent": result.bugs.first().map(|b| b.schedule_independent),
+            "uninstrumented_classes": program.uninstrumented_classes,
+            "instrumentation_warnings": program.warnings,
             "unreproduced": result.unreproduced,
             "inconclusive": result.inconclusive.iter().map(|(m, d)| json!({
                 "message": m,
                 "report": d.display().to_string(),
             })).collect::<Vec<_>>(),
             "time_limited": f.time_limited,
+            "nondeterminism": result.nondeterminism,
         });
-        println!("{value}");
+        // Printed by `main` once the exit code is known (`error::exit_code`).
+        crate::error::set_json_report(value);
     }
 }

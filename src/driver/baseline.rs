@@ -92,8 +92,7 @@ fn runner() -> anyhow::Result<PathBuf> {
     if dir.join("rankcheck/bench/Repeat.class").is_file() {
         return Ok(dir);
     }
-    let staging = dir.with_extension(format!("tmp{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&staging);
+    let staging = crate::cmd::rt::unique_sibling(&dir);
     std::fs::create_dir_all(staging.join("src"))?;
     let src = staging.join("src/Repeat.java");
     std::fs::write(&src, SOURCE)?;

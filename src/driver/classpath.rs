@@ -36,9 +36,53 @@ impl Mode {
     }
 }
 
-/// Each class-path entry of `cp` (`:`-separated), instrumented for `mode`.
+/// Each class-path entry of `cp` (`:`-separated), instrumented for `mode` (see
+/// [`prepare_report`], whose warnings this drops).
 pub fn prepare(cp: &str, mode: Mode) -> anyhow::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
+    Ok(prepare_report(cp, mode)?.entries)
+}
+
+/// A class path made ready to run, and what could not be instrumented.
+#[derive(Clone, Debug, Default)]
+pub struct Prepared {
+    /// The entries to run (instrumented copies, or the entries as given).
+    pub entries: Vec<PathBuf>,
+    /// Classes copied unchanged because the rewriter could not read or instrument them: they
+    /// run without scheduling points. `(entry name, reason)`.
+    pub uninstrumented: Vec<(String, String)>,
+    /// The rewriter's other warnings (methods left uninstrumented, dropped signature files).
+    pub warnings: Vec<String>,
+}
+
+impl Prepared {
+    /// One line per class that runs uninstrumented (with why), then the other warnings.
+    pub fn warning_lines(&self) -> Vec<String> {
+        self.uninstrumented
+            .iter()
+            .map(|(class, why)| {
+                format!("class {class} is not instrumented (it runs uncontrolled): {why}")
+            })
+            .chain(self.warnings.iter().cloned())
+            .collect()
+    }
+}
+
+/// Says the instrumentation warnings `lines` on stderr (at most a screenful).
+pub fn warn(lines: &[String]) {
+    const SHOWN: usize = 20;
+    for line in lines.iter().take(SHOWN) {
+        eprintln!("rankcheck: warning: {line}");
+    }
+    if lines.len() > SHOWN {
+        eprintln!("rankcheck: warning: … and {} more", lines.len() - SHOWN);
+    }
+}
+
+/// Each class-path entry of `cp` (`:`-separated), instrumented for `mode`, with the rewriter's
+/// warnings. A class whose class-file version is newer than the running JDK supports is bad
+/// input (it could never load).
+pub fn prepare_report(cp: &str, mode: Mode) -> anyhow::Result<Prepared> {
+    let mut out = Prepared::default();
     for entry in cp.split(':').filter(|e| !e.is_empty()) {
         let path = PathBuf::from(entry);
         if !path.exists() {
@@ -46,16 +90,142 @@ pub fn prepare(cp: &str, mode: Mode) -> anyhow::Result<Vec<PathBuf>> {
                 "class path entry {entry}: no such file or directory"
             )));
         }
+        check_class_versions(&path)?;
         if is_instrumented(&path) || mode == Mode::LoadTime {
-            out.push(std::fs::canonicalize(&path)?);
+            out.entries.push(std::fs::canonicalize(&path)?);
             continue;
         }
-        out.push(instrument_cached(&path, mode.name(), mode.config())?);
+        let (target, warnings) = instrument_cached(&path, mode.name(), mode.config())?;
+        out.entries.push(target);
+        for w in warnings {
+            match uninstrumented_class(&w) {
+                Some(pair) => out.uninstrumented.push(pair),
+                None => out.warnings.push(w),
+            }
+        }
     }
-    if out.is_empty() {
+    if out.entries.is_empty() {
         return Err(bad_input("--cp is empty"));
     }
     Ok(out)
+}
+
+/// `(class entry, reason)` when the rewriter's warning `w` says a class was copied unchanged.
+fn uninstrumented_class(w: &str) -> Option<(String, String)> {
+    let rest = w.strip_prefix("entry ")?;
+    let (name, why) = rest.split_once(" copied unchanged: ")?;
+    name.ends_with(".class")
+        .then(|| (name.to_string(), why.to_string()))
+}
+
+/// Bad input when a class below `path` (a folder or a jar) has a class-file version the running
+/// JDK cannot load: names the class and the Java version it needs.
+fn check_class_versions(path: &Path) -> anyhow::Result<()> {
+    let Some(supported) = jdk_max_major() else {
+        return Ok(());
+    };
+    if let Some((class, major)) = newest_class(path).filter(|(_, m)| *m > supported) {
+        return Err(bad_input(format!(
+            "{class} (in {}) needs Java {} (class-file version {major}); the running JDK supports \
+             up to Java {} (version {supported}): run rankcheck with a newer JDK (JAVA_HOME) or \
+             compile with --release {}",
+            path.display(),
+            major.saturating_sub(44),
+            supported.saturating_sub(44),
+            supported.saturating_sub(44)
+        )));
+    }
+    Ok(())
+}
+
+/// The class with the highest class-file major version below `path`, with that version.
+fn newest_class(path: &Path) -> Option<(String, u16)> {
+    // A version beyond any plausible Java is a broken file, not a newer class: the rewriter
+    // says so (copied unchanged, with a warning).
+    let major = |head: &[u8]| -> Option<u16> {
+        (head.len() >= 8 && head[..4] == [0xca, 0xfe, 0xba, 0xbe])
+            .then(|| u16::from_be_bytes([head[6], head[7]]))
+            .filter(|m| (45..=PLAUSIBLE_MAJOR).contains(m))
+    };
+    let mut best: Option<(String, u16)> = None;
+    let mut consider = |name: String, head: &[u8]| {
+        if let Some(m) = major(head) {
+            if best.as_ref().is_none_or(|(_, b)| m > *b) {
+                best = Some((name, m));
+            }
+        }
+    };
+    if path.is_dir() {
+        let mut files = Vec::new();
+        list_files(path, &mut files);
+        for f in files
+            .iter()
+            .filter(|f| f.extension().is_some_and(|e| e == "class"))
+        {
+            let mut head = [0u8; 8];
+            let ok = std::fs::File::open(f)
+                .and_then(|mut file| std::io::Read::read_exact(&mut file, &mut head))
+                .is_ok();
+            if ok {
+                let rel = f.strip_prefix(path).unwrap_or(f);
+                consider(rel.display().to_string(), &head);
+            }
+        }
+    } else {
+        let file = std::fs::File::open(path).ok()?;
+        let mut zip = zip::ZipArchive::new(file).ok()?;
+        for i in 0..zip.len() {
+            let Ok(mut entry) = zip.by_index(i) else {
+                continue;
+            };
+            let name = entry.name().to_string();
+            if !name.ends_with(".class") || name.starts_with("META-INF/versions/") {
+                continue;
+            }
+            let mut head = [0u8; 8];
+            if std::io::Read::read_exact(&mut entry, &mut head).is_ok() {
+                consider(name, &head);
+            }
+        }
+    }
+    best
+}
+
+/// The highest class-file major version taken for a real one (Java 156).
+const PLAUSIBLE_MAJOR: u16 = 200;
+
+/// Every file below `dir`.
+fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            list_files(&p, out);
+        } else {
+            out.push(p);
+        }
+    }
+}
+
+/// The newest class-file major version the JDK that runs the programs loads (feature release
+/// + 44), from `java -version`; `None` when it cannot be told.
+fn jdk_max_major() -> Option<u16> {
+    static MAJOR: std::sync::OnceLock<Option<u16>> = std::sync::OnceLock::new();
+    *MAJOR.get_or_init(|| {
+        let out = std::process::Command::new(super::jvm::java_binary())
+            .arg("-version")
+            .output()
+            .ok()?;
+        let text = String::from_utf8_lossy(&out.stderr);
+        let quoted = text.split('"').nth(1)?;
+        let mut parts = quoted.split(['.', '-', '+', '_']);
+        let first: u16 = parts.next()?.parse().ok()?;
+        let feature = if first == 1 {
+            parts.next()?.parse().ok()?
+        } else {
+            first
+        };
+        Some(feature + 44)
+    })
 }
 
 /// True when `path` (a jar or a directory) was written by the rewriter: it carries the site
@@ -83,7 +253,13 @@ pub fn cache_dir() -> anyhow::Result<PathBuf> {
         .unwrap_or_else(|| PathBuf::from("rankcheck-instrumented")))
 }
 
-fn instrument_cached(path: &Path, mode: &str, config: rewriter::Config) -> anyhow::Result<PathBuf> {
+/// The instrumented copy of `path` in the cache (made when missing), with the rewriter's
+/// warnings (kept beside it, so a cached copy says them again).
+fn instrument_cached(
+    path: &Path,
+    mode: &str,
+    config: rewriter::Config,
+) -> anyhow::Result<(PathBuf, Vec<String>)> {
     let abs = std::fs::canonicalize(path)?;
     let mut key = Fnv::new();
     key.write(mode.as_bytes());
@@ -96,12 +272,19 @@ fn instrument_cached(path: &Path, mode: &str, config: rewriter::Config) -> anyho
     } else {
         cache.join("classes")
     };
+    let warnings_of = |dir: &Path| -> Vec<String> {
+        std::fs::read_to_string(dir.join(WARNINGS_FILE))
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
     if cache.join("done").exists() {
-        return Ok(target);
+        return Ok((target, warnings_of(&cache)));
     }
     // Build into a private folder and rename it into place: parallel rankchecks may race here.
-    let staging = cache.with_extension(format!("tmp{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&staging);
+    let staging = crate::cmd::rt::unique_sibling(&cache);
     std::fs::create_dir_all(&staging)?;
     let staged = staging.join(target.file_name().unwrap());
     let options = JarOptions {
@@ -116,16 +299,27 @@ fn instrument_cached(path: &Path, mode: &str, config: rewriter::Config) -> anyho
         let bytes = std::fs::read(&abs)?;
         instrument_jar(&bytes, &options, &quiet)
             .map_err(|e| bad_input(format!("{}: cannot instrument: {e}", path.display())))
-            .and_then(|(out, _)| Ok(std::fs::write(&staged, out)?))
+            .and_then(|(out, summary)| {
+                std::fs::write(&staged, out)?;
+                Ok(summary)
+            })
     } else {
         instrument_dir(&abs, &staged, &options, &quiet)
-            .map(|_| ())
             .map_err(|e| bad_input(format!("{}: cannot instrument: {e}", path.display())))
     };
-    if let Err(e) = result {
-        let _ = std::fs::remove_dir_all(&staging);
-        return Err(e);
-    }
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    };
+    let text: String = summary
+        .warnings
+        .iter()
+        .map(|w| format!("{}\n", w.replace('\n', " ")))
+        .collect();
+    std::fs::write(staging.join(WARNINGS_FILE), text)?;
     std::fs::write(staging.join("done"), abs.display().to_string())?;
     if std::fs::rename(&staging, &cache).is_err() {
         // Someone else finished first; theirs is as good as ours.
@@ -134,8 +328,11 @@ fn instrument_cached(path: &Path, mode: &str, config: rewriter::Config) -> anyho
             anyhow::bail!("cannot move the instrumented copy into {}", cache.display());
         }
     }
-    Ok(target)
+    Ok((target, warnings_of(&cache)))
 }
+
+/// The rewriter's warnings of a cached instrumented copy, one per line.
+const WARNINGS_FILE: &str = "warnings.txt";
 
 /// The points-to analysis of the program `cp` (original classes) with entry `main`, cached in
 /// the cache folder by a hash of the class path's contents and `main`.
@@ -174,7 +371,7 @@ pub fn analysis(cp: &str, main: &str) -> anyhow::Result<alias::AnalysisFile> {
         other => anyhow::anyhow!("the points-to analysis failed: {other}"),
     })?;
     std::fs::create_dir_all(file.parent().unwrap())?;
-    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+    let tmp = crate::cmd::rt::unique_sibling(&file);
     std::fs::write(&tmp, analysis.to_json())?;
     let _ = std::fs::rename(&tmp, &file);
     Ok(analysis)
@@ -212,7 +409,7 @@ pub fn prepare_vars(
         let mut config = rewriter::Config::all();
         config.data_sites = Some(data.clone());
         config.alloc_sites = Some(alloc.clone());
-        out.push(instrument_cached(Path::new(entry), &mode, config)?);
+        out.push(instrument_cached(Path::new(entry), &mode, config)?.0);
     }
     out.push(tracked_entry(&tracked_table(analysis, vars))?);
     Ok(out)
@@ -308,7 +505,7 @@ fn tracked_entry(table: &str) -> anyhow::Result<PathBuf> {
         return Ok(dir);
     }
     std::fs::create_dir_all(file.parent().unwrap())?;
-    let tmp = file.with_extension(format!("tmp{}", std::process::id()));
+    let tmp = crate::cmd::rt::unique_sibling(&file);
     std::fs::write(&tmp, table)?;
     std::fs::rename(&tmp, &file)?;
     Ok(dir)
@@ -461,6 +658,25 @@ mod tests {
         let hooked = hooked_alloc_sites(&analysis, &[1], selected);
         let bcis: Vec<u32> = hooked.iter().map(|k| k.bci).collect();
         assert_eq!(bcis, [4, 9]);
+    }
+
+    #[test]
+    fn rewriter_warnings_of_classes_copied_unchanged_name_the_class() {
+        assert_eq!(
+            uninstrumented_class("entry junk/Bad.class copied unchanged: truncated class file"),
+            Some((
+                "junk/Bad.class".to_string(),
+                "truncated class file".to_string()
+            ))
+        );
+        assert_eq!(
+            uninstrumented_class("entry META-INF/x.txt copied unchanged: not a class"),
+            None
+        );
+        assert_eq!(
+            uninstrumented_class("p/A.m()V left uninstrumented: too large"),
+            None
+        );
     }
 
     #[test]

@@ -119,6 +119,7 @@ impl Launch {
                 .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", log.display()))?;
             command.stdout(file.try_clone()?).stderr(file);
         }
+        let started = Instant::now();
         let mut child = command
             .spawn()
             .map_err(|e| anyhow::anyhow!("cannot run {}: {e}", self.java.display()))?;
@@ -146,8 +147,9 @@ impl Launch {
                 let _ = child.kill();
                 let _ = child.wait();
                 anyhow::bail!(
-                    "the JVM reported nothing for {} s and was killed (an agent failure)",
-                    patience.as_secs()
+                    "the JVM reported nothing for {} s and was killed (an agent failure){}",
+                    patience.as_secs(),
+                    self.log_tail_text()
                 );
             }
             std::thread::sleep(Duration::from_millis(10));
@@ -170,28 +172,100 @@ impl Launch {
             });
         }
         let said = self.log_excerpt();
-        if code == Some(2) {
+        if code == Some(2) && parsed.is_empty() {
             return Err(bad_input(match said {
                 Some(line) => line,
                 None => "the JVM rejected the program (see the harness's message above)".into(),
             }));
         }
+        let how = match (code, status) {
+            (Some(c), _) => format!("exit status {c}"),
+            (None, Some(s)) => match std::os::unix::process::ExitStatusExt::signal(&s) {
+                Some(sig) => format!("killed by signal {sig}"),
+                None => "killed by a signal".to_string(),
+            },
+            (None, None) => "killed".to_string(),
+        };
         if parsed.is_empty() {
-            let how = code.map_or("killed by a signal".to_string(), |c| {
-                format!("exit status {c}")
-            });
-            match said {
-                // The JVM's own words first: they name the cause.
-                Some(s) => {
-                    anyhow::bail!("{s} (the JVM ended, {how}, without reporting an execution)")
-                }
-                None => anyhow::bail!("the JVM ended ({how}) without reporting an execution"),
-            }
+            // The JVM's own words first: they name the cause.
+            let first = match said {
+                Some(s) => format!("{s} (the JVM ended, {how}, without reporting an execution)"),
+                None => format!("the JVM ended ({how}) without reporting an execution"),
+            };
+            anyhow::bail!("{first}{}", self.log_tail_text());
+        }
+        let asked = self
+            .option("executions")
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(1);
+        if parsed.len() < asked && !self.stopped_on_purpose(&parsed, started.elapsed()) {
+            // The program (an uncontrolled thread calling System.exit, a crash) or the system
+            // (a kill) ended the JVM in the middle: the executions it did not run are no verdict.
+            anyhow::bail!(
+                "the JVM ended ({how}) after {} of {asked} execution(s) without saying why \
+                 (a thread rankcheck does not control called System.exit or halt, the JVM \
+                 crashed, or it was killed){}",
+                parsed.len(),
+                self.log_tail_text()
+            );
         }
         Ok(JvmRun {
             results: parsed,
             status: code,
         })
+    }
+
+    /// True when the last result says why the JVM ran fewer executions than asked
+    /// (agent/PROTOCOL.md, "Result lines"): a bug without keep-going, the strategy exhausted,
+    /// the time limit, or the cap on inconclusive executions.
+    fn stopped_on_purpose(&self, results: &[Value], ran_for: Duration) -> bool {
+        let Some(last) = results.last() else {
+            return false;
+        };
+        let keep_going = self.option("keep-going") == Some("on");
+        if last["outcome"] == "bug" && !keep_going {
+            return true;
+        }
+        if last["exhausted"] == true {
+            return true;
+        }
+        let limit = self
+            .option("time-limit-ms")
+            .and_then(|t| t.parse::<u64>().ok());
+        if limit.is_some_and(|ms| ran_for >= Duration::from_millis(ms)) {
+            return true;
+        }
+        let cap = self
+            .option("max-inconclusive")
+            .and_then(|n| n.parse::<usize>().ok())
+            .unwrap_or(3)
+            .max(1);
+        results
+            .iter()
+            .filter(|r| r["outcome"] == "inconclusive")
+            .count()
+            >= cap
+    }
+
+    /// The last lines of the JVM's log, as a block to append to an error message.
+    fn log_tail_text(&self) -> String {
+        let Some(log) = &self.log else {
+            return String::new();
+        };
+        let lines = log_tail(log, LOG_TAIL_LINES);
+        if lines.is_empty() {
+            return format!("; its log {} is empty", log.display());
+        }
+        format!(
+            "; its log {} ends with ({} line(s)):\n{}",
+            log.display(),
+            lines.len(),
+            lines
+                .iter()
+                .map(|l| format!("  | {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
     }
 
     /// [`Launch::run_cancellable`] without cancellation.
@@ -214,6 +288,20 @@ impl Launch {
                     .to_string()
             })
     }
+}
+
+/// How many lines of a JVM's log an error shows.
+pub const LOG_TAIL_LINES: usize = 20;
+
+/// The last `n` non-empty lines of the file `log` (none when it cannot be read).
+pub fn log_tail(log: &Path, n: usize) -> Vec<String> {
+    let text = std::fs::read(log).unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(n)..]
+        .iter()
+        .map(|l| l.to_string())
+        .collect()
 }
 
 fn absolute(p: &Path) -> PathBuf {

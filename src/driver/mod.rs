@@ -9,7 +9,6 @@
 pub mod baseline;
 pub mod bench_suite;
 pub mod classpath;
-pub mod coverage;
 pub mod jvm;
 pub mod plots;
 pub mod replay;

@@ -2,7 +2,7 @@
 //! the agent options; the schedule file drives a fresh JVM through the same choices.
 
 use super::jvm::{java_binary, Launch};
-use super::report::{same_failure, Recorded};
+use super::report::{difference, Recorded};
 use serde_json::Value;
 use std::path::Path;
 
@@ -13,6 +13,8 @@ pub struct Replayed {
     pub result: Value,
     /// It failed the way the report says.
     pub reproduced: bool,
+    /// What differs when it did not (`report::difference`).
+    pub difference: Option<String>,
 }
 
 /// The launch that re-runs `recorded` once under its schedule.
@@ -37,6 +39,10 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
     }
     let schedule = std::fs::canonicalize(&recorded.schedule)
         .map_err(|e| crate::error::bad_input(format!("{}: {e}", recorded.schedule.display())))?;
+    let text = std::fs::read_to_string(&schedule)
+        .map_err(|e| crate::error::bad_input(format!("{}: {e}", schedule.display())))?;
+    scheduler::Schedule::parse(&text)
+        .map_err(|e| crate::error::bad_input(format!("{}: {e}", schedule.display())))?;
     launch.set_option("replay", schedule.display().to_string());
     launch.set_option("executions", "1");
     launch.set_option("first-execution", recorded.execution.to_string());
@@ -74,6 +80,10 @@ pub fn replay(recorded: &Recorded, work: &Path) -> anyhow::Result<Replayed> {
         .into_iter()
         .next()
         .ok_or_else(|| anyhow::anyhow!("the replay JVM reported no execution"))?;
-    let reproduced = same_failure(&recorded.expected_kind, &recorded.expected_message, &result);
-    Ok(Replayed { result, reproduced })
+    let difference = difference(&recorded.expected, &result);
+    Ok(Replayed {
+        result,
+        reproduced: difference.is_none(),
+        difference,
+    })
 }

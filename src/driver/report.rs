@@ -12,8 +12,121 @@ use std::collections::HashMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-/// Writes one bug's report folder under `out` and returns it.
-pub fn write_report(out: &Path, launch: &Launch, result: &Value) -> anyhow::Result<PathBuf> {
+/// Where the classes of a run came from, so that a replay can run the *current* classes (after
+/// a fix) instead of the instrumented copy in the cache: the class path the user gave, how it
+/// was instrumented, and (in `run.json`) a digest of every class as it was.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The original (uninstrumented) class-path entries, absolute.
+    pub classpath: Vec<PathBuf>,
+    /// `all`, `sync-only`, `load-time` (`classpath::Mode::name`) or `vars:ID,…` (a variable
+    /// set of `--selective`).
+    pub mode: String,
+    /// The manifest the program came from (`test --manifest`): its sources are compiled again.
+    pub manifest: Option<PathBuf>,
+}
+
+impl Origin {
+    fn to_json(&self) -> Value {
+        json!({
+            "classpath": self.classpath.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "mode": self.mode,
+            "manifest": self.manifest.as_ref().map(|m| m.display().to_string()),
+            "digests": class_digests(&self.classpath),
+        })
+    }
+
+    fn from_json(v: &Value) -> Option<Origin> {
+        Some(Origin {
+            classpath: v["classpath"]
+                .as_array()?
+                .iter()
+                .filter_map(|p| p.as_str().map(PathBuf::from))
+                .collect(),
+            mode: v["mode"].as_str()?.to_string(),
+            manifest: v["manifest"].as_str().map(PathBuf::from),
+        })
+    }
+}
+
+/// A digest of every class file of `classpath`, keyed by `ENTRY-INDEX:NAME` (names relative to
+/// a folder entry, or jar entry names). Entries that cannot be read give no keys.
+pub fn class_digests(classpath: &[PathBuf]) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let digest = |bytes: &[u8]| {
+        let mut h = super::classpath::Fnv::new();
+        h.write(bytes);
+        format!("{:016x}", h.0)
+    };
+    for (i, entry) in classpath.iter().enumerate() {
+        if entry.is_dir() {
+            let mut files = Vec::new();
+            list_class_files(entry, &mut files);
+            for f in files {
+                if let Ok(bytes) = std::fs::read(&f) {
+                    let rel = f.strip_prefix(entry).unwrap_or(&f);
+                    out.insert(format!("{i}:{}", rel.display()), digest(&bytes));
+                }
+            }
+        } else if let Ok(file) = std::fs::File::open(entry) {
+            let Ok(mut zip) = zip::ZipArchive::new(file) else {
+                continue;
+            };
+            for k in 0..zip.len() {
+                let Ok(mut e) = zip.by_index(k) else { continue };
+                if !e.name().ends_with(".class") {
+                    continue;
+                }
+                let name = e.name().to_string();
+                let mut bytes = Vec::new();
+                if e.read_to_end(&mut bytes).is_ok() {
+                    out.insert(format!("{i}:{name}"), digest(&bytes));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn list_class_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            list_class_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "class") {
+            out.push(p);
+        }
+    }
+}
+
+/// How many classes differ between two digest maps (changed, added or removed).
+pub fn changed_classes(
+    then: &std::collections::BTreeMap<String, String>,
+    now: &std::collections::BTreeMap<String, String>,
+) -> usize {
+    let changed = then.iter().filter(|(k, v)| now.get(*k) != Some(v)).count();
+    changed + now.keys().filter(|k| !then.contains_key(*k)).count()
+}
+
+/// Adds (or replaces) one top-level field of the report's `run.json`.
+pub fn annotate(dir: &Path, key: &str, value: Value) -> anyhow::Result<()> {
+    let path = dir.join("run.json");
+    let mut run: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)?;
+    if let Some(map) = run.as_object_mut() {
+        map.insert(key.to_string(), value);
+    }
+    std::fs::write(&path, serde_json::to_string_pretty(&run)?)?;
+    Ok(())
+}
+
+/// Writes one bug's report folder under `out` and returns it. `origin` (the program's classes
+/// before instrumentation) lets `replay` run the current classes.
+pub fn write_report(
+    out: &Path,
+    launch: &Launch,
+    result: &Value,
+    origin: Option<&Origin>,
+) -> anyhow::Result<PathBuf> {
     let simple = launch.main.rsplit('.').next().unwrap_or("Main");
     let dir = out.join(format!(
         "{simple}-{}-{}",
@@ -47,7 +160,12 @@ pub fn write_report(out: &Path, launch: &Launch, result: &Value) -> anyhow::Resu
         .filter(|(k, _)| {
             !matches!(
                 k.as_str(),
-                "executions" | "first-execution" | "keep-going" | "time-limit-ms" | "pin"
+                "executions"
+                    | "first-execution"
+                    | "keep-going"
+                    | "time-limit-ms"
+                    | "pin"
+                    | "record-at"
             )
         })
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
@@ -63,7 +181,8 @@ pub fn write_report(out: &Path, launch: &Launch, result: &Value) -> anyhow::Resu
         "fail_on_file": launch.fail_on_file,
         "execution": result["index"],
         "schedule": "schedule.txt",
-        "expected": {"kind": result["kind"], "message": result["message"]},
+        "expected": {"outcome": result["outcome"], "kind": result["kind"], "message": result["message"], "steps": result["steps"]},
+        "origin": origin.map(Origin::to_json),
     });
     std::fs::write(dir.join("run.json"), serde_json::to_string_pretty(&run)?)?;
     std::fs::write(
@@ -234,8 +353,11 @@ pub struct Recorded {
     pub fail_on_file: Vec<String>,
     pub execution: u64,
     pub schedule: PathBuf,
-    pub expected_kind: String,
-    pub expected_message: String,
+    pub expected: Expected,
+    /// Where the classes came from (reports written before origins were recorded have none).
+    pub origin: Option<Origin>,
+    /// The class digests of `origin` when the report was written.
+    pub digests: std::collections::BTreeMap<String, String>,
 }
 
 /// Reads `dir/run.json`; errors are one line naming the file.
@@ -280,24 +402,106 @@ pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
         fail_on_file: strings("fail_on_file"),
         execution: v["execution"].as_u64().unwrap_or(0),
         schedule: dir.join(v["schedule"].as_str().unwrap_or("schedule.txt")),
-        expected_kind: v["expected"]["kind"].as_str().unwrap_or("").to_string(),
-        expected_message: v["expected"]["message"].as_str().unwrap_or("").to_string(),
+        expected: Expected {
+            outcome: v["expected"]["outcome"]
+                .as_str()
+                .unwrap_or("bug")
+                .to_string(),
+            kind: v["expected"]["kind"].as_str().unwrap_or("").to_string(),
+            message: v["expected"]["message"].as_str().unwrap_or("").to_string(),
+            steps: v["expected"]["steps"].as_u64(),
+        },
+        origin: Origin::from_json(&v["origin"]),
+        digests: v["origin"]["digests"]
+            .as_object()
+            .map(|o| {
+                o.iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                    .collect()
+            })
+            .unwrap_or_default(),
     })
 }
 
-/// True when a replayed result shows the recorded failure: the same kind and, for kinds whose
-/// message names the failure (throwables, oracles, exit statuses), the same first line.
-pub fn same_failure(expected_kind: &str, expected_message: &str, result: &Value) -> bool {
-    if result["outcome"] != "bug" || result["kind"].as_str() != Some(expected_kind) {
-        return false;
+/// The failure a report recorded, as a replay must show it again.
+#[derive(Clone, Debug, Default)]
+pub struct Expected {
+    /// `bug`, or `pass` for the determinism check's samples.
+    pub outcome: String,
+    pub kind: String,
+    pub message: String,
+    /// The step at which the recorded execution ended (reports written before 0.4.0 lack it).
+    pub steps: Option<u64>,
+}
+
+impl Expected {
+    /// The failure of an agent result line.
+    pub fn of(result: &Value) -> Expected {
+        Expected {
+            outcome: result["outcome"].as_str().unwrap_or("bug").to_string(),
+            kind: result["kind"].as_str().unwrap_or("").to_string(),
+            message: result["message"].as_str().unwrap_or("").to_string(),
+            steps: result["steps"].as_u64(),
+        }
     }
-    let first = |s: &str| s.lines().next().unwrap_or("").trim().to_string();
-    match expected_kind {
-        // Deadlock and step-bound messages name thread states that may be worded differently
-        // from run to run; the kind is what matters.
-        "deadlock" | "livelock" | "watchdog" => true,
-        _ => first(expected_message) == first(result["message"].as_str().unwrap_or("")),
+}
+
+/// `None` when a replayed result shows the recorded failure, else what differs, in a few words.
+///
+/// The same failure is the same kind, at the same step, with the same message once rankcheck's
+/// own decorations are set aside (thread names after rankcheck's thread ids: `t1 (Thread-0)`
+/// compares as `t1`). For a thrown throwable that is the failing thread, the throwable's class
+/// and its message (the first line); for a deadlock the blocked threads with what each waits
+/// for; for a livelock the spinning threads and their sites; for an oracle the oracle.
+pub fn difference(expected: &Expected, result: &Value) -> Option<String> {
+    let outcome = result["outcome"].as_str().unwrap_or("?");
+    let kind = result["kind"].as_str().unwrap_or("?");
+    let message = result["message"].as_str().unwrap_or("");
+    if outcome != expected.outcome || kind != expected.kind {
+        return Some(format!(
+            "the replay ended otherwise: {outcome} ({kind}): {}",
+            first_line(message)
+        ));
     }
+    if outcome != "bug" {
+        // A passing sample: the same ending at the same step is all there is to compare.
+        return match (expected.steps, result["steps"].as_u64()) {
+            (Some(want), Some(got)) if want != got => Some(format!(
+                "the replay ended at step {got}, the recorded run at step {want}"
+            )),
+            _ => None,
+        };
+    }
+    let compared = |m: &str| -> String {
+        let m = if kind == "uncaught" { first_line(m) } else { m };
+        without_thread_names(m)
+    };
+    if compared(message) != compared(&expected.message) {
+        return Some(format!(
+            "the replay failed differently: {} instead of {}",
+            first_line(message),
+            first_line(&expected.message)
+        ));
+    }
+    match (expected.steps, result["steps"].as_u64()) {
+        (Some(want), Some(got)) if want != got => Some(format!(
+            "the replay failed the same way but {} (at step {got}, the recording at step {want})",
+            if got < want { "earlier" } else { "later" }
+        )),
+        _ => None,
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().next().unwrap_or("").trim()
+}
+
+/// `t3 (pool-1-thread-2)` becomes `t3`: rankcheck's ids name threads; their Java names are a
+/// decoration.
+fn without_thread_names(message: &str) -> String {
+    static NAMED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let named = NAMED.get_or_init(|| regex::Regex::new(r"\b(t\d+) \([^()]*\)").expect("valid"));
+    named.replace_all(message, "$1").into_owned()
 }
 
 #[cfg(test)]
@@ -308,7 +512,7 @@ mod tests {
     fn timeline_lists_the_runs_of_the_schedule() {
         let result = json!({
             "message": "boom",
-            "schedule": "rankcheck-schedule 1\nt0*3\nt1\nt0*2\n",
+            "schedule": "rankcheck-schedule 2\nt0*3\nt1\nt0*2\n",
             "stacks": [{"thread": 0, "name": "main", "frames": []}],
         });
         let text = timeline(&result, &HashMap::new());
@@ -318,18 +522,61 @@ mod tests {
     }
 
     #[test]
-    fn same_failure_compares_kind_and_first_line() {
-        let r = json!({"outcome": "bug", "kind": "uncaught", "message": "x: boom\nmore"});
-        assert!(same_failure("uncaught", "x: boom", &r));
-        assert!(!same_failure("uncaught", "x: other", &r));
-        assert!(!same_failure("deadlock", "x: boom", &r));
-        let d = json!({"outcome": "bug", "kind": "deadlock", "message": "t1 waits"});
-        assert!(same_failure("deadlock", "t2 waits", &d));
-        assert!(!same_failure(
-            "uncaught",
-            "x",
-            &json!({"outcome": "pass", "kind": "finished"})
-        ));
+    fn a_replay_must_fail_the_same_way_at_the_same_step() {
+        let recorded = json!({"outcome": "bug", "kind": "uncaught", "steps": 40,
+            "message": "uncaught in thread t1 (Thread-13): x: boom\nat A.run"});
+        let want = Expected::of(&recorded);
+        let same = json!({"outcome": "bug", "kind": "uncaught", "steps": 40,
+            "message": "uncaught in thread t1 (Thread-0): x: boom\nat B.run"});
+        assert_eq!(difference(&want, &same), None);
+        let other_thread = json!({"outcome": "bug", "kind": "uncaught", "steps": 40,
+            "message": "uncaught in thread t2 (Thread-13): x: boom"});
+        assert!(difference(&want, &other_thread)
+            .unwrap()
+            .contains("differently"));
+        let other_text = json!({"outcome": "bug", "kind": "uncaught", "steps": 40,
+            "message": "uncaught in thread t1 (Thread-13): x: bang"});
+        assert!(difference(&want, &other_text).is_some());
+        let later = json!({"outcome": "bug", "kind": "uncaught", "steps": 41,
+            "message": "uncaught in thread t1 (Thread-13): x: boom"});
+        assert!(difference(&want, &later).unwrap().contains("later"));
+        let passed = json!({"outcome": "pass", "kind": "finished", "steps": 40, "message": ""});
+        assert!(difference(&want, &passed).unwrap().contains("otherwise"));
+    }
+
+    #[test]
+    fn a_deadlock_must_block_the_same_threads_at_the_same_operations() {
+        let want = Expected::of(&json!({"outcome": "bug", "kind": "deadlock", "steps": 9,
+            "message": "deadlock: t1 (a) blocked at monitorenter on object #3; t2 (b) blocked at monitorenter on object #2"}));
+        let same = json!({"outcome": "bug", "kind": "deadlock", "steps": 9,
+            "message": "deadlock: t1 (Thread-0) blocked at monitorenter on object #3; t2 (Thread-1) blocked at monitorenter on object #2"});
+        assert_eq!(difference(&want, &same), None);
+        let other = json!({"outcome": "bug", "kind": "deadlock", "steps": 9,
+            "message": "deadlock: t1 (a) blocked at join of t2; t2 (b) blocked at monitorenter on object #2"});
+        assert!(difference(&want, &other).is_some());
+    }
+
+    #[test]
+    fn changed_classes_counts_changed_added_and_removed() {
+        let map = |pairs: &[(&str, &str)]| -> std::collections::BTreeMap<String, String> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let then = map(&[
+            ("0:a/A.class", "1"),
+            ("0:a/B.class", "2"),
+            ("0:a/C.class", "3"),
+        ]);
+        assert_eq!(changed_classes(&then, &then), 0);
+        let now = map(&[
+            ("0:a/A.class", "1"),
+            ("0:a/B.class", "9"),
+            ("0:a/D.class", "4"),
+        ]);
+        // B changed, C removed, D added.
+        assert_eq!(changed_classes(&then, &now), 3);
     }
 
     #[test]

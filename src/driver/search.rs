@@ -3,13 +3,15 @@
 //! whose schedule does not reproduce it is never reported as a bug: it becomes a rankcheck
 //! failure with the details (no false positives).
 
-use super::coverage;
 use super::jvm::{identity_hash_args, java_binary, on_off, Launch};
 use super::replay::replay;
-use super::report::{load_recorded, replay_command, write_report};
+use super::report::{
+    annotate, difference, load_recorded, replay_command, write_report, Expected, Origin,
+};
 use super::session::{Finished, Session};
-use super::strategy::{Bounds, StrategyInfo};
-use std::path::PathBuf;
+use super::strategy::{Bounds, Spread, StrategyInfo};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The program under test, ready to run.
@@ -26,6 +28,13 @@ pub struct Program {
     pub private_cwd: bool,
     /// The agent instruments the class path as it loads (`classpath::Mode::LoadTime`).
     pub load_time: bool,
+    /// The classes before instrumentation, recorded in reports so that a replay runs the
+    /// current classes (`None`: the report replays the class path it ran).
+    pub origin: Option<Origin>,
+    /// Classes the rewriter could not instrument (they run uncontrolled).
+    pub uninstrumented_classes: usize,
+    /// The rewriter's warnings, one line each (`classpath::Prepared::warning_lines`).
+    pub warnings: Vec<String>,
 }
 
 /// Everything a search needs besides the program.
@@ -50,6 +59,12 @@ pub struct Search {
     /// Report folders go here.
     pub out: PathBuf,
     pub progress: bool,
+    /// JVMs whose last execution is replayed in a fresh JVM to check that an execution does
+    /// not depend on what ran before it in the same JVM (`--check-determinism`).
+    pub determinism_samples: usize,
+    /// For each bug, also run the program once without preemptions (strategy
+    /// `nonpreemptive`) to tell whether it fails whatever the schedule.
+    pub schedule_check: bool,
 }
 
 /// One bug, reported and replayed.
@@ -59,7 +74,23 @@ pub struct Reported {
     pub kind: String,
     pub message: String,
     pub dir: PathBuf,
+    /// It fails the same way without any thread switch: it does not depend on the schedule.
+    pub schedule_independent: bool,
 }
+
+/// What a failing execution turned out to be.
+#[derive(Debug)]
+pub enum Verdict {
+    /// Replayed in a fresh JVM: a bug of the program.
+    Bug(Reported),
+    /// Not a finding: it did not replay, or the watchdog ended it (a limit of rankcheck). Says
+    /// what happened; the report folder is written all the same.
+    NotABug { why: String, dir: PathBuf },
+}
+
+/// The words for a bug that fails without any thread switch.
+pub const SCHEDULE_INDEPENDENT: &str =
+    "fails without any thread switch (does not depend on the schedule)";
 
 /// How a search ended.
 #[derive(Debug)]
@@ -73,6 +104,8 @@ pub struct SearchResult {
     /// (which thread was blocked where) and the report folder.
     pub inconclusive: Vec<(String, PathBuf)>,
     pub coverage: String,
+    /// Sampled executions that did not replay the same in a fresh JVM: what differed.
+    pub nondeterminism: Vec<String>,
 }
 
 impl Search {
@@ -102,6 +135,9 @@ impl Search {
             jvm_args: Vec::new(),
             out,
             progress: false,
+            // A sweep runs hundreds of searches: one more JVM each is too dear there.
+            determinism_samples: 0,
+            schedule_check: false,
         }
     }
 
@@ -135,7 +171,12 @@ impl Search {
             crate::error::bad_input(format!("cannot create {}: {e}", self.out.display()))
         })?;
         let out = std::fs::canonicalize(&self.out)?;
-        let work = out.join(format!(".work-{}-{}", std::process::id(), unique()));
+        let id = unique();
+        let work = out.join(format!(".work-{}-{id}", std::process::id()));
+        let simple = program.main.rsplit('.').next().unwrap_or("Main");
+        let logs = out
+            .join("logs")
+            .join(format!("{simple}-{}-{id}", std::process::id()));
         let launch = Launch {
             java: java_binary(),
             jvm_args: identity_hash_args()
@@ -162,85 +203,69 @@ impl Search {
             keep_going: self.keep_going,
             time_limit: self.time_limit,
             work: work.clone(),
+            logs: logs.clone(),
             private_cwd: program.private_cwd,
             progress: self.progress,
+            samples: self.determinism_samples,
         };
         let result = session
             .run()
-            .and_then(|finished| self.report(finished, &out, &work));
+            .and_then(|finished| self.report(finished, &out, &work, program));
         let _ = std::fs::remove_dir_all(&work);
+        // A failed search keeps every log (its error names them); otherwise the empty ones go.
+        if result.is_ok() && keep_logs(&logs) {
+            eprintln!(
+                "rankcheck: note: JVM log(s) with warnings kept in {}",
+                logs.display()
+            );
+        }
         result
     }
 
     fn report(
         &self,
         finished: Finished,
-        out: &std::path::Path,
-        work: &std::path::Path,
+        out: &Path,
+        work: &Path,
+        program: &Program,
     ) -> anyhow::Result<SearchResult> {
         let mut bugs = Vec::new();
         let mut unreproduced = Vec::new();
         for (i, found) in finished.bugs.iter().enumerate() {
-            let mut launch = found.launch.clone();
-            // The report records the run as one execution; a private working directory is
-            // recreated on replay.
-            launch.set_option("first-execution", found.index().to_string());
-            let dir = write_report(out, &launch, &found.result)?;
-            if found.result["bound"] == "watchdog" {
-                // The watchdog's case is a limit of rankcheck (a thread blocked where the model
-                // cannot see), not a finding: never reported as a bug of the program.
-                unreproduced.push(format!(
-                    "execution {}: {}; stacks in {}",
-                    found.index(),
-                    found.result["message"].as_str().unwrap_or(""),
-                    dir.display()
-                ));
-                continue;
-            }
-            let recorded = load_recorded(&dir).map_err(|e| anyhow::anyhow!(e))?;
-            let replayed = replay(&recorded, &work.join(format!("replay-{i}")))?;
-            let kind = found.result["kind"].as_str().unwrap_or("bug").to_string();
-            let message = found.result["message"].as_str().unwrap_or("").to_string();
-            if replayed.reproduced {
-                bugs.push(Reported {
-                    execution: found.index(),
-                    kind,
-                    message,
-                    dir,
-                });
-            } else {
-                let got = format!(
-                    "{} ({}): {}",
-                    replayed.result["outcome"].as_str().unwrap_or("?"),
-                    replayed.result["kind"].as_str().unwrap_or("?"),
-                    replayed.result["message"].as_str().unwrap_or("")
-                );
-                std::fs::write(
-                    dir.join("NOT-REPRODUCED.txt"),
-                    format!("replay gave: {got}\n"),
-                )?;
-                unreproduced.push(format!(
-                    "execution {} failed ({kind}: {message}) but replaying its schedule gave {got}; \
-                     details in {} ({})",
-                    found.index(),
-                    dir.display(),
-                    replay_command(&dir)
-                ));
+            let scratch = work.join(format!("replay-{i}"));
+            match confirm(
+                out,
+                &found.launch,
+                &found.result,
+                &scratch,
+                program.origin.as_ref(),
+                self.schedule_check,
+            )? {
+                Verdict::Bug(reported) => bugs.push(reported),
+                Verdict::NotABug { why, .. } => unreproduced.push(why),
             }
         }
+        let nondeterminism = self.check_samples(&finished, work)?;
         let mut inconclusive = Vec::new();
         for found in &finished.inconclusive {
             let mut launch = found.launch.clone();
             launch.set_option("first-execution", found.index().to_string());
-            let dir = write_report(out, &launch, &found.result)?;
+            let dir = write_report(out, &launch, &found.result, program.origin.as_ref())?;
             let message = found.result["message"].as_str().unwrap_or("").to_string();
             inconclusive.push((format!("execution {}: {message}", found.index()), dir));
         }
-        // The strategy's own statement (with its count of distinct happens-before graphs) speaks
-        // for the session when one JVM ran it all; otherwise each JVM knew only its chunk.
-        let coverage = match &finished.agent_coverage {
-            Some((claim, true)) => format!("{} execution(s); {claim}", finished.executions),
-            _ => coverage::statement(self.strategy.name, &self.bounds, &finished.seen),
+        // A search whose state spans the session (one JVM, or JVMs that hand the state on)
+        // states its own coverage; a sampling search is stated from the facts of every JVM,
+        // merged, so that the text does not depend on how many JVMs ran it.
+        let coverage = match (&self.strategy.spread, &finished.agent_coverage) {
+            (Spread::OneJvm, Some((claim, _))) => {
+                format!("{} execution(s); {claim}", finished.executions)
+            }
+            _ => scheduler::session_coverage::statement(
+                self.strategy.name,
+                &self.bounds.to_scheduler(),
+                &finished.facts,
+            ),
         };
         Ok(SearchResult {
             finished,
@@ -248,8 +273,223 @@ impl Search {
             unreproduced,
             inconclusive,
             coverage,
+            nondeterminism,
         })
     }
+
+    /// Replays each sampled passing execution in a fresh JVM: an execution that ran after
+    /// others in its JVM must do the same as the first execution of a new one, or a bug found
+    /// there might not replay (and a replay would not show what the search saw).
+    fn check_samples(
+        &self,
+        finished: &Finished,
+        work: &std::path::Path,
+    ) -> anyhow::Result<Vec<String>> {
+        let mut found = Vec::new();
+        for (i, sample) in finished.samples.iter().enumerate() {
+            let mut launch = sample.launch.clone();
+            launch.set_option("first-execution", sample.index().to_string());
+            let dir = work.join(format!("sample-{i}"));
+            std::fs::create_dir_all(&dir)?;
+            let dir = write_report(&dir, &launch, &sample.result, None)?;
+            let recorded = load_recorded(&dir).map_err(|e| anyhow::anyhow!(e))?;
+            let replayed = replay(&recorded, &work.join(format!("sample-replay-{i}")))?;
+            if let Some(what) = replayed.difference {
+                let why = match replayed.result["kind"].as_str() {
+                    Some("diverged") => replayed.result["message"]
+                        .as_str()
+                        .unwrap_or("")
+                        .to_string(),
+                    _ => what,
+                };
+                found.push(format!(
+                    "execution {} ran differently when replayed alone in a fresh JVM: {why}",
+                    sample.index()
+                ));
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// Writes the report of the failing execution `result` (run by `launch`) under `out` and
+/// replays it in a fresh JVM (scratch files in `work`): only a failure that replays is a bug
+/// (no false positives). With `schedule_check`, a bug is also run once without preemptions.
+/// A failure that shows the program's classes cannot be loaded (a class missing from the class
+/// path, a class file the JDK cannot load) is bad input, not a bug. Shared by `test`, `sweep`
+/// and `run`.
+pub fn confirm(
+    out: &Path,
+    launch: &Launch,
+    result: &Value,
+    work: &Path,
+    origin: Option<&Origin>,
+    schedule_check: bool,
+) -> anyhow::Result<Verdict> {
+    let index = result["index"].as_u64().unwrap_or(0);
+    if let Some(why) = class_loading_failure(result) {
+        return Err(crate::error::bad_input(why));
+    }
+    let mut launch = launch.clone();
+    // The report records the run as one execution; a private working directory is recreated
+    // on replay.
+    launch.set_option("first-execution", index.to_string());
+    let dir = write_report(out, &launch, result, origin)?;
+    let kind = result["kind"].as_str().unwrap_or("bug").to_string();
+    let message = result["message"].as_str().unwrap_or("").to_string();
+    if result["bound"] == "watchdog" {
+        // The watchdog's case is a limit of rankcheck (a thread blocked where the model cannot
+        // see), not a finding: never reported as a bug of the program.
+        return Ok(Verdict::NotABug {
+            why: format!("execution {index}: {message}; stacks in {}", dir.display()),
+            dir,
+        });
+    }
+    let recorded = load_recorded(&dir).map_err(|e| anyhow::anyhow!(e))?;
+    let replayed = replay(&recorded, work)?;
+    if !replayed.reproduced {
+        let got = replayed.difference.clone().unwrap_or_default();
+        std::fs::write(
+            dir.join("NOT-REPRODUCED.txt"),
+            format!(
+                "{got}\n\nthe replay's result:\n{}\n",
+                serde_json::to_string_pretty(&replayed.result).unwrap_or_default()
+            ),
+        )?;
+        return Ok(Verdict::NotABug {
+            why: format!(
+                "execution {index} failed ({kind}: {message}) but replaying its schedule did \
+                 not: {got}; details in {} ({})",
+                dir.display(),
+                replay_command(&dir)
+            ),
+            dir,
+        });
+    }
+    // Found by `nonpreemptive` itself: it already ran without a switch.
+    let schedule_independent = schedule_check
+        && ((launch.option("strategy") == Some("nonpreemptive")
+            && launch.option("replay").is_none())
+            || fails_without_switches(&launch, &kind, &message, work));
+    if schedule_independent {
+        std::fs::write(
+            dir.join("SCHEDULE-INDEPENDENT.txt"),
+            format!(
+                "This failure {SCHEDULE_INDEPENDENT}: one execution under strategy \
+                 nonpreemptive (no preemption) fails the same way.\n"
+            ),
+        )?;
+    }
+    annotate(&dir, "schedule_independent", schedule_independent.into())?;
+    Ok(Verdict::Bug(Reported {
+        execution: index,
+        kind,
+        message,
+        dir,
+        schedule_independent,
+    }))
+}
+
+/// True when one execution of `launch`'s program under strategy `nonpreemptive` (a fresh JVM,
+/// no preemption at all) fails as `kind`/`message` did. A JVM that fails to run says false.
+fn fails_without_switches(launch: &Launch, kind: &str, message: &str, work: &Path) -> bool {
+    let mut once = launch.clone();
+    for key in ["replay", "state", "time-limit-ms", "c-mode"] {
+        once.remove_option(key);
+    }
+    once.set_option("strategy", "nonpreemptive");
+    once.set_option("executions", "1");
+    once.set_option("keep-going", "off");
+    if std::fs::create_dir_all(work).is_err() {
+        return false;
+    }
+    once.log = Some(work.join("nonpreemptive-jvm.log"));
+    match once.run(&work.join("nonpreemptive.jsonl")) {
+        Ok(run) => run.results.first().is_some_and(|r| {
+            // The same failure at whatever step: the schedule is another one.
+            let expected = Expected {
+                outcome: "bug".into(),
+                kind: kind.into(),
+                message: message.into(),
+                steps: None,
+            };
+            difference(&expected, r).is_none()
+        }),
+        Err(_) => false,
+    }
+}
+
+/// Throwables that say the program's classes could not be loaded, not that threads interleaved
+/// badly.
+const CLASS_LOADING_ERRORS: &[&str] = &[
+    "java.lang.NoClassDefFoundError",
+    "java.lang.ClassNotFoundException",
+    "java.lang.UnsupportedClassVersionError",
+    "java.lang.ClassFormatError",
+    "java.lang.LinkageError",
+    "java.lang.IncompatibleClassChangeError",
+    "java.lang.NoSuchMethodError",
+    "java.lang.NoSuchFieldError",
+    "java.lang.AbstractMethodError",
+];
+
+/// For an execution that died of a class-loading throwable (uncaught `NoClassDefFoundError`,
+/// `ClassNotFoundException`, `UnsupportedClassVersionError`, a `LinkageError`): the one line
+/// that says which class, as bad input.
+pub fn class_loading_failure(result: &Value) -> Option<String> {
+    if result["kind"] != "uncaught" {
+        return None;
+    }
+    let message = result["message"].as_str().unwrap_or("");
+    // "uncaught in thread t1 (name): java.lang.NoClassDefFoundError: p/Helper"
+    let thrown = message.split_once("): ").map_or(message, |(_, t)| t);
+    let thrown = thrown.lines().next().unwrap_or("").trim();
+    let (class, detail) = thrown.split_once(':').unwrap_or((thrown, ""));
+    let class = class.trim();
+    if !CLASS_LOADING_ERRORS.contains(&class) {
+        return None;
+    }
+    let detail = detail.trim();
+    let short = class.rsplit('.').next().unwrap_or(class);
+    let what = match short {
+        "UnsupportedClassVersionError" => format!(
+            "a class of the program was compiled for a newer Java than the running JDK: {detail}"
+        ),
+        "NoClassDefFoundError" | "ClassNotFoundException" => format!(
+            "class {} could not be loaded ({short}): is it on --cp?",
+            detail.replace('/', ".")
+        ),
+        _ => format!(
+            "the program's classes do not fit together ({short}: {detail}): is every class it \
+             needs on --cp, in the version it was compiled against?"
+        ),
+    };
+    Some(format!(
+        "execution {} could not load the program's classes, so it says nothing about \
+         concurrency: {what}",
+        result["index"]
+    ))
+}
+
+/// Removes the empty JVM logs of `dir` (and `dir` itself, and its parent, when nothing is left
+/// in them); true when a log with something in it is kept.
+fn keep_logs(dir: &Path) -> bool {
+    let mut kept = false;
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let empty = e.metadata().is_ok_and(|m| m.len() == 0);
+        if empty {
+            let _ = std::fs::remove_file(e.path());
+        } else {
+            kept = true;
+        }
+    }
+    if !kept {
+        let _ = std::fs::remove_dir(dir);
+        if let Some(parent) = dir.parent() {
+            let _ = std::fs::remove_dir(parent);
+        }
+    }
+    kept
 }
 
 /// A per-process counter, so that two searches of one process (a sweep) never share scratch
@@ -258,4 +498,41 @@ fn unique() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static NEXT: AtomicU64 = AtomicU64::new(0);
     NEXT.fetch_add(1, Ordering::SeqCst)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn class_loading_throwables_are_bad_input_and_others_are_not() {
+        let missing = json!({"index": 4, "kind": "uncaught",
+            "message": "uncaught in thread t1 (worker): java.lang.NoClassDefFoundError: app/Helper"});
+        let why = class_loading_failure(&missing).unwrap();
+        assert!(
+            why.contains("class app.Helper could not be loaded"),
+            "{why}"
+        );
+        assert!(why.contains("is it on --cp?"), "{why}");
+        let version = json!({"index": 0, "kind": "uncaught",
+            "message": "uncaught in thread t0 (main): java.lang.UnsupportedClassVersionError: app/Helper has been compiled by a more recent version"});
+        assert!(class_loading_failure(&version)
+            .unwrap()
+            .contains("newer Java"));
+        for (kind, message) in [
+            (
+                "uncaught",
+                "uncaught in thread t1 (w): java.lang.IllegalStateException: NoClassDefFoundError",
+            ),
+            (
+                "uncaught",
+                "uncaught in thread t0 (main): java.lang.AssertionError: lost update",
+            ),
+            ("deadlock", "java.lang.NoClassDefFoundError: x"),
+        ] {
+            let r = json!({"index": 0, "kind": kind, "message": message});
+            assert_eq!(class_loading_failure(&r), None, "{message}");
+        }
+    }
 }

@@ -10,12 +10,11 @@
 //! depend on timing either. Strategies whose search state spans the session (ICB, SCS) run in one
 //! JVM.
 
-use super::coverage::Seen;
 use super::jvm::{on_off, Launch};
 use super::strategy::{Spread, CHUNK};
+use scheduler::session_coverage::Facts;
 use serde_json::Value;
 use std::cell::Cell;
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -38,13 +37,19 @@ pub struct Session {
     pub fork: bool,
     pub keep_going: bool,
     pub time_limit: Option<Duration>,
-    /// Scratch folder for options, result and log files (and private working directories).
+    /// Scratch folder for options and result files (and private working directories).
     pub work: PathBuf,
+    /// Folder for the JVMs' logs (their own stdout and stderr: agent warnings, crashes), one
+    /// file per JVM; it outlives the session (the caller removes the empty ones).
+    pub logs: PathBuf,
     /// Give every JVM its own working directory below `work` (files the program writes, and
     /// `--fail-on-file` paths, cannot collide between parallel JVMs).
     pub private_cwd: bool,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// The last execution of each of the first this-many JVMs records its schedule, to be
+    /// replayed in a fresh JVM (the determinism check).
+    pub samples: usize,
 }
 
 /// One failing execution and the JVM launch that ran it.
@@ -71,9 +76,12 @@ pub struct Finished {
     /// Counted executions rankcheck could not control (agent outcome `inconclusive`).
     pub inconclusive: Vec<Found>,
     pub seconds: f64,
-    pub seen: Seen,
+    /// What the counted executions covered, merged over every JVM (the scheduler states it).
+    pub facts: Facts,
     /// The time limit ended the session.
     pub time_limited: bool,
+    /// Passing executions that recorded their schedule for the determinism check.
+    pub samples: Vec<Found>,
     /// The strategy's own coverage statement from the last execution counted (agent result
     /// field `coverage`), and whether one JVM ran every counted execution (then it speaks for
     /// the whole session).
@@ -89,8 +97,10 @@ struct ChunkRun {
 impl Session {
     /// Runs the session.
     pub fn run(&self) -> anyhow::Result<Finished> {
-        std::fs::create_dir_all(&self.work)
-            .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", self.work.display()))?;
+        for dir in [&self.work, &self.logs] {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+        }
         let chunks = self.chunks();
         // A search state carried from JVM to JVM (`state=`) runs them one after the other.
         let jobs = if self.carries_state() {
@@ -195,6 +205,14 @@ impl Session {
         self.fork && self.spread == Spread::OneJvm
     }
 
+    /// Whether the JVM starting at execution `first` records a sample: one of the first
+    /// [`Session::samples`] JVMs, when its executions follow others in the same JVM (a single
+    /// execution per JVM has nothing before it to depend on).
+    fn sampled(&self, first: u64) -> bool {
+        let size = self.chunks().first().map_or(1, |&(_, n)| n.max(1));
+        !self.fork && size > 1 && first / size < self.samples as u64
+    }
+
     /// `(first, count)` of every JVM, in execution order.
     fn chunks(&self) -> Vec<(u64, u64)> {
         let size = match (self.spread, self.fork) {
@@ -236,11 +254,14 @@ impl Session {
                 .max(1);
             launch.set_option("time-limit-ms", left.to_string());
         }
+        if self.sampled(first) {
+            launch.set_option("record-at", (first + count - 1).to_string());
+        }
         if self.carries_state() {
             let state = self.work.join("search-state.txt");
             launch.set_option("state", state.display().to_string());
         }
-        launch.log = Some(self.work.join(format!("jvm-{first}.log")));
+        launch.log = Some(self.logs.join(format!("jvm-{first}.log")));
         if self.private_cwd {
             let cwd = self.work.join(format!("cwd-{worker}"));
             let _ = std::fs::create_dir_all(&cwd);
@@ -255,13 +276,11 @@ impl Session {
         elapsed: Duration,
         deadline: Option<Instant>,
     ) -> Finished {
-        let mut seen = Seen::default();
-        let mut hbs = BTreeSet::new();
-        let mut any_hb = false;
+        let mut facts = Facts::default();
         let mut bugs = Vec::new();
         let mut inconclusive = Vec::new();
+        let mut samples = Vec::new();
         let mut counted = 0u64;
-        let mut ran = 0u64;
         let mut last: Option<(u64, String)> = None;
         let mut jvms_counted = 0usize;
         let first_bug = runs
@@ -274,7 +293,6 @@ impl Session {
             let mut this_jvm_counted = false;
             for r in &run.results {
                 let index = r["index"].as_u64().unwrap_or(0);
-                ran += 1;
                 if !self.keep_going && first_bug.is_some_and(|b| index > b) {
                     continue;
                 }
@@ -285,13 +303,17 @@ impl Session {
                         last = Some((index, c.to_string()));
                     }
                 }
-                seen.max_threads = seen
-                    .max_threads
-                    .max(r["threads"].as_u64().unwrap_or(0) as u32);
-                seen.max_steps = seen.max_steps.max(r["steps"].as_u64().unwrap_or(0));
-                if let Some(h) = r.get("hb").filter(|h| !h.is_null()) {
-                    any_hb = true;
-                    hbs.insert(h.to_string());
+                facts.add(
+                    r["threads"].as_u64().unwrap_or(0) as u32,
+                    r["steps"].as_u64().unwrap_or(0),
+                    r.get("hb").and_then(hb_hash),
+                    r["exhausted"] == true,
+                );
+                if r["outcome"] == "pass" && r["schedule"].is_string() {
+                    samples.push(Found {
+                        result: r.clone(),
+                        launch: run.launch.clone(),
+                    });
                 }
                 if r["outcome"] == "inconclusive" {
                     inconclusive.push(Found {
@@ -311,21 +333,25 @@ impl Session {
         bugs.sort_by_key(Found::index);
         let time_limited =
             deadline.is_some_and(|d| Instant::now() + Duration::from_millis(50) >= d);
-        seen.executions = counted;
-        // An early end after inconclusive executions (the agent's cap) is no exhausted search.
-        seen.exhausted =
-            bugs.is_empty() && inconclusive.is_empty() && !time_limited && ran < self.budget;
-        seen.distinct_hb = any_hb.then_some(hbs.len() as u64);
         Finished {
             executions: counted,
             bugs,
             inconclusive,
             seconds: elapsed.as_secs_f64(),
-            seen,
+            facts,
+            samples,
             time_limited,
             agent_coverage: last.map(|(_, c)| (c, jvms_counted == 1)),
         }
     }
+}
+
+/// A result's happens-before graph hash (a number, or a string of one).
+fn hb_hash(v: &Value) -> Option<u64> {
+    v.as_u64().or_else(|| {
+        v.as_str()
+            .and_then(|s| s.trim_start_matches("0x").parse().ok())
+    })
 }
 
 fn count_lines(path: &Path) -> u64 {
@@ -373,8 +399,10 @@ mod tests {
             keep_going: false,
             time_limit: None,
             work: "/nonexistent".into(),
+            logs: "/nonexistent".into(),
             private_cwd: false,
             progress: false,
+            samples: 0,
         }
     }
 

@@ -135,13 +135,8 @@ pub fn check(
         None => Default::default(),
     };
     let wanted = scheduler::strategy::Bounds {
-        c: bounds.c,
-        v: bounds.v,
-        t: bounds.t,
-        d: bounds.d,
-        l: bounds.l,
         c_mode,
-        ..Default::default()
+        ..bounds.to_scheduler()
     };
     if strategy.name == "dfs" {
         return Ok(bounds.unused_by(strategy));
@@ -167,6 +162,18 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// The scheduler's form of these bounds (defaults for the rest).
+    pub fn to_scheduler(self) -> scheduler::strategy::Bounds {
+        scheduler::strategy::Bounds {
+            c: self.c,
+            v: self.v,
+            t: self.t,
+            d: self.d,
+            l: self.l,
+            ..Default::default()
+        }
+    }
+
     /// `(name, value)` of every bound that was given.
     pub fn given(&self) -> Vec<(&'static str, u32)> {
         [

@@ -40,9 +40,15 @@ pub fn scratch(name: &str) -> PathBuf {
 
 /// Runs `rankcheck ARGS` in `cwd`; kills it and panics after `limit`.
 pub fn rankcheck(cwd: &Path, args: &[&str], limit: Duration) -> Ran {
+    rankcheck_env(cwd, args, &[], limit)
+}
+
+/// [`rankcheck`] with extra environment variables.
+pub fn rankcheck_env(cwd: &Path, args: &[&str], env: &[(&str, &Path)], limit: Duration) -> Ran {
     // Its own process group, so that a timeout also ends the JVMs it started.
     let mut child = Command::new(env!("CARGO_BIN_EXE_rankcheck"))
         .process_group(0)
+        .envs(env.iter().copied())
         .args(args)
         .current_dir(cwd)
         .stdin(Stdio::null())

@@ -429,17 +429,12 @@ impl RankChecker {
 
     /// The coverage statement after the executions so far.
     pub fn coverage(&self) -> String {
-        let f = self.n() + self.config.c;
-        let t = subset_size(self.config.t, self.config.c, f);
-        let m = bounds::permutations_needed(f, t, self.config.epsilon).unwrap_or(u64::MAX);
-        format!(
-            "every relative order of every {t} (= t + c) of the {f} thread fragments (n = {}, c = {}) was used with probability >= {:.4} (Lemma 4.1) after {} executions ({} needed for epsilon = {}); variable sets and change points are random",
+        crate::session_coverage::rankchecker_claim(
             self.n(),
             self.config.c,
-            1.0 - self.epsilon(),
+            self.config.t,
+            self.config.epsilon,
             self.ranked_executions,
-            m,
-            self.config.epsilon
         )
     }
 }

@@ -1,0 +1,133 @@
+//! Words for reports: where a thread stands, and where a replay left its schedule.
+//!
+//! Pure formatting over the model's answers and the site table's places; it decides nothing.
+
+use scheduler::{Choice, Divergence, Op, SiteId, ThreadId, ThreadStatus};
+
+/// Names and places the words need: a thread's name, a site's place in the source.
+pub struct Names<'a> {
+    pub thread: &'a dyn Fn(ThreadId) -> String,
+    pub place: &'a dyn Fn(SiteId) -> Option<String>,
+}
+
+/// One operation as people read it.
+pub fn op(op: &Op) -> String {
+    match op {
+        Op::MonitorEnter { obj, .. } => format!("monitorenter on object #{}", obj.0),
+        Op::WaitReturn { obj } => format!("Object.wait on object #{}", obj.0),
+        Op::Join { target, .. } => format!("join of {target}"),
+        Op::Park { .. } => "LockSupport.park".to_string(),
+        Op::Access { write, .. } => if *write { "write" } else { "read" }.to_string(),
+        other => other.kind().as_str().to_string(),
+    }
+}
+
+/// An operation with its place: `monitorenter on object #3 at Foo.run line 12`.
+pub fn op_at(o: &Op, names: &Names<'_>) -> String {
+    match o.site().filter(|&s| s != 0).and_then(|s| (names.place)(s)) {
+        Some(place) => format!("{} at {place}", op(o)),
+        None => op(o),
+    }
+}
+
+/// Where thread `t` stands (`None`: the model has no such thread).
+pub fn status(t: ThreadId, status: Option<ThreadStatus>, names: &Names<'_>) -> String {
+    let who = format!("{t} ({})", (names.thread)(t));
+    match status {
+        None => format!("{t}, which this run has not started"),
+        Some(ThreadStatus::Running) => format!("{who}, running"),
+        Some(ThreadStatus::Ready(o)) => format!("{who}, ready to {}", op_at(&o, names)),
+        Some(ThreadStatus::BlockedOnMonitor { obj, owner }) => match owner {
+            Some(o) => format!("{who}, blocked on object #{} held by {o}", obj.0),
+            None => format!("{who}, blocked on object #{}", obj.0),
+        },
+        Some(ThreadStatus::Waiting { obj, .. }) => {
+            format!("{who}, waiting on object #{}", obj.0)
+        }
+        Some(ThreadStatus::Joining { target }) => format!("{who}, joining {target}"),
+        Some(ThreadStatus::Parked) => format!("{who}, parked"),
+        Some(ThreadStatus::Finished) => format!("{who}, finished"),
+    }
+}
+
+/// Where a replay left its schedule, at step `step`: what the schedule asked for, what the
+/// program offered, and what commonly causes it.
+pub fn divergence(
+    d: &Divergence,
+    step: u64,
+    status_of: &dyn Fn(ThreadId) -> Option<ThreadStatus>,
+    names: &Names<'_>,
+) -> String {
+    let asked = match d.expected {
+        Some(Choice::Thread(t)) => format!(
+            "the schedule runs {} next, but that is {}",
+            t,
+            status(t, status_of(t), names)
+        ),
+        Some(Choice::Waiter(t)) => format!("the schedule wakes {t} from a wait set it is not in"),
+        None => "the schedule has ended, but the program goes on".to_string(),
+    };
+    let offered: Vec<String> = d
+        .offered
+        .iter()
+        .map(|c| match *c {
+            Choice::Thread(t) => status(t, status_of(t), names),
+            Choice::Waiter(t) => format!("waiter {t}"),
+        })
+        .collect();
+    format!(
+        "the replay left its schedule at choice {} (step {step}): {asked}; the program offered {}. \
+         The program behaved differently from the recorded run before this point: common causes \
+         are a value rankcheck does not pin (a clock or random source inside a library, \
+         the environment, files, the network), classes that were not instrumented or changed \
+         since the recording, or a thread the JDK starts on its own",
+        d.choice_index,
+        if offered.is_empty() {
+            "nothing".to_string()
+        } else {
+            offered.join("; ")
+        }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scheduler::ObjId;
+
+    #[test]
+    fn a_divergence_says_what_was_asked_and_offered_with_places() {
+        let thread = |t: ThreadId| format!("w{}", t.0);
+        let place = |s: SiteId| (s == 7).then(|| "Foo.run line 12".to_string());
+        let names = Names {
+            thread: &thread,
+            place: &place,
+        };
+        let d = Divergence {
+            choice_index: 41,
+            expected: Some(Choice::Thread(ThreadId(2))),
+            offered: vec![Choice::Thread(ThreadId(1))],
+        };
+        let status_of = |t: ThreadId| match t.0 {
+            1 => Some(ThreadStatus::Ready(Op::MonitorEnter {
+                obj: ObjId(3),
+                site: 7,
+            })),
+            2 => Some(ThreadStatus::BlockedOnMonitor {
+                obj: ObjId(3),
+                owner: Some(ThreadId(1)),
+            }),
+            _ => None,
+        };
+        let text = divergence(&d, 99, &status_of, &names);
+        assert!(text.contains("choice 41 (step 99)"), "{text}");
+        assert!(
+            text.contains("t2 (w2), blocked on object #3 held by t1"),
+            "{text}"
+        );
+        assert!(
+            text.contains("t1 (w1), ready to monitorenter on object #3 at Foo.run line 12"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,232 @@
+//! What a whole search covered, stated once for every way of running it.
+//!
+//! A search may run in one JVM or be spread over several (`-j`, fork mode, shards); each JVM
+//! reports per-execution facts (threads, steps, the happens-before graph hash, whether the
+//! strategy has exhausted its space). [`Facts`] merges them exactly (sums, maxima, unions), and
+//! [`statement`] turns the merged facts into the one sentence the CLI prints. Because the
+//! sentence depends only on the merged facts, the same search says the same thing at `-j 1` and
+//! `-j 2`. Exhaustion is read from the strategy's own flag, never guessed from a count.
+//!
+//! The formulas are the ones the strategies use for themselves ([`rankchecker_claim`] is shared
+//! with [`RankChecker::coverage`](crate::strategy::rankchecker::RankChecker::coverage)), with the
+//! same defaults as [`from_name`](crate::strategy::from_name).
+
+use crate::bounds;
+use crate::strategy::by_name::{Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T};
+use crate::strategy::rankchecker::subset_size;
+use std::collections::BTreeSet;
+
+/// Facts of the executions of one search, merged over every JVM that ran a part of it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    pub executions: u64,
+    /// Hashes of the executions' happens-before graphs, when every execution reported one.
+    pub graphs: Option<BTreeSet<u64>>,
+    /// The strategy said it has nothing left to explore.
+    pub exhausted: bool,
+    /// Most threads in one execution (PCT's and RankChecker's n).
+    pub max_threads: u32,
+    /// Most steps in one execution (PCT's k).
+    pub max_steps: u64,
+}
+
+impl Facts {
+    /// Adds one execution: its thread and step counts, its graph hash (`None`: not reported),
+    /// and whether the strategy said after it that it is exhausted.
+    pub fn add(&mut self, threads: u32, steps: u64, graph: Option<u64>, exhausted: bool) {
+        let first = self.executions == 0;
+        self.executions += 1;
+        self.max_threads = self.max_threads.max(threads);
+        self.max_steps = self.max_steps.max(steps);
+        self.exhausted |= exhausted;
+        match (graph, first) {
+            (Some(g), true) => self.graphs = Some(BTreeSet::from([g])),
+            (Some(g), false) => {
+                if let Some(set) = self.graphs.as_mut() {
+                    set.insert(g);
+                }
+            }
+            (None, _) => self.graphs = None,
+        }
+    }
+
+    /// Merges the facts of another part of the same search.
+    pub fn merge(&mut self, other: &Facts) {
+        if other.executions == 0 {
+            return;
+        }
+        if self.executions == 0 {
+            *self = other.clone();
+            return;
+        }
+        self.executions += other.executions;
+        self.max_threads = self.max_threads.max(other.max_threads);
+        self.max_steps = self.max_steps.max(other.max_steps);
+        self.exhausted |= other.exhausted;
+        self.graphs = match (self.graphs.take(), &other.graphs) {
+            (Some(mut a), Some(b)) => {
+                a.extend(b);
+                Some(a)
+            }
+            _ => None,
+        };
+    }
+}
+
+/// RankChecker's Lemma 4.1 claim after `m` executions over `n` threads.
+pub fn rankchecker_claim(n: u32, c: u32, t: u32, epsilon: f64, m: u64) -> String {
+    let f = n + c;
+    let subset = subset_size(t, c, f);
+    let reached = 1.0 - bounds::permutation_miss_probability(f, subset, m);
+    let needed = bounds::permutations_needed(f, subset, epsilon)
+        .map_or_else(|e| format!("? ({e})"), |m| m.to_string());
+    format!(
+        "every relative order of every {subset} (= t + c) of the {f} thread fragments (n = {n}, \
+         c = {c}) was used with probability >= {reached:.4} (Lemma 4.1) after {m} executions \
+         ({needed} needed for epsilon = {epsilon}); variable sets and change points are random"
+    )
+}
+
+/// The one sentence a search prints when it found no bug: what ran, and what the strategy
+/// claims about it.
+pub fn statement(strategy: &str, b: &Bounds, facts: &Facts) -> String {
+    let mut parts = vec![format!("{} execution(s)", facts.executions)];
+    match &facts.graphs {
+        Some(g) => parts.push(format!("{} distinct happens-before graph(s)", g.len())),
+        None => parts.push("distinct happens-before graphs not reported".into()),
+    }
+    let n = facts.max_threads.max(1);
+    let k = facts.max_steps.max(1);
+    let c = b.c.unwrap_or(DEFAULT_C);
+    let claim = match strategy {
+        "icb" if facts.exhausted => format!(
+            "ICB explored every schedule with at most {c} preemption(s): no bug needs {c} or \
+             fewer preemptions at the instrumented scheduling points"
+        ),
+        "icb" => format!(
+            "ICB did not finish the schedules with at most {c} preemption(s) within the budget: \
+             no claim beyond the executions run"
+        ),
+        "dfs" if facts.exhausted => "depth-first search explored every schedule: the program has \
+                                     no bug at the instrumented scheduling points"
+            .into(),
+        "nonpreemptive" if facts.exhausted => {
+            "the one schedule without preemptions ran: no claim about any other interleaving".into()
+        }
+        "scs" if facts.exhausted => {
+            "SCS tried every speed vector of its basis pairs and back-off levels".into()
+        }
+        "rankchecker-exhaustive" if facts.exhausted => format!(
+            "RankChecker's Algorithm 1 finished every variable set and every c <= {c}, with \
+             probability >= 1 - epsilon per permutation round"
+        ),
+        "pct" => {
+            let d = b.d.unwrap_or(DEFAULT_D);
+            match bounds::pct_probability(n, k, d) {
+                Ok(p) => format!(
+                    "PCT(d={d}) with n={n} threads and k={k} steps: a bug of depth {d} is hit with \
+                     probability >= {p:.3e} per execution, so it was missed with probability <= {:.3}",
+                    miss(p, facts.executions)
+                ),
+                Err(e) => format!("no PCT bound ({e})"),
+            }
+        }
+        "rankchecker" => rankchecker_claim(
+            n,
+            c,
+            b.t.unwrap_or(DEFAULT_T),
+            b.epsilon.unwrap_or(0.01),
+            facts.executions,
+        ),
+        "pos" | "pos-star" => "POS: every partial order is sampled with positive probability \
+                               (CAV 2018, Theorem 1); no exhaustion claim"
+            .into(),
+        other => format!("{other} samples schedules: no guarantee beyond the executions run"),
+    };
+    parts.push(claim);
+    parts.join("; ")
+}
+
+/// `(1 − p)^m`, computed in log space.
+fn miss(p: f64, m: u64) -> f64 {
+    if p >= 1.0 {
+        return if m == 0 { 1.0 } else { 0.0 };
+    }
+    ((m as f64) * (-p).ln_1p()).exp()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(parts: &[(u32, u64, Option<u64>, bool)]) -> Facts {
+        let mut f = Facts::default();
+        for &(t, s, g, e) in parts {
+            f.add(t, s, g, e);
+        }
+        f
+    }
+
+    #[test]
+    fn merging_parts_gives_the_facts_of_the_whole() {
+        let all = [
+            (2, 10, Some(1), false),
+            (3, 12, Some(2), false),
+            (2, 10, Some(1), false),
+            (4, 9, Some(3), false),
+        ];
+        let whole = facts(&all);
+        let mut merged = facts(&all[..2]);
+        merged.merge(&facts(&all[2..]));
+        assert_eq!(merged, whole);
+        assert_eq!(whole.graphs.as_ref().map(BTreeSet::len), Some(3));
+        let b = Bounds::default();
+        for s in ["pct", "rankchecker", "random", "pos", "icb"] {
+            assert_eq!(statement(s, &b, &merged), statement(s, &b, &whole), "{s}");
+        }
+    }
+
+    #[test]
+    fn a_part_without_graphs_makes_the_count_unknown() {
+        let mut a = facts(&[(2, 10, Some(1), false)]);
+        a.merge(&facts(&[(2, 10, None, false)]));
+        assert_eq!(a.graphs, None);
+    }
+
+    #[test]
+    fn icb_claims_only_when_exhausted() {
+        let b = Bounds {
+            c: Some(1),
+            ..Bounds::default()
+        };
+        let mut f = facts(&[(2, 5, None, false)]);
+        assert!(statement("icb", &b, &f).contains("did not finish"));
+        f.add(2, 5, None, true);
+        assert!(statement("icb", &b, &f).contains("no bug needs 1 or fewer"));
+    }
+
+    #[test]
+    fn pct_miss_probability_falls_with_executions() {
+        let b = Bounds {
+            d: Some(2),
+            ..Bounds::default()
+        };
+        // p = 1/(2*10) = 0.05; after 100 executions the miss bound is 0.95^100 = 0.006.
+        let mut f = Facts::default();
+        for _ in 0..100 {
+            f.add(2, 10, None, false);
+        }
+        assert!(statement("pct", &b, &f).contains("<= 0.006"));
+    }
+
+    #[test]
+    fn rankchecker_uses_the_strategys_defaults_and_subsets_of_t_plus_c() {
+        let f = facts(&[(3, 10, None, false)]);
+        let text = statement("rankchecker", &Bounds::default(), &f);
+        // n = 3, c = DEFAULT_C = 2: 5 fragments, subsets of t + c = 4.
+        assert!(
+            text.contains("every 4 (= t + c) of the 5 thread fragments"),
+            "{text}"
+        );
+    }
+}

@@ -1,0 +1,183 @@
+//! Executions must not depend on what ran before them in the same JVM: the determinism check
+//! (`test --check-determinism`, and one sample by default) replays sampled executions alone in a
+//! fresh JVM and says where they left their schedule; the JDK's process-wide counters
+//! (default thread names) are put back before every execution; coverage does not depend on `-j`.
+
+mod cli_support;
+
+use cli_support::*;
+use std::path::Path;
+use std::process::Command;
+
+/// Compiles one Java source (default package) into `dir/classes`.
+fn compile(dir: &Path, name: &str, source: &str) -> String {
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(src.join(format!("{name}.java")), source).unwrap();
+    let classes = dir.join("classes");
+    let status = Command::new("javac")
+        .arg("-d")
+        .arg(&classes)
+        .arg(src.join(format!("{name}.java")))
+        .status()
+        .expect("javac runs");
+    assert!(status.success(), "javac {name}");
+    classes.display().to_string()
+}
+
+/// A program whose later executions in one JVM differ from the first: a system property set by
+/// an earlier execution outlives it (rankcheck does not reset system properties).
+const LEAK: &str = r#"
+public class Leak {
+    static int shared;
+    public static void main(String[] args) throws Exception {
+        boolean again = System.getProperty("leak.seen") != null;
+        System.setProperty("leak.seen", "yes");
+        Thread t = new Thread(() -> shared++);
+        t.start();
+        if (again) shared++;
+        t.join();
+    }
+}
+"#;
+
+#[test]
+fn an_execution_that_depends_on_earlier_ones_is_said_loudly() {
+    let dir = scratch("determinism-leak");
+    let cp = compile(&dir, "Leak", LEAK);
+    let base = [
+        "test", "--cp", &cp, "--main", "Leak", "--budget", "30", "--seed", "3", "-j", "1",
+    ];
+    // By default: a warning with the place where the replay left its schedule; the verdict
+    // stands.
+    let ran = rankcheck(&dir, &base, LIMIT);
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert!(
+        ran.stderr
+            .contains("nondeterminism rankcheck does not control: execution 29"),
+        "{}",
+        ran.both()
+    );
+    // Where it shows depends on the schedule: a step the replay does not offer, or an end
+    // at another step.
+    assert!(
+        ran.stderr.contains("left its schedule at choice")
+            || ran.stderr.contains("the recorded run at step"),
+        "{}",
+        ran.both()
+    );
+    // Asked for: no verdict (exit 3), and the JSON says why.
+    let mut strict: Vec<&str> = base.to_vec();
+    strict.extend(["--check-determinism", "--json"]);
+    let ran = rankcheck(&dir, &strict, LIMIT);
+    assert_eq!(ran.code, 3, "{}", ran.both());
+    let json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).expect("one JSON object");
+    assert_eq!(json["nondeterminism"].as_array().map(Vec::len), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two consumers `if (empty) wait()` around `notifyAll`, on unnamed threads: the failure's text
+/// names `Thread-N`, which keeps counting across the executions of one JVM unless rankcheck puts
+/// the counter back.
+const BUFFER: &str = r#"
+import java.util.*;
+
+public class Buffer {
+    private final LinkedList<Integer> items = new LinkedList<>();
+
+    public synchronized void put(int x) {
+        items.add(x);
+        notifyAll();
+    }
+
+    public synchronized int take() throws InterruptedException {
+        if (items.isEmpty()) wait();
+        return items.removeFirst();
+    }
+
+    public static void main(String[] args) throws Exception {
+        Buffer b = new Buffer();
+        List<Thread> consumers = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Thread t = new Thread(() -> {
+                try {
+                    System.out.println(Thread.currentThread().getName() + " got " + b.take());
+                } catch (InterruptedException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            consumers.add(t);
+            t.start();
+        }
+        Thread producer = new Thread(() -> { b.put(1); b.put(2); });
+        producer.start();
+        for (Thread t : consumers) t.join();
+        producer.join();
+    }
+}
+"#;
+
+#[test]
+fn a_bug_found_after_the_first_execution_on_unnamed_threads_replays() {
+    let dir = scratch("determinism-names");
+    let cp = compile(&dir, "Buffer", BUFFER);
+    let ran = rankcheck(
+        &dir,
+        &[
+            "test", "--cp", &cp, "--main", "Buffer", "--budget", "500", "--seed", "3", "--json",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).expect("one JSON object");
+    let execution = json["bugs"][0]["execution"].as_u64().unwrap();
+    assert!(execution > 0, "found in a later execution: {}", ran.both());
+    let message = json["bugs"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("(Thread-0)") || message.contains("(Thread-1)"),
+        "{message}"
+    );
+    let report = json["report"].as_str().unwrap();
+    let replayed = rankcheck(&dir, &["replay", report], LIMIT);
+    assert_eq!(replayed.code, 1, "{}", replayed.both());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn coverage_is_the_same_sentence_at_one_and_two_jvms() {
+    let dir = scratch("determinism-coverage");
+    let cp = compile(
+        &dir,
+        "Buffer",
+        &BUFFER.replace("if (items.isEmpty())", "while (items.isEmpty())"),
+    );
+    for strategy in ["pct", "rankchecker", "random", "pos"] {
+        let run = |jobs: &str| {
+            let ran = rankcheck(
+                &dir,
+                &[
+                    "test",
+                    "--cp",
+                    &cp,
+                    "--main",
+                    "Buffer",
+                    "--budget",
+                    "450",
+                    "--seed",
+                    "5",
+                    "--strategy",
+                    strategy,
+                    "-j",
+                    jobs,
+                    "--json",
+                ],
+                LIMIT,
+            );
+            assert_eq!(ran.code, 0, "{strategy} -j {jobs}: {}", ran.both());
+            let json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+            json["coverage"].as_str().unwrap().to_string()
+        };
+        assert_eq!(run("1"), run("2"), "{strategy}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
