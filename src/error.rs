@@ -1,4 +1,4 @@
-//! Exit codes (shared/CLI.md) and the one error type that selects code 2.
+//! Exit codes (docs/CLI.md) and the one error type that selects code 2.
 
 use std::fmt;
 use std::process::ExitCode;

@@ -1,5 +1,5 @@
 //! `rankcheck`: the command line. Parses and validates flags, calls the library crates, and turns
-//! their results into the exit codes of `shared/CLI.md` (0 clean, 1 bug, 2 bad input, 3 failure).
+//! their results into the exit codes of `docs/CLI.md` (0 clean, 1 bug, 2 bad input, 3 failure).
 //!
 //! **Architecture invariant:** no algorithm lives here; each subcommand is one module under
 //! `cmd/` (in the root library, `src/lib.rs`) that wires crates together.

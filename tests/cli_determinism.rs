@@ -181,3 +181,145 @@ fn coverage_is_the_same_sentence_at_one_and_two_jvms() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Two threads each add 500,000 times to an unsynchronized counter: the failure comes at the
+/// end of an execution of about two million scheduling choices.
+const DEEP: &str = r#"
+public class Deep {
+    static int count;
+    public static void main(String[] args) throws Exception {
+        Runnable r = () -> { for (int i = 0; i < 500_000; i++) count++; };
+        Thread a = new Thread(r), b = new Thread(r);
+        a.start(); b.start(); a.join(); b.join();
+        if (count != 1_000_000) throw new IllegalStateException("lost updates: " + count);
+    }
+}
+"#;
+
+#[test]
+fn a_failure_two_million_choices_deep_replays() {
+    let dir = scratch("determinism-deep");
+    let cp = compile(&dir, "Deep", DEEP);
+    let ran = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--cp",
+            &cp,
+            "--main",
+            "Deep",
+            "--strategy",
+            "random",
+            "--budget",
+            "5",
+            "--seed",
+            "1",
+            "--json",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).expect("one JSON object");
+    let report = json["report"].as_str().unwrap();
+    let result: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(report).join("result.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(result["steps"].as_u64().unwrap() >= 2_000_000, "{result}");
+    let replayed = rankcheck(&dir, &["replay", report], LIMIT);
+    assert_eq!(replayed.code, 1, "{}", replayed.both());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_command_and_seed_give_the_same_json() {
+    let dir = scratch("determinism-repeat");
+    let cp = compile(&dir, "Buffer", BUFFER);
+    let run = || {
+        let ran = rankcheck(
+            &dir,
+            &[
+                "test",
+                "--cp",
+                &cp,
+                "--main",
+                "Buffer",
+                "--budget",
+                "600",
+                "--seed",
+                "11",
+                "--strategy",
+                "pct",
+                "--keep-going",
+                "--json",
+                "--out",
+                "out",
+            ],
+            LIMIT,
+        );
+        let mut json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+        // Timings differ; report folder names are unique per run.
+        json.as_object_mut().unwrap().remove("seconds");
+        let _ = std::fs::remove_dir_all(dir.join("out"));
+        (ran.code, json.to_string())
+    };
+    let first = run();
+    assert_eq!(first, run());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Every bundled program (tests/programs and contest-bench): the last of 100 executions in one
+/// JVM, replayed alone in a fresh JVM, makes the same choices and ends at the same step.
+#[test]
+fn every_bundled_program_replays_its_last_execution_alone() {
+    let dir = scratch("determinism-suites");
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for suite in ["tests/programs", "contest-bench"] {
+        let mut programs: Vec<_> = std::fs::read_dir(root().join(suite))
+            .unwrap()
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.join("manifest.toml").is_file())
+            .collect();
+        programs.sort();
+        for program in programs {
+            let out = dir.join("out");
+            let ran = rankcheck(
+                &dir,
+                &[
+                    "test",
+                    "--manifest",
+                    program.to_str().unwrap(),
+                    "--budget",
+                    "100",
+                    "-j",
+                    "1",
+                    "--keep-going",
+                    "--check-determinism",
+                    "--json",
+                    "--timeout-ms",
+                    "5000",
+                    "--out",
+                    out.to_str().unwrap(),
+                ],
+                LIMIT,
+            );
+            let _ = std::fs::remove_dir_all(&out);
+            let Ok(json) = serde_json::from_str::<serde_json::Value>(ran.stdout.trim()) else {
+                failures.push(format!("{}: no JSON\n{}", program.display(), ran.both()));
+                continue;
+            };
+            checked += 1;
+            if json["nondeterminism"]
+                .as_array()
+                .is_some_and(|n| !n.is_empty())
+            {
+                failures.push(format!("{}: {}", program.display(), json["nondeterminism"]));
+            }
+        }
+    }
+    assert!(checked > 80, "only {checked} programs checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,4 +1,4 @@
-//! `rankcheck analyze` (shared/CLI.md): the points-to analysis, written as `analysis.json`
+//! `rankcheck analyze` (docs/CLI.md): the points-to analysis, written as `analysis.json`
 //! (layout: `alias::format`).
 
 use std::path::PathBuf;

@@ -1,4 +1,4 @@
-//! `rankcheck instrument` (shared/CLI.md): a jar or a directory of classes in, the same shape
+//! `rankcheck instrument` (docs/CLI.md): a jar or a directory of classes in, the same shape
 //! out, with hooks at every selected site and the site table as a resource.
 
 use crate::error::{bad_input, Outcome};

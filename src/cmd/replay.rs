@@ -1,4 +1,4 @@
-//! `rankcheck replay <REPORT_DIR | SCHEDULE_FILE>` (shared/CLI.md): re-runs a recorded schedule
+//! `rankcheck replay <REPORT_DIR | SCHEDULE_FILE>` (docs/CLI.md): re-runs a recorded schedule
 //! in a fresh JVM; exit 1 if the recorded failure reproduces (same kind and, where the message
 //! names the failure, the same message), 0 if not.
 

@@ -1,4 +1,4 @@
-//! `rankcheck rt` (shared/CLI.md): prints the paths of the runtime jar and of the agent library,
+//! `rankcheck rt` (docs/CLI.md): prints the paths of the runtime jar and of the agent library,
 //! unpacked from the `rankcheck` binary into a cache directory on first use, for people who
 //! write the `java -agentpath:…` line by hand. [`runtime`] is what `run`, `test` and `replay`
 //! use to find the same files.

@@ -1,4 +1,4 @@
-//! `rankcheck run` (shared/CLI.md): controlled executions of a program in a JVM under the agent;
+//! `rankcheck run` (docs/CLI.md): controlled executions of a program in a JVM under the agent;
 //! prints each execution's outcome and, on a bug, writes a report folder with the exact
 //! `rankcheck replay …` command.
 //!

@@ -1,4 +1,4 @@
-//! `rankcheck sweep` (shared/CLI.md): every program × strategy × (c, v, t) × seed of a suite
+//! `rankcheck sweep` (docs/CLI.md): every program × strategy × (c, v, t) × seed of a suite
 //! (default: the bundled `contest-bench/`); writes JSON, CSV, markdown tables shaped like
 //! RankChecker's Tables 1 and 4, and SVG plots, and prints the tables.
 //!

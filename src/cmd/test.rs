@@ -1,4 +1,4 @@
-//! `rankcheck test` (shared/CLI.md): searches for a bug over many controlled executions, spread
+//! `rankcheck test` (docs/CLI.md): searches for a bug over many controlled executions, spread
 //! over parallel JVMs; stops at the first bug (exit 1) after replaying it, or prints what the
 //! budget covered (exit 0). The work is done by `crate::driver::search`.
 //!

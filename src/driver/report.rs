@@ -457,6 +457,13 @@ pub fn difference(expected: &Expected, result: &Value) -> Option<String> {
     let outcome = result["outcome"].as_str().unwrap_or("?");
     let kind = result["kind"].as_str().unwrap_or("?");
     let message = result["message"].as_str().unwrap_or("");
+    if outcome == "inconclusive" {
+        // An execution rankcheck could not control reproduces nothing, whatever was recorded.
+        return Some(format!(
+            "the replay gave no verdict ({kind}): {}",
+            first_line(message)
+        ));
+    }
     if outcome != expected.outcome || kind != expected.kind {
         return Some(format!(
             "the replay ended otherwise: {outcome} ({kind}): {}",

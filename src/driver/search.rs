@@ -254,11 +254,11 @@ impl Search {
             let message = found.result["message"].as_str().unwrap_or("").to_string();
             inconclusive.push((format!("execution {}: {message}", found.index()), dir));
         }
-        // A search whose state spans the session (one JVM, or JVMs that hand the state on)
-        // states its own coverage; a sampling search is stated from the facts of every JVM,
-        // merged, so that the text does not depend on how many JVMs ran it.
+        // A search whose state spans the session, run in one JVM, states its own coverage;
+        // otherwise the coverage is stated from the facts of every JVM, merged, so that the
+        // text does not depend on how many JVMs ran it.
         let coverage = match (&self.strategy.spread, &finished.agent_coverage) {
-            (Spread::OneJvm, Some((claim, _))) => {
+            (Spread::OneJvm, Some((claim, true))) => {
                 format!("{} execution(s); {claim}", finished.executions)
             }
             _ => scheduler::session_coverage::statement(

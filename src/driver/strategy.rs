@@ -1,4 +1,4 @@
-//! What the driver needs to know about each strategy name of shared/CLI.md: the bounds it
+//! What the driver needs to know about each strategy name of docs/CLI.md: the bounds it
 //! reads, and how its executions may be spread over JVMs without changing which schedules run.
 
 use crate::error::bad_input;
@@ -28,7 +28,7 @@ pub struct StrategyInfo {
     pub about: &'static str,
 }
 
-/// Every strategy, in the order of shared/CLI.md.
+/// Every strategy, in the order of docs/CLI.md.
 pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         name: "random",
