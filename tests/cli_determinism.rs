@@ -268,8 +268,10 @@ fn the_same_command_and_seed_give_the_same_json() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Every bundled program (tests/programs and contest-bench): the last of 100 executions in one
-/// JVM, replayed alone in a fresh JVM, makes the same choices and ends at the same step.
+/// Every bundled program without a known bug (tests/programs and contest-bench, the fixed
+/// variants included): the last of 50 executions in one JVM, replayed alone in a fresh JVM,
+/// makes the same choices and ends at the same step. (Buggy programs stop at their bug; the
+/// tests of `trust_programs` replay theirs after the first execution.)
 #[test]
 fn every_bundled_program_replays_its_last_execution_alone() {
     let dir = scratch("determinism-suites");
@@ -280,7 +282,10 @@ fn every_bundled_program_replays_its_last_execution_alone() {
             .unwrap()
             .filter_map(Result::ok)
             .map(|e| e.path())
-            .filter(|p| p.join("manifest.toml").is_file())
+            .filter(|p| {
+                std::fs::read_to_string(p.join("manifest.toml"))
+                    .is_ok_and(|m| m.lines().any(|l| l.replace(' ', "") == "correct=true"))
+            })
             .collect();
         programs.sort();
         for program in programs {
@@ -292,10 +297,9 @@ fn every_bundled_program_replays_its_last_execution_alone() {
                     "--manifest",
                     program.to_str().unwrap(),
                     "--budget",
-                    "100",
+                    "50",
                     "-j",
                     "1",
-                    "--keep-going",
                     "--check-determinism",
                     "--json",
                     "--timeout-ms",
@@ -319,7 +323,7 @@ fn every_bundled_program_replays_its_last_execution_alone() {
             }
         }
     }
-    assert!(checked > 80, "only {checked} programs checked");
+    assert!(checked > 40, "only {checked} programs checked");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -819,7 +819,8 @@ impl Control {
                 };
                 let status_of = |t: ThreadId| st.model.status(t);
                 let steps = st.model.steps();
-                let text = crate::explain::divergence(&d, steps, &status_of, &names);
+                let last = st.model.events().last();
+                let text = crate::explain::divergence(&d, steps, last, &status_of, &names);
                 end("diverged", false, text)
             }
             Decision::Stopped(Stop::Pruned) => end(

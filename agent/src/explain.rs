@@ -2,7 +2,7 @@
 //!
 //! Pure formatting over the model's answers and the site table's places; it decides nothing.
 
-use scheduler::{Choice, Divergence, Op, SiteId, ThreadId, ThreadStatus};
+use scheduler::{Choice, Divergence, Event, Op, OpKind, SiteId, ThreadId, ThreadStatus};
 
 /// Names and places the words need: a thread's name, a site's place in the source.
 pub struct Names<'a> {
@@ -50,11 +50,30 @@ pub fn status(t: ThreadId, status: Option<ThreadStatus>, names: &Names<'_>) -> S
     }
 }
 
+/// The last step performed before a divergence: `t0 (main) read at Foo.run line 12`.
+pub fn last_step(event: &Event, names: &Names<'_>) -> String {
+    let what = match event.kind {
+        OpKind::Read => "read".to_string(),
+        OpKind::Write => "write".to_string(),
+        k => k.as_str().to_string(),
+    };
+    let at = (event.site != 0)
+        .then(|| (names.place)(event.site))
+        .flatten()
+        .map_or_else(String::new, |p| format!(" at {p}"));
+    format!(
+        "{} ({}) {what}{at}",
+        event.thread,
+        (names.thread)(event.thread)
+    )
+}
+
 /// Where a replay left its schedule, at step `step`: what the schedule asked for, what the
-/// program offered, and what commonly causes it.
+/// program offered, the last step both runs made, and what commonly causes it.
 pub fn divergence(
     d: &Divergence,
     step: u64,
+    last: Option<&Event>,
     status_of: &dyn Fn(ThreadId) -> Option<ThreadStatus>,
     names: &Names<'_>,
 ) -> String {
@@ -75,8 +94,11 @@ pub fn divergence(
             Choice::Waiter(t) => format!("waiter {t}"),
         })
         .collect();
+    let last = last.map_or_else(String::new, |e| {
+        format!(" The last step before it: {}.", last_step(e, names))
+    });
     format!(
-        "the replay left its schedule at choice {} (step {step}): {asked}; the program offered {}. \
+        "the replay left its schedule at choice {} (step {step}): {asked}; the program offered {}.{last} \
          The program behaved differently from the recorded run before this point: common causes \
          are a value rankcheck does not pin (a clock or random source inside a library, \
          the environment, files, the network), classes that were not instrumented or changed \
@@ -119,7 +141,7 @@ mod tests {
             }),
             _ => None,
         };
-        let text = divergence(&d, 99, &status_of, &names);
+        let text = divergence(&d, 99, None, &status_of, &names);
         assert!(text.contains("choice 41 (step 99)"), "{text}");
         assert!(
             text.contains("t2 (w2), blocked on object #3 held by t1"),
