@@ -269,7 +269,7 @@ fn the_same_command_and_seed_give_the_same_json() {
 }
 
 /// Every bundled program without a known bug (tests/programs and contest-bench, the fixed
-/// variants included): the last of 50 executions in one JVM, replayed alone in a fresh JVM,
+/// variants included): the last of 20 executions in one JVM, replayed alone in a fresh JVM,
 /// makes the same choices and ends at the same step. (Buggy programs stop at their bug; the
 /// tests of `trust_programs` replay theirs after the first execution.)
 #[test]
@@ -297,7 +297,7 @@ fn every_bundled_program_replays_its_last_execution_alone() {
                     "--manifest",
                     program.to_str().unwrap(),
                     "--budget",
-                    "50",
+                    "20",
                     "-j",
                     "1",
                     "--check-determinism",

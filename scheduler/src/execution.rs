@@ -779,7 +779,7 @@ impl<S: Strategy> Execution<S> {
             OpOutcome::Started(c) => Some(c),
             _ => None,
         };
-        self.fairness.performed(picked, &op);
+        self.fairness.performed(picked, &op, via == Via::Timeout);
         self.events.push(Event::new(picked, &op, occurrence, child));
         if let Op::Exit { status, .. } = op {
             return self.end(Ending::Exit(status), Decision::Exit { status });

@@ -16,6 +16,11 @@
 //! livelock, reported with the sites the threads spin at. Reaching the step bound without such
 //! evidence is *not* a livelock (the agent reports it as "too long", never as a bug).
 //!
+//! Time is virtual, so a timed wait may time out whenever the strategy likes; a thread that keeps
+//! timing out ([`TIMEOUT_LIMIT`] times with no other thread running in between: a
+//! `while (!pool.awaitTermination(…))` loop) spins too, even though the lock it takes around each
+//! wait writes, and gives way in the same way until another thread has run.
+//!
 //! A thread that reads more than [`SPIN_LOCATIONS`] distinct locations between its own writes is
 //! scanning (summing an array, walking a list), not spinning. Writes are progress even when they
 //! write the value already there: without values the model cannot tell, so a livelock whose
@@ -30,6 +35,9 @@ use crate::strategy::Candidate;
 /// Spin steps after which a thread gives way to threads that do not spin (RankChecker's yield
 /// rule uses the same number).
 pub const SPIN_LIMIT: u32 = 100;
+
+/// Timeouts in a row, with no other thread running in between, after which a thread gives way.
+pub const TIMEOUT_LIMIT: u32 = 3;
 
 /// Distinct locations a spinning thread may read between its own writes.
 pub const SPIN_LOCATIONS: usize = 8;
@@ -46,6 +54,9 @@ struct Spin {
     count: u32,
     /// Sites of the spin steps (at most [`SPIN_SITES`], first seen first).
     sites: Vec<SiteId>,
+    /// Timeouts in a row during the run of this thread that began at switch `timeout_epoch`.
+    timeouts: u32,
+    timeout_epoch: u64,
 }
 
 impl Spin {
@@ -86,6 +97,10 @@ pub struct Fairness {
     threads: Vec<Spin>,
     /// The step since which every enabled thread has been spinning.
     all_spinning_since: Option<u64>,
+    /// The thread that performed the last step, and how many times the performing thread has
+    /// changed (a switch starts a new run).
+    last: Option<ThreadId>,
+    switches: u64,
 }
 
 impl Fairness {
@@ -93,6 +108,8 @@ impl Fairness {
     pub fn clear(&mut self) {
         self.threads.clear();
         self.all_spinning_since = None;
+        self.last = None;
+        self.switches = 0;
     }
 
     fn slot(&mut self, t: ThreadId) -> &mut Spin {
@@ -104,11 +121,27 @@ impl Fairness {
 
     /// Whether `t` spins (and gives way to threads that do not).
     pub fn spinning(&self, t: ThreadId) -> bool {
-        self.threads.get(t.index()).is_some_and(Spin::spinning)
+        self.threads.get(t.index()).is_some_and(|s| {
+            s.spinning() || (s.timeouts >= TIMEOUT_LIMIT && s.timeout_epoch == self.switches)
+        })
     }
 
-    /// `t` performed `op`.
-    pub fn performed(&mut self, t: ThreadId, op: &Op) {
+    /// `t` performed `op`; `timed_out`: it returned because its timeout fired.
+    pub fn performed(&mut self, t: ThreadId, op: &Op, timed_out: bool) {
+        if self.last != Some(t) {
+            self.last = Some(t);
+            self.switches += 1;
+        }
+        if timed_out {
+            let switches = self.switches;
+            let me = self.slot(t);
+            if me.timeout_epoch == switches {
+                me.timeouts = me.timeouts.saturating_add(1);
+            } else {
+                me.timeouts = 1;
+                me.timeout_epoch = switches;
+            }
+        }
         match *op {
             Op::Access {
                 loc,
@@ -218,16 +251,16 @@ mod tests {
         let mut f = Fairness::default();
         let (spinner, setter) = (ThreadId(1), ThreadId(2));
         for _ in 0..=SPIN_LIMIT {
-            f.performed(spinner, &read(7));
+            f.performed(spinner, &read(7), false);
         }
         assert!(f.spinning(spinner));
         assert!(!f.spinning(setter));
         let both = [candidate(1), candidate(2)];
         assert_eq!(f.verdict(&both, 500, 1000), Verdict::WithoutSpinners);
         // A write elsewhere does not help; a write of the flag does.
-        f.performed(setter, &write(8));
+        f.performed(setter, &write(8), false);
         assert!(f.spinning(spinner));
-        f.performed(setter, &write(7));
+        f.performed(setter, &write(7), false);
         assert!(!f.spinning(spinner));
         assert_eq!(f.verdict(&both, 501, 1000), Verdict::All);
     }
@@ -237,13 +270,13 @@ mod tests {
         let mut f = Fairness::default();
         let t = ThreadId(0);
         for _ in 0..SPIN_LIMIT {
-            f.performed(t, &Op::Yield { site: 3 });
+            f.performed(t, &Op::Yield { site: 3 }, false);
         }
         assert!(f.spinning(t));
-        f.performed(t, &write(1));
+        f.performed(t, &write(1), false);
         assert!(!f.spinning(t));
         for i in 0..10 * SPIN_LIMIT as u64 {
-            f.performed(t, &read(i));
+            f.performed(t, &read(i), false);
         }
         assert!(!f.spinning(t), "reading ever new locations is no spin");
     }
@@ -258,6 +291,7 @@ mod tests {
                     &Op::Yield {
                         site: 5 + t.0 as SiteId,
                     },
+                    false,
                 );
             }
         }
@@ -276,7 +310,28 @@ mod tests {
                 all: true,
                 site: 9,
             },
+            false,
         );
         assert_eq!(f.verdict(&both, 1051, 50), Verdict::All);
+    }
+
+    #[test]
+    fn a_thread_that_keeps_timing_out_gives_way_until_another_ran() {
+        let mut f = Fairness::default();
+        let (main, worker) = (ThreadId(0), ThreadId(1));
+        let park = Op::Park {
+            timed: true,
+            site: 4,
+        };
+        for _ in 0..TIMEOUT_LIMIT {
+            // The lock around each timed wait writes: no matter.
+            f.performed(main, &write(9), false);
+            f.performed(main, &park, true);
+        }
+        assert!(f.spinning(main));
+        f.performed(worker, &read(1), false);
+        assert!(!f.spinning(main), "another thread ran");
+        f.performed(main, &park, true);
+        assert!(!f.spinning(main));
     }
 }

@@ -573,6 +573,42 @@ fn spin_until_set(yielding: bool) -> Program {
 
 use super::Ins::{Read, Write};
 
+/// Main waits for a flag with a timed wait in a loop (`while (!done) lock.wait(timeout)`) and
+/// nobody notifies: only the timeouts let it see the worker's write. Correct under every fair
+/// scheduler.
+fn timed_wait_loop() -> Program {
+    const FLAG: u32 = 0;
+    Program {
+        name: "timed-wait-loop",
+        vars: vec![0],
+        bodies: vec![
+            vec![
+                Ins::Start(1),
+                Ins::Lock(0),
+                Read { var: FLAG, reg: 0 },
+                Ins::JumpIf {
+                    reg: 0,
+                    cmp: Cmp::Ne,
+                    val: Val::Const(0),
+                    to: 6,
+                },
+                Ins::TimedWait(0),
+                Ins::Goto(2),
+                Ins::Unlock(0),
+                Ins::Join(1),
+            ],
+            vec![
+                Ins::Lock(0),
+                Write {
+                    var: FLAG,
+                    val: Val::Const(1),
+                },
+                Ins::Unlock(0),
+            ],
+        ],
+    }
+}
+
 #[test]
 fn spin_waits_end_under_every_strategy_and_seed() {
     let config = Config {
@@ -580,8 +616,11 @@ fn spin_waits_end_under_every_strategy_and_seed() {
         livelock_window: 5_000,
         ..Config::default()
     };
-    for yielding in [false, true] {
-        let program = spin_until_set(yielding);
+    for (yielding, program) in [
+        (false, spin_until_set(false)),
+        (true, spin_until_set(true)),
+        (false, timed_wait_loop()),
+    ] {
         for name in crate::strategy::by_name::NAMES {
             for seed in 0..4 {
                 let chosen = crate::strategy::from_name(name, &Default::default(), seed).unwrap();
