@@ -64,13 +64,13 @@ pub fn exit_code(result: anyhow::Result<Outcome>, json: bool) -> ExitCode {
         Err(e) => {
             if let Some(bad) = e.downcast_ref::<BadInput>() {
                 eprintln!("rankcheck: error: {bad}");
-                (2, Some(bad.to_string()))
+                (2, Some((bad.to_string(), "bad-input")))
             } else if let Some(why) = e.downcast_ref::<Inconclusive>() {
                 eprintln!("rankcheck: inconclusive: {why}");
-                (3, Some(format!("inconclusive: {why}")))
+                (3, Some((format!("inconclusive: {why}"), "inconclusive")))
             } else {
                 eprintln!("rankcheck: internal failure: {e:#}");
-                (3, Some(format!("{e:#}")))
+                (3, Some((format!("{e:#}"), "failure")))
             }
         }
     };
@@ -80,16 +80,16 @@ pub fn exit_code(result: anyhow::Result<Outcome>, json: bool) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Prints the `--json` object of a run that ends with `code` (and `error`, for 2 and 3).
-pub fn print_json(code: u8, error: Option<String>) {
+/// Prints the `--json` object of a run that ends with `code` (and `error` with its kind —
+/// `bad-input`, `inconclusive` or `failure` — for 2 and 3).
+pub fn print_json(code: u8, error: Option<(String, &str)>) {
     let stored = JSON_REPORT.lock().unwrap_or_else(|e| e.into_inner()).take();
     let mut value = match stored {
         Some(serde_json::Value::Object(map)) => map,
         _ => serde_json::Map::new(),
     };
-    if let Some(message) = error {
+    if let Some((message, kind)) = error {
         value.insert("error".into(), message.into());
-        let kind = if code == 2 { "bad-input" } else { "failure" };
         value.insert("error_kind".into(), kind.into());
     }
     value.insert("exit".into(), code.into());

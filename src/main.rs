@@ -64,7 +64,7 @@ fn main() -> ExitCode {
                     .find(|l| !l.trim().is_empty())
                     .unwrap_or("");
                 let message = first.trim_start_matches("error: ").to_string();
-                error::print_json(code, Some(message));
+                error::print_json(code, Some((message, "bad-input")));
             }
             return ExitCode::from(code);
         }

@@ -73,6 +73,7 @@ fn an_execution_that_depends_on_earlier_ones_is_said_loudly() {
     assert_eq!(ran.code, 3, "{}", ran.both());
     let json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).expect("one JSON object");
     assert_eq!(json["nondeterminism"].as_array().map(Vec::len), Some(1));
+    assert_eq!(json["error_kind"], "inconclusive", "{json}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
