@@ -755,7 +755,7 @@ impl Control {
                     .iter()
                     .map(|(t, op)| {
                         let name = ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
-                        format!("{t} ({name}) blocked at {}", describe_op(op))
+                        format!("{t} ({name}) blocked at {}", crate::explain::op(op))
                     })
                     .collect();
                 end("deadlock", true, format!("deadlock: {}", parts.join("; ")))
@@ -1207,7 +1207,7 @@ impl Control {
     /// back to what a fresh JVM's first execution sees, before execution `index`.
     pub fn pin_jdk_counters(&self, env: *mut jni::sys::JNIEnv, index: u64) {
         let mut pinned = self.pinned_jdk.lock().unwrap_or_else(|e| e.into_inner());
-        crate::pinned_jdk::reset(env, self.jvmti, &mut pinned, self.options.seed, index);
+        crate::pinned_jdk::reset(env, &mut pinned, self.options.seed, index);
     }
 
     /// Makes `root` thread 0 of a new execution.
@@ -1739,11 +1739,6 @@ pub fn trim_frames(mut frames: Vec<String>) -> Vec<String> {
         frames.pop();
     }
     frames
-}
-
-/// An operation in words, for deadlock reports.
-pub fn describe_op(op: &Op) -> String {
-    crate::explain::op(op)
 }
 
 impl Control {

@@ -2,7 +2,7 @@
 //!
 //! Pure formatting over the model's answers and the site table's places; it decides nothing.
 
-use scheduler::{Choice, Divergence, Event, Op, OpKind, SiteId, ThreadId, ThreadStatus};
+use scheduler::{Choice, Divergence, Event, Op, SiteId, ThreadId, ThreadStatus};
 
 /// Names and places the words need: a thread's name, a site's place in the source.
 pub struct Names<'a> {
@@ -52,11 +52,7 @@ pub fn status(t: ThreadId, status: Option<ThreadStatus>, names: &Names<'_>) -> S
 
 /// The last step performed before a divergence: `t0 (main) read at Foo.run line 12`.
 pub fn last_step(event: &Event, names: &Names<'_>) -> String {
-    let what = match event.kind {
-        OpKind::Read => "read".to_string(),
-        OpKind::Write => "write".to_string(),
-        k => k.as_str().to_string(),
-    };
+    let what = event.kind.as_str();
     let at = (event.site != 0)
         .then(|| (names.place)(event.site))
         .flatten()

@@ -9,15 +9,17 @@
 //! back to the value it has at the first execution of a fresh JVM, so that the program sees the
 //! same names, ids and random numbers in the search and in the replay.
 //!
-//! A class that is not yet initialized is left alone: its counters still hold their initial
-//! values, and initializing it here would run JDK code at a point the program did not choose. A
-//! counter missing from this JDK (another version) is skipped and named once on stderr.
+//! Looking a static field up through JNI initializes its class, so every class of the table is
+//! initialized here, in the harness's thread before the first execution, the same way in the
+//! searching JVM and in a replay JVM (and never inside an execution, where its initializer's
+//! steps would count). Every counter is then written, seed sources too: a class initialized here
+//! seeded them from the clock. A counter missing from this JDK (another version) is skipped and
+//! named once on stderr.
 //!
 //! This module must not decide anything about scheduling; it only writes JDK fields through JNI
 //! (which ignores Java access control and module encapsulation).
 
 use crate::control::mix;
-use crate::jvmti::Jvmti;
 use crate::natives::jni;
 use jni::sys::{jclass, jfieldID, jvalue, JNIEnv};
 use std::ffi::CStr;
@@ -140,10 +142,10 @@ static WARNED: AtomicBool = AtomicBool::new(false);
 
 /// Puts every counter back before execution `index` (the harness's thread, outside any
 /// execution).
-pub fn reset(env: *mut JNIEnv, jvmti: Jvmti, pinned: &mut Pinned, seed: u64, index: u64) {
+pub fn reset(env: *mut JNIEnv, pinned: &mut Pinned, seed: u64, index: u64) {
     let mut missing = Vec::new();
     for counter in COUNTERS {
-        if !reset_one(env, jvmti, pinned, seed, index, counter) {
+        if !reset_one(env, pinned, seed, index, counter) {
             missing.push(format!(
                 "{}.{}",
                 counter.class.to_string_lossy().replace('/', "."),
@@ -166,7 +168,6 @@ pub fn reset(env: *mut JNIEnv, jvmti: Jvmti, pinned: &mut Pinned, seed: u64, ind
 /// Resets one counter; false when this JDK does not have it.
 fn reset_one(
     env: *mut JNIEnv,
-    jvmti: Jvmti,
     pinned: &mut Pinned,
     seed: u64,
     index: u64,
@@ -177,23 +178,7 @@ fn reset_one(
         jni!(env, ExceptionClear);
         return false;
     }
-    let initialized = jvmti
-        .class_status(class)
-        .is_ok_and(|s| s & crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED != 0);
-    let ok = if initialized || counter.reset == Reset::ThreadIds {
-        write(env, class, pinned, seed, index, counter)
-    } else {
-        // Not initialized: it still holds its initial value, unless this JDK lacks it.
-        let sig = signature(counter.reset);
-        let id = jni!(
-            env,
-            GetStaticFieldID,
-            class,
-            counter.field.as_ptr(),
-            sig.as_ptr()
-        );
-        !id.is_null()
-    };
+    let ok = write(env, class, pinned, seed, index, counter);
     jni!(env, DeleteLocalRef, class);
     if !ok {
         jni!(env, ExceptionClear);

@@ -339,7 +339,7 @@ impl Launch {
         }
         let mut jvm_args = Vec::new();
         if !args.jvm_identity_hashes {
-            jvm_args.extend(crate::driver::jvm::identity_hash_args());
+            jvm_args.extend(crate::driver::jvm::determinism_args());
         }
         jvm_args.extend(args.jvm_arg.iter().cloned());
         Launch {

@@ -320,7 +320,7 @@ fn absolute(p: &Path) -> PathBuf {
 /// through a run (each would take a thread id), and the processor count: the agent keeps the
 /// controlled threads on one CPU, which must not make `availableProcessors()` say 1 (parallel
 /// streams and pools sized by it would not split).
-pub fn identity_hash_args() -> Vec<String> {
+pub fn determinism_args() -> Vec<String> {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     vec![
         "-XX:+UnlockExperimentalVMOptions".to_string(),

@@ -3,7 +3,7 @@
 //! whose schedule does not reproduce it is never reported as a bug: it becomes a rankcheck
 //! failure with the details (no false positives).
 
-use super::jvm::{identity_hash_args, java_binary, on_off, Launch};
+use super::jvm::{determinism_args, java_binary, on_off, Launch};
 use super::replay::replay;
 use super::report::{
     annotate, difference, load_recorded, replay_command, write_report, Expected, Origin,
@@ -179,7 +179,7 @@ impl Search {
             .join(format!("{simple}-{}-{id}", std::process::id()));
         let launch = Launch {
             java: java_binary(),
-            jvm_args: identity_hash_args()
+            jvm_args: determinism_args()
                 .into_iter()
                 .chain(self.jvm_args.iter().cloned())
                 .collect(),

@@ -306,7 +306,7 @@ impl Session {
                 facts.add(
                     r["threads"].as_u64().unwrap_or(0) as u32,
                     r["steps"].as_u64().unwrap_or(0),
-                    r.get("hb").and_then(hb_hash),
+                    r["hb"].as_u64(),
                     r["exhausted"] == true,
                 );
                 if r["outcome"] == "pass" && r["schedule"].is_string() {
@@ -344,14 +344,6 @@ impl Session {
             agent_coverage: last.map(|(_, c)| (c, jvms_counted == 1)),
         }
     }
-}
-
-/// A result's happens-before graph hash (a number, or a string of one).
-fn hb_hash(v: &Value) -> Option<u64> {
-    v.as_u64().or_else(|| {
-        v.as_str()
-            .and_then(|s| s.trim_start_matches("0x").parse().ok())
-    })
 }
 
 fn count_lines(path: &Path) -> u64 {
