@@ -164,11 +164,21 @@ fn classify(class: &str, name: &str) -> Frame {
     if class.starts_with("rankcheck/") || (class == "java/lang/Thread" && name == "run") {
         return Frame::Through;
     }
-    if is_jdk_class(class) {
+    if is_jdk_class(class) || is_test_framework(class) {
         Frame::Internal
     } else {
         Frame::App
     }
+}
+
+/// Whether `class` belongs to a test framework that runs the program's tests (JUnit 5's platform
+/// and engines, JUnit 4, their assertion libraries). Like the JDK's own code, what such a
+/// framework does with `java.util.concurrent` is its bookkeeping, done the first time in a JVM
+/// and not the next, so it is no scheduling point; the test code it calls is.
+fn is_test_framework(class: &str) -> bool {
+    ["org/junit/", "junit/", "org/opentest4j/", "org/apiguardian/"]
+        .iter()
+        .any(|p| class.starts_with(p))
 }
 
 macro_rules! call {
@@ -291,6 +301,11 @@ mod tests {
             Frame::Internal
         );
         assert_eq!(classify("executorrace/Main", "main"), Frame::App);
+        assert_eq!(
+            classify("org/junit/platform/launcher/core/DefaultLauncher", "execute"),
+            Frame::Internal
+        );
+        assert_eq!(classify("org/junitx/Mine", "run"), Frame::App);
         assert_eq!(
             classify("Main$$Lambda$14.0x0000000800c0b000", "run"),
             Frame::App
