@@ -157,6 +157,8 @@ struct Exec {
     quiet: Option<(ThreadId, u64)>,
     /// The thread `RC.quietThread` holds (so it is written only when it changes).
     quiet_thread: Option<ThreadId>,
+    /// Objects touched inside the JDK's collections, and by whom (confinement.rs).
+    confinement: crate::confinement::Confinement,
     /// The value `RC.quietCovers` holds (likewise).
     quiet_covers: i32,
 }
@@ -329,6 +331,17 @@ impl Control {
     /// A scheduling point of the current thread: announce `make(..)`'s operation and return
     /// when the thread may perform it.
     pub fn point(&self, make: impl FnOnce(&Control, &mut ExecView<'_>) -> Option<Op>) -> Turn {
+        self.point_for(false, make)
+    }
+
+    /// [`Control::point`]; with `for_application`, the operation is the application's even
+    /// when JDK code performs it (a fork/join worker a parallel stream starts: the program's
+    /// tasks run on it).
+    pub fn point_for(
+        &self,
+        for_application: bool,
+        make: impl FnOnce(&Control, &mut ExecView<'_>) -> Option<Op>,
+    ) -> Turn {
         let Some((epoch, me)) = current() else {
             return Turn::Pass;
         };
@@ -356,13 +369,12 @@ impl Control {
         // went; the others depend on what the JVM did before (a JDK class initializes once per
         // JVM), so they are no step at all, or a schedule would not replay in a fresh JVM.
         let untracked = matches!(op, Op::Access { var, .. } if var == crate::naming::UNTRACKED);
+        let jdk_own = |s: SiteId| !for_application && crate::juc::internal_use(self.jvmti, s);
         let app_clinit = op.site().is_some_and(|s| {
             st.sites.get(&s).is_some_and(|i| i.clinit) && !crate::juc::is_jdk_site(s)
         });
         let not_a_point = untracked
-            || op
-                .site()
-                .is_some_and(|s| crate::juc::internal_use(self.jvmti, s))
+            || op.site().is_some_and(jdk_own)
             || op
                 .site()
                 .and_then(|s| st.sites.get(&s))
@@ -376,11 +388,7 @@ impl Control {
             // A thread a static initializer starts (a pool it prestarts) must still be a model
             // thread, or it would run uncontrolled: its start is performed at once, without a
             // choice of thread. (The JDK's own threads, started under JDK code, stay its own.)
-            if matches!(op, Op::Start { .. })
-                && !op
-                    .site()
-                    .is_some_and(|s| crate::juc::internal_use(self.jvmti, s))
-            {
+            if matches!(op, Op::Start { .. }) && !op.site().is_some_and(jdk_own) {
                 let decision = st.model.perform_now(me, op);
                 return self.settle(st, epoch, me, decision, Mode::Condvar);
             }
@@ -1204,10 +1212,14 @@ impl Control {
     }
 
     /// Puts the JDK's process-wide counters (thread names and ids, pool numbers, random seeds)
-    /// back to what a fresh JVM's first execution sees, before execution `index`.
+    /// and its common fork/join pool back to what a fresh JVM's first execution sees, before
+    /// execution `index`.
     pub fn pin_jdk_counters(&self, env: *mut jni::sys::JNIEnv, index: u64) {
         let mut pinned = self.pinned_jdk.lock().unwrap_or_else(|e| e.into_inner());
         crate::pinned_jdk::reset(env, &mut pinned, self.options.seed, index);
+        if let Some(refs) = self.java() {
+            crate::common_pool::renew(env, self.jvmti, refs.abort);
+        }
     }
 
     /// Makes `root` thread 0 of a new execution.
@@ -1234,6 +1246,7 @@ impl Control {
             quiet: None,
             quiet_thread: None,
             quiet_covers: 0,
+            confinement: Default::default(),
         };
         if let Some(refs) = self.java() {
             crate::natives::clear_quiet(&refs);
@@ -1610,6 +1623,16 @@ pub struct ExecView<'a> {
 impl ExecView<'_> {
     pub fn obj(&mut self, control: &Control, obj: jobject) -> ObjId {
         control.obj_id(self.ex, obj)
+    }
+
+    /// Whether only this thread has touched `obj` at a confinement-checked site so far
+    /// (confinement.rs); statics (null) never are.
+    pub fn confined(&mut self, control: &Control, obj: jobject) -> bool {
+        if obj.is_null() {
+            return false;
+        }
+        let id = control.obj_id(self.ex, obj);
+        !self.ex.confinement.touch(id.0, self.me)
     }
 
     /// The application thread of `thread` in this execution, if it is one.

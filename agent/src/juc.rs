@@ -152,17 +152,22 @@ fn frame(jvmti: Jvmti, method: jmethodID) -> Frame {
 /// The kind of a frame of method `name` of class `class` (internal name; a hidden class's name
 /// has a `.` suffix).
 fn classify(class: &str, name: &str) -> Frame {
-    let juc = class.starts_with("java/util/concurrent/")
-        && crate::loadhook::is_juc_target(class.split('.').next().unwrap_or(class));
-    if juc {
+    if crate::loadhook::is_modelled_jdk_class(class.split('.').next().unwrap_or(class)) {
         return if name == "<clinit>" {
             Frame::Internal
         } else {
             Frame::Through
         };
     }
-    if class.starts_with("rankcheck/") || (class == "java/lang/Thread" && name == "run") {
-        return Frame::Through;
+    if class.starts_with("rankcheck/")
+        || (class == "java/lang/Thread" && name == "run")
+        || is_forwarding_jdk_class(class)
+    {
+        return if name == "<clinit>" {
+            Frame::Internal
+        } else {
+            Frame::Through
+        };
     }
     if is_jdk_class(class) || is_test_framework(class) {
         Frame::Internal
@@ -171,14 +176,32 @@ fn classify(class: &str, name: &str) -> Frame {
     }
 }
 
+/// Whether `class` is JDK code that runs the program's work on fork/join tasks: parallel
+/// streams and `Arrays`' parallel operations. Their waits, forks and worker starts are the
+/// program's (its tasks run there), so the decision is left to the frames below.
+fn is_forwarding_jdk_class(class: &str) -> bool {
+    [
+        "java/util/stream/",
+        "java/util/Arrays",
+        "java/util/ArrayPrefixHelpers",
+    ]
+    .iter()
+    .any(|p| class.starts_with(p))
+}
+
 /// Whether `class` belongs to a test framework that runs the program's tests (JUnit 5's platform
 /// and engines, JUnit 4, their assertion libraries). Like the JDK's own code, what such a
 /// framework does with `java.util.concurrent` is its bookkeeping, done the first time in a JVM
 /// and not the next, so it is no scheduling point; the test code it calls is.
 fn is_test_framework(class: &str) -> bool {
-    ["org/junit/", "junit/", "org/opentest4j/", "org/apiguardian/"]
-        .iter()
-        .any(|p| class.starts_with(p))
+    [
+        "org/junit/",
+        "junit/",
+        "org/opentest4j/",
+        "org/apiguardian/",
+    ]
+    .iter()
+    .any(|p| class.starts_with(p))
 }
 
 macro_rules! call {
@@ -302,7 +325,18 @@ mod tests {
         );
         assert_eq!(classify("executorrace/Main", "main"), Frame::App);
         assert_eq!(
-            classify("org/junit/platform/launcher/core/DefaultLauncher", "execute"),
+            classify("java/util/stream/ForEachOps$ForEachTask", "compute"),
+            Frame::Through
+        );
+        assert_eq!(
+            classify("java/util/stream/Collectors", "<clinit>"),
+            Frame::Internal
+        );
+        assert_eq!(
+            classify(
+                "org/junit/platform/launcher/core/DefaultLauncher",
+                "execute"
+            ),
             Frame::Internal
         );
         assert_eq!(classify("org/junitx/Mine", "run"), Frame::App);

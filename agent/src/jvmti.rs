@@ -30,6 +30,15 @@ macro_rules! call {
     }};
 }
 
+/// A field a class declares (`Jvmti::declared_fields`).
+pub struct DeclaredField {
+    pub id: jni::sys::jfieldID,
+    /// `ACC_*` bits.
+    pub modifiers: jint,
+    pub name: String,
+    pub signature: String,
+}
+
 /// A thread's JVMTI state bits and name.
 pub struct ThreadInfo {
     pub name: String,
@@ -167,6 +176,57 @@ impl Jvmti {
             *slot = unsafe { frame.assume_init_ref() }.method;
         }
         n
+    }
+
+    /// Every live thread (local references of the calling thread).
+    pub fn all_threads(self) -> JResult<Vec<jobject>> {
+        let mut count: jint = 0;
+        let mut threads: *mut jobject = std::ptr::null_mut();
+        call!(self.0, GetAllThreads, &mut count, &mut threads)?;
+        if threads.is_null() {
+            return Ok(Vec::new());
+        }
+        // SAFETY: JVMTI returned `count` thread references at `threads`.
+        let out = unsafe { std::slice::from_raw_parts(threads, count.max(0) as usize) }.to_vec();
+        let _ = call!(self.0, Deallocate, threads as *mut u8);
+        Ok(out)
+    }
+
+    /// The fields a class declares (not inherited ones), with their modifiers, names and JVM
+    /// signatures.
+    pub fn declared_fields(self, klass: jni::sys::jclass) -> JResult<Vec<DeclaredField>> {
+        let mut count: jint = 0;
+        let mut fields: *mut jni::sys::jfieldID = std::ptr::null_mut();
+        call!(self.0, GetClassFields, klass, &mut count, &mut fields)?;
+        if fields.is_null() {
+            return Ok(Vec::new());
+        }
+        // SAFETY: JVMTI returned `count` field ids at `fields`.
+        let ids = unsafe { std::slice::from_raw_parts(fields, count.max(0) as usize) }.to_vec();
+        let _ = call!(self.0, Deallocate, fields as *mut u8);
+        let mut out = Vec::with_capacity(ids.len());
+        for id in ids {
+            let mut modifiers: jint = 0;
+            call!(self.0, GetFieldModifiers, klass, id, &mut modifiers)?;
+            let mut name: *mut c_char = std::ptr::null_mut();
+            let mut signature: *mut c_char = std::ptr::null_mut();
+            call!(
+                self.0,
+                GetFieldName,
+                klass,
+                id,
+                &mut name,
+                &mut signature,
+                std::ptr::null_mut()
+            )?;
+            out.push(DeclaredField {
+                id,
+                modifiers,
+                name: self.take_string(name),
+                signature: self.take_string(signature),
+            });
+        }
+        Ok(out)
     }
 
     /// The class's JVMTI status bits (`JVMTI_CLASS_STATUS_*`).

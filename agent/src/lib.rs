@@ -15,6 +15,8 @@
 // passes them through and never dereferences them, so functions taking them need not be unsafe.
 #![allow(clippy::not_unsafe_ptr_arg_deref)]
 
+pub mod common_pool;
+pub mod confinement;
 pub mod control;
 pub mod explain;
 pub mod juc;

@@ -41,6 +41,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 pub struct LoadOptions {
     /// Rewrite `java.util.concurrent` so that it is modelled (`juc=on`, the default).
     pub juc: bool,
+    /// Make the field and array accesses inside the JDK collections of
+    /// [`is_collection_target`] scheduling points (`collections=on`; needs `juc`).
+    pub collections: bool,
     /// Instrument application classes as they load (`instrument=load` or `load-sync-only`).
     pub app: AppMode,
     /// The runtime jar (`rt-jar=PATH`); by default the class-path entry that holds `RC`.
@@ -59,6 +62,7 @@ impl Default for LoadOptions {
     fn default() -> Self {
         LoadOptions {
             juc: true,
+            collections: false,
             app: AppMode::Off,
             rt_jar: None,
         }
@@ -66,20 +70,20 @@ impl Default for LoadOptions {
 }
 
 /// The keys [`LoadOptions::set`] knows.
-pub const KEYS: &[&str] = &["juc", "instrument", "rt-jar"];
+pub const KEYS: &[&str] = &["juc", "collections", "instrument", "rt-jar"];
 
 impl LoadOptions {
     /// Sets `key` if it is one of [`KEYS`]: `Ok(false)` when it is not.
     pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
         let bad = |what: &str| format!("option {key}={value}: {what}");
+        let switch = || match value.trim() {
+            "on" | "true" | "yes" | "1" => Ok(true),
+            "off" | "false" | "no" | "0" => Ok(false),
+            _ => Err(bad("want on or off")),
+        };
         match key {
-            "juc" => {
-                self.juc = match value.trim() {
-                    "on" | "true" | "yes" | "1" => true,
-                    "off" | "false" | "no" | "0" => false,
-                    _ => return Err(bad("want on or off")),
-                }
-            }
+            "juc" => self.juc = switch()?,
+            "collections" => self.collections = switch()?,
             "instrument" => {
                 self.app = match value.trim() {
                     "off" | "offline" => AppMode::Off,
@@ -117,10 +121,52 @@ pub fn is_juc_target(name: &str) -> bool {
         && !name.contains('.')
 }
 
+/// The JDK collections whose field and array accesses become scheduling points with
+/// `collections=on` (with their nested classes: nodes, iterators, views). Left out: classes
+/// with synchronized methods (`Vector`, `Hashtable`, `StringBuffer`): their monitors are real
+/// ones the model cannot see, since retransformation cannot desugar a synchronized method,
+/// and a thread switch inside one would leave the other threads blocked where rankcheck cannot
+/// see. (`StringBuffer` shares `AbstractStringBuilder`; its frames are not the application's,
+/// so accesses under them are no scheduling points, see `juc::classify`.)
+pub const COLLECTION_CLASSES: &[&str] = &[
+    "java/util/AbstractList",
+    "java/util/ArrayList",
+    "java/util/LinkedList",
+    "java/util/ArrayDeque",
+    "java/util/PriorityQueue",
+    "java/util/HashMap",
+    "java/util/LinkedHashMap",
+    "java/util/HashSet",
+    "java/util/LinkedHashSet",
+    "java/util/TreeMap",
+    "java/util/TreeSet",
+    "java/util/IdentityHashMap",
+    "java/util/BitSet",
+    "java/lang/AbstractStringBuilder",
+    "java/lang/StringBuilder",
+];
+
+/// Whether `name` (internal name, no hidden-class suffix) is one of [`COLLECTION_CLASSES`] or
+/// nested in one.
+pub fn is_collection_target(name: &str) -> bool {
+    COLLECTION_CLASSES.iter().any(|c| {
+        name.strip_prefix(c)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('$'))
+    })
+}
+
+/// Whether rewritten JDK code of class `name` is modelled library code (`java.util.concurrent`
+/// or a collection): its frames are passed through when deciding whose use a scheduling point
+/// is (`juc::internal_use`).
+pub fn is_modelled_jdk_class(name: &str) -> bool {
+    is_juc_target(name) || is_collection_target(name)
+}
+
 struct LoadHook {
     jvmti: Jvmti,
     options: LoadOptions,
     jdk: rewriter::Config,
+    jdk_collections: rewriter::Config,
     app: Option<rewriter::Config>,
     /// Rewritten application classes by (name, hash of the original bytes); `None`: unchanged.
     cache: Mutex<ClassCache>,
@@ -191,6 +237,8 @@ pub fn on_load(jvmti: Jvmti, options: &LoadOptions) {
             options.juc = false;
         }
     }
+    // The collections' hooks call `RC` from `java.base` as `java.util.concurrent`'s do.
+    options.collections &= options.juc;
     let app = match options.app {
         AppMode::Off => None,
         AppMode::All => Some(rewriter::Config::all()),
@@ -200,6 +248,7 @@ pub fn on_load(jvmti: Jvmti, options: &LoadOptions) {
         jvmti,
         options,
         jdk: rewriter::Config::jdk(),
+        jdk_collections: rewriter::Config::jdk_collections(),
         app,
         cache: Mutex::new(HashMap::new()),
         jdk_ready: AtomicBool::new(false),
@@ -259,7 +308,7 @@ fn vm_init(env: *mut JNIEnv) {
         return;
     }
     if h.jdk_ready.load(Ordering::SeqCst) {
-        retransform_loaded(h.jvmti);
+        retransform_loaded(h);
     }
 }
 
@@ -306,8 +355,9 @@ fn base_reads_rc(jvmti: Jvmti, env: *mut JNIEnv) -> Result<(), String> {
         .map_err(|e| format!("AddModuleReads failed (error {e})"))
 }
 
-/// Retransforms the `java.util.concurrent` classes loaded before the hook was enabled.
-fn retransform_loaded(jvmti: Jvmti) {
+/// Retransforms the JDK classes to rewrite that were loaded before the hook was enabled.
+fn retransform_loaded(h: &LoadHook) {
+    let jvmti = h.jvmti;
     let mut count: jint = 0;
     let mut classes: *mut jclass = std::ptr::null_mut();
     if call!(jvmti.0, GetLoadedClasses, &mut count, &mut classes).is_err() {
@@ -322,7 +372,7 @@ fn retransform_loaded(jvmti: Jvmti) {
             let mut modifiable: u8 = 0;
             call!(jvmti.0, IsModifiableClass, c, &mut modifiable).is_ok()
                 && modifiable != 0
-                && class_name(jvmti, c).is_some_and(|n| is_juc_target(&n))
+                && class_name(jvmti, c).is_some_and(|n| h.jdk_config(&n).is_some())
         })
         .collect();
     let _ = call!(jvmti.0, Deallocate, classes as *mut c_uchar);
@@ -416,10 +466,10 @@ impl LoadHook {
         bytes: &[u8],
     ) -> Option<Arc<Vec<u8>>> {
         if is_jdk_class(name) || loader.is_null() {
-            if !(self.jdk_ready.load(Ordering::Relaxed) && is_juc_target(name)) {
+            if !self.jdk_ready.load(Ordering::Relaxed) {
                 return None;
             }
-            let out = self.instrument(name, bytes, &self.jdk);
+            let out = self.instrument(name, bytes, self.jdk_config(name)?);
             if out.is_some() {
                 crate::juc::note_jdk_class(name);
             }
@@ -509,6 +559,17 @@ impl LoadHook {
                     todo.push(String::from_utf8_lossy(s).into_owned());
                 }
             }
+        }
+    }
+
+    /// How JDK class `name` is rewritten, if it is.
+    fn jdk_config(&self, name: &str) -> Option<&rewriter::Config> {
+        if is_juc_target(name) {
+            Some(&self.jdk)
+        } else if self.options.collections && is_collection_target(name) {
+            Some(&self.jdk_collections)
+        } else {
+            None
         }
     }
 

@@ -270,6 +270,10 @@ pub extern "system" fn Java_rankcheck_rt_RC_nAccess(
 ) {
     let Some(c) = control() else { return };
     let turn = c.point(|c, v| {
+        // Inside a JDK collection: no point (and no step) while one thread alone touched it.
+        if crate::juc::is_jdk_site(site) && v.confined(c, obj) {
+            return None;
+        }
         let (loc, var) = v.access(c, obj, index, site);
         Some(Op::Access {
             loc,
@@ -410,7 +414,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nThreadStart(
     if c.jvmti.thread_state(thread).unwrap_or(0) != 0 {
         return JNI_FALSE;
     }
-    let turn = c.point(|_, _| Some(Op::Start { site }));
+    let turn = c.point_for(is_pool_worker(env, thread), |_, _| Some(Op::Start { site }));
     if let Turn::Go(OpOutcome::Started(child)) = turn {
         c.with_view(|c, v| c.register_child(v, thread, child));
         return JNI_TRUE;
@@ -418,6 +422,23 @@ pub extern "system" fn Java_rankcheck_rt_RC_nThreadStart(
     finish_turn(env, c, turn, 0);
     // Pass: the caller starts the thread; Abort: ExecutionAborted is pending.
     JNI_FALSE
+}
+
+/// Whether `thread` is a fork/join worker: whoever starts it (a parallel stream, `Arrays`'
+/// parallel sorts), it runs the program's tasks, so it is always a controlled thread.
+fn is_pool_worker(env: *mut JNIEnv, thread: jobject) -> bool {
+    let class = jni!(
+        env,
+        FindClass,
+        c"java/util/concurrent/ForkJoinWorkerThread".as_ptr()
+    );
+    if class.is_null() {
+        jni!(env, ExceptionClear);
+        return false;
+    }
+    let worker = jni!(env, IsInstanceOf, thread, class) != 0;
+    jni!(env, DeleteLocalRef, class);
+    worker
 }
 
 #[no_mangle]

@@ -169,6 +169,7 @@ pub const KEYS: &[&str] = &[
     "clinit-check",
     "options-file",
     "juc",
+    "collections",
     "instrument",
     "rt-jar",
 ];

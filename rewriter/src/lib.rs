@@ -148,6 +148,16 @@ impl Config {
             ..Config::sync_only()
         }
     }
+
+    /// For the JDK collection classes the agent rewrites at load time (`HashMap`,
+    /// `ArrayList`, …): as [`Config::jdk`], plus their field and array accesses, so that a race
+    /// inside a collection the program shares unsynchronized is a race rankcheck can schedule.
+    pub fn jdk_collections() -> Self {
+        Config {
+            data: true,
+            ..Config::jdk()
+        }
+    }
 }
 
 /// One instrumented class.

@@ -122,7 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             };
             let mut launch = Launch {
                 java: java_binary(),
-                jvm_args: crate::driver::jvm::determinism_args(),
+                jvm_args: crate::driver::jvm::determinism_args(None),
                 agent_options: search.agent_options(&program),
                 runtime: crate::cmd::rt::runtime()?,
                 classpath: program.classpath.clone(),

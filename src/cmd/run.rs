@@ -91,6 +91,10 @@ pub struct Args {
     /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
     #[arg(long, allow_hyphen_values = true)]
     pub jvm_arg: Vec<String>,
+    /// The processor count the program sees (`Runtime.availableProcessors()`); default: the
+    /// machine's.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub cpus: Option<u16>,
     /// Leave identity hash codes computed inside the JDK (`Object.hashCode` of classes that do
     /// not override it) to the JVM. By default the JVM runs with `-XX:hashCode=2`, which makes
     /// them all equal, so that, e.g., iterating a HashSet of such objects goes the same way in
@@ -339,7 +343,9 @@ impl Launch {
         }
         let mut jvm_args = Vec::new();
         if !args.jvm_identity_hashes {
-            jvm_args.extend(crate::driver::jvm::determinism_args());
+            jvm_args.extend(crate::driver::jvm::determinism_args(
+                args.cpus.map(usize::from),
+            ));
         }
         jvm_args.extend(args.jvm_arg.iter().cloned());
         Launch {

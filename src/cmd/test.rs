@@ -123,6 +123,17 @@ pub struct Args {
     /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
     #[arg(long, allow_hyphen_values = true)]
     pub jvm_arg: Vec<String>,
+    /// The processor count the program sees (`Runtime.availableProcessors()`, which sizes the
+    /// common fork/join pool, parallel streams and many thread pools); default: the machine's.
+    /// The controlled threads take turns either way; this decides how work is split.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub cpus: Option<u16>,
+    /// Field and array accesses inside the JDK's collections (HashMap, ArrayList, TreeMap,
+    /// ArrayDeque, StringBuilder, … and their iterators) are scheduling points when the
+    /// program's own code calls them on an object a second thread has touched: a race between
+    /// two unsynchronized `put`s is found.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub jdk_collections: String,
     /// The program's arguments.
     #[arg(last = true)]
     pub args: Vec<String>,
@@ -201,6 +212,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         timeout_ms: args.timeout_ms,
         spurious: args.spurious,
         jvm_args: args.jvm_arg.clone(),
+        cpus: args.cpus.map(usize::from),
+        jdk_collections: args.jdk_collections == "on",
         out: args.out.clone(),
         progress: !args.json && std::io::stderr().is_terminal(),
         determinism_samples: if args.check_determinism {

@@ -319,15 +319,21 @@ fn absolute(p: &Path) -> PathBuf {
 /// (`Object.hashCode` of classes that do not override it), no compiler threads started halfway
 /// through a run (each would take a thread id), and the processor count: the agent keeps the
 /// controlled threads on one CPU, which must not make `availableProcessors()` say 1 (parallel
-/// streams and pools sized by it would not split).
-pub fn determinism_args() -> Vec<String> {
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+/// streams and pools sized by it would not split); `cpus` overrides the machine's count
+/// (`--cpus`).
+pub fn determinism_args(cpus: Option<usize>) -> Vec<String> {
+    let cpus = cpus.unwrap_or_else(machine_cpus);
     vec![
         "-XX:+UnlockExperimentalVMOptions".to_string(),
         "-XX:hashCode=2".to_string(),
         "-XX:-UseDynamicNumberOfCompilerThreads".to_string(),
         format!("-XX:ActiveProcessorCount={cpus}"),
     ]
+}
+
+/// The processor count the program sees by default: the machine's.
+pub fn machine_cpus() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// `on` or `off`, as the agent's switches want them.

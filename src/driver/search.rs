@@ -56,6 +56,10 @@ pub struct Search {
     pub timeout_ms: u64,
     pub spurious: bool,
     pub jvm_args: Vec<String>,
+    /// The processor count the program sees (`availableProcessors()`); `None`: the machine's.
+    pub cpus: Option<usize>,
+    /// Field and array accesses inside the JDK's collections are scheduling points.
+    pub jdk_collections: bool,
     /// Report folders go here.
     pub out: PathBuf,
     pub progress: bool,
@@ -133,6 +137,8 @@ impl Search {
             timeout_ms: 10_000,
             spurious: false,
             jvm_args: Vec::new(),
+            cpus: None,
+            jdk_collections: true,
             out,
             progress: false,
             // A sweep runs hundreds of searches: one more JVM each is too dear there.
@@ -151,6 +157,7 @@ impl Search {
             ("timeout-ms".into(), self.timeout_ms.to_string()),
             ("expect-exit".into(), program.expect_exit.to_string()),
             ("spurious".into(), on_off(self.spurious)),
+            ("collections".into(), on_off(self.jdk_collections)),
         ];
         if program.load_time {
             o.push(("instrument".into(), "load".into()));
@@ -179,7 +186,7 @@ impl Search {
             .join(format!("{simple}-{}-{id}", std::process::id()));
         let launch = Launch {
             java: java_binary(),
-            jvm_args: determinism_args()
+            jvm_args: determinism_args(self.cpus)
                 .into_iter()
                 .chain(self.jvm_args.iter().cloned())
                 .collect(),

@@ -400,10 +400,12 @@ public final class RC {
         long offset = ((sun.misc.Unsafe) unsafe).objectFieldOffset(field);
         if (on) {
             long key = fieldKey(field.getDeclaringClass(), field.getName(), field.getType());
+            // Not a HashMap: the JDK collections are rewritten with scheduling points, and this
+            // runs under a real monitor the model cannot see.
             synchronized (OFFSET_FIELDS) {
                 java.util.Map<Long, Long> offsets = OFFSET_FIELDS.get(field.getDeclaringClass());
                 if (offsets == null) {
-                    offsets = new java.util.HashMap<>();
+                    offsets = new java.util.concurrent.ConcurrentHashMap<>();
                     OFFSET_FIELDS.put(field.getDeclaringClass(), offsets);
                 }
                 offsets.put(offset, key);

@@ -1,0 +1,237 @@
+//! The JDK's common fork/join pool, in the state a fresh JVM has it, before every execution.
+//!
+//! **Why.** `ForkJoinPool.commonPool()` serves parallel streams, `CompletableFuture.*Async`
+//! without an executor and `ForkJoinTask.fork` outside a pool, and it is one object for the
+//! whole life of the JVM, while the program's executions are many. Its workers are threads of
+//! the execution that started them, and they are stopped when it ends; a worker that dies that
+//! way deregisters itself and may start a replacement, outside any execution. The next
+//! execution then finds counts that no longer match the pool's queues (its task waits for a
+//! worker that never comes: a deadlock that is not the program's) or an uncontrolled worker
+//! that runs its task, and in any case a pool whose state depends on the executions before
+//! it, so a failure found in one would not replay in a fresh JVM.
+//!
+//! **How.** Before every execution, on the harness's thread while no application thread runs:
+//! 1. the pool's control word is zeroed, so that no dying worker starts a replacement;
+//! 2. every live worker of the common pool (all are left over from ended executions) is
+//!    stopped with `ExecutionAborted` and awaited;
+//! 3. every instance field of the common pool is copied from a pool made by the constructor
+//!    the JDK makes the common pool with. The `common` static itself is final, and compiled
+//!    code may hold it as a constant, so the object stays and only its state is renewed.
+//!
+//! A JDK without that constructor or those fields (another version) keeps its common pool as
+//! it is, and stderr says so once. This module decides nothing about scheduling.
+
+use crate::jvmti::Jvmti;
+use crate::natives::jni;
+use jni::sys::{jclass, jobject, jthrowable, jvalue, JNIEnv};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// `ACC_STATIC`.
+const ACC_STATIC: i32 = 0x0008;
+
+/// How long stopped workers get to die.
+const PATIENCE: Duration = Duration::from_secs(2);
+
+/// How long one stop is waited for before it is repeated.
+const ROUND: Duration = Duration::from_millis(50);
+
+static WARNED: AtomicBool = AtomicBool::new(false);
+
+/// Renews the common pool (see the module doc); `abort` is the `ExecutionAborted` thrown into
+/// workers left over from ended executions.
+pub fn renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) {
+    if let Err(e) = try_renew(env, jvmti, abort) {
+        if jni!(env, ExceptionCheck) != 0 {
+            jni!(env, ExceptionClear);
+        }
+        if !WARNED.swap(true, Ordering::Relaxed) {
+            eprintln!(
+                "rankcheck agent: warning: the common ForkJoinPool is not renewed between \
+                 executions ({e}); a program that uses it (parallel streams, \
+                 CompletableFuture.*Async) may hang or not replay"
+            );
+        }
+    }
+}
+
+fn try_renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) -> Result<(), String> {
+    let pool_class: jclass = jni!(
+        env,
+        FindClass,
+        c"java/util/concurrent/ForkJoinPool".as_ptr()
+    );
+    if pool_class.is_null() {
+        return Err("no java.util.concurrent.ForkJoinPool".into());
+    }
+    let common_id = jni!(
+        env,
+        GetStaticFieldID,
+        pool_class,
+        c"common".as_ptr(),
+        c"Ljava/util/concurrent/ForkJoinPool;".as_ptr()
+    );
+    if common_id.is_null() {
+        return Err("no ForkJoinPool.common".into());
+    }
+    let common = jni!(env, GetStaticObjectField, pool_class, common_id);
+    if common.is_null() {
+        return Err("ForkJoinPool.common is null".into());
+    }
+    let ctl = jni!(env, GetFieldID, pool_class, c"ctl".as_ptr(), c"J".as_ptr());
+    if ctl.is_null() {
+        return Err("no ForkJoinPool.ctl".into());
+    }
+    let leftovers = workers_of(env, jvmti, common)?;
+    if !leftovers.is_empty() {
+        jni!(env, SetLongField, common, ctl, 0);
+        stop_all(env, jvmti, &leftovers, abort);
+    }
+    let fresh = fresh_common(env, pool_class)?;
+    copy_instance_fields(env, jvmti, pool_class, fresh, common)?;
+    jni!(env, DeleteLocalRef, fresh);
+    jni!(env, DeleteLocalRef, common);
+    jni!(env, DeleteLocalRef, pool_class);
+    Ok(())
+}
+
+/// The live worker threads of `pool`.
+fn workers_of(env: *mut JNIEnv, jvmti: Jvmti, pool: jobject) -> Result<Vec<jobject>, String> {
+    let worker_class = jni!(
+        env,
+        FindClass,
+        c"java/util/concurrent/ForkJoinWorkerThread".as_ptr()
+    );
+    if worker_class.is_null() {
+        return Err("no ForkJoinWorkerThread".into());
+    }
+    let pool_field = jni!(
+        env,
+        GetFieldID,
+        worker_class,
+        c"pool".as_ptr(),
+        c"Ljava/util/concurrent/ForkJoinPool;".as_ptr()
+    );
+    if pool_field.is_null() {
+        return Err("no ForkJoinWorkerThread.pool".into());
+    }
+    let threads = jvmti
+        .all_threads()
+        .map_err(|e| format!("GetAllThreads: {e:?}"))?;
+    let mut workers = Vec::new();
+    for t in threads {
+        let ours = jni!(env, IsInstanceOf, t, worker_class) != 0 && {
+            let p = jni!(env, GetObjectField, t, pool_field);
+            let same = jni!(env, IsSameObject, p, pool) != 0;
+            jni!(env, DeleteLocalRef, p);
+            same
+        };
+        if ours {
+            workers.push(t);
+        } else {
+            jni!(env, DeleteLocalRef, t);
+        }
+    }
+    jni!(env, DeleteLocalRef, worker_class);
+    Ok(workers)
+}
+
+/// Stops `threads` and waits (a while) until they are gone. A thread may catch the exception
+/// (code that ignores every throwable) and park again, so the stop is repeated.
+fn stop_all(env: *mut JNIEnv, jvmti: Jvmti, threads: &[jobject], abort: jthrowable) {
+    let alive = |t: jobject| {
+        jvmti
+            .thread_state(t)
+            .is_ok_and(|s| s & crate::jvmti_sys::JVMTI_THREAD_STATE_ALIVE != 0)
+    };
+    let deadline = Instant::now() + PATIENCE;
+    while Instant::now() < deadline {
+        let living: Vec<jobject> = threads.iter().copied().filter(|&t| alive(t)).collect();
+        if living.is_empty() {
+            break;
+        }
+        for &t in &living {
+            let _ = jvmti.stop(t, abort);
+        }
+        let round = Instant::now() + ROUND;
+        while living.iter().any(|&t| alive(t)) && Instant::now() < round {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    for &t in threads.iter().filter(|&&t| alive(t)) {
+        let state = jvmti.thread_state(t).unwrap_or(0);
+        let stack = jvmti.stack(t, 12).unwrap_or_default();
+        eprintln!(
+            "rankcheck agent: warning: a worker of the common ForkJoinPool left from an earlier \
+             execution could not be stopped ({}):\n    {}",
+            crate::jvmti::describe_state(state),
+            stack.join("\n    ")
+        );
+    }
+    for &t in threads {
+        jni!(env, DeleteLocalRef, t);
+    }
+}
+
+/// A new pool made the way the JDK makes its common pool (`ForkJoinPool(byte)`, which reads the
+/// same system properties and processor count).
+fn fresh_common(env: *mut JNIEnv, pool_class: jclass) -> Result<jobject, String> {
+    let init = jni!(
+        env,
+        GetMethodID,
+        pool_class,
+        c"<init>".as_ptr(),
+        c"(B)V".as_ptr()
+    );
+    if init.is_null() {
+        return Err("no ForkJoinPool(byte) constructor".into());
+    }
+    let args = [jvalue { b: 0 }];
+    let fresh = jni!(env, NewObjectA, pool_class, init, args.as_ptr());
+    if fresh.is_null() {
+        return Err("the common pool's constructor failed".into());
+    }
+    Ok(fresh)
+}
+
+/// Copies every instance field `class` declares from `from` to `to` (JNI ignores `final`).
+fn copy_instance_fields(
+    env: *mut JNIEnv,
+    jvmti: Jvmti,
+    class: jclass,
+    from: jobject,
+    to: jobject,
+) -> Result<(), String> {
+    let fields = jvmti
+        .declared_fields(class)
+        .map_err(|e| format!("GetClassFields: {e:?}"))?;
+    for f in fields.iter().filter(|f| f.modifiers & ACC_STATIC == 0) {
+        let id = f.id;
+        // One primitive field: read from `from`, written to `to`.
+        macro_rules! copy {
+            ($get:ident, $set:ident) => {{
+                let v = jni!(env, $get, from, id);
+                jni!(env, $set, to, id, v)
+            }};
+        }
+        match f.signature.as_bytes().first() {
+            Some(b'Z') => copy!(GetBooleanField, SetBooleanField),
+            Some(b'B') => copy!(GetByteField, SetByteField),
+            Some(b'C') => copy!(GetCharField, SetCharField),
+            Some(b'S') => copy!(GetShortField, SetShortField),
+            Some(b'I') => copy!(GetIntField, SetIntField),
+            Some(b'J') => copy!(GetLongField, SetLongField),
+            Some(b'F') => copy!(GetFloatField, SetFloatField),
+            Some(b'D') => copy!(GetDoubleField, SetDoubleField),
+            Some(b'L' | b'[') => {
+                let v = jni!(env, GetObjectField, from, id);
+                jni!(env, SetObjectField, to, id, v);
+                if !v.is_null() {
+                    jni!(env, DeleteLocalRef, v);
+                }
+            }
+            _ => return Err(format!("field {} has signature {}", f.name, f.signature)),
+        }
+    }
+    Ok(())
+}

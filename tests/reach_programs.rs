@@ -1,0 +1,108 @@
+//! Where Java developers' concurrency lives: races inside the JDK's collections, parallel
+//! streams on the common fork/join pool, `CompletableFuture.supplyAsync`, a word count on a
+//! `ConcurrentHashMap`. End to end on a real JVM with programs of `tests/programs`:
+//!
+//! * each bug is found within 2,000 executions and replayed in a fresh JVM (exit 1), and
+//!   `rankcheck replay` of its report reproduces it, at the default processor count and with
+//!   `--cpus 4` (then `supplyAsync` and parallel streams run on the common pool's workers);
+//! * each fixed variant gets no report and no inconclusive execution in 2,000 executions at
+//!   `--cpus 4` (before the common pool was renewed per execution, its second execution waited
+//!   for a worker that never came);
+//! * with `--jdk-collections off` the HashMap race is invisible, which is what the flag is for.
+
+mod cli_support;
+
+use cli_support::{rankcheck, root, scratch, LIMIT};
+use serde_json::Value;
+use std::path::Path;
+
+/// The buggy programs, with a piece of their failure message.
+const BUGGY: &[(&str, &str)] = &[
+    ("SharedHashMapPuts", "expected 8 entries"),
+    ("ParallelStreamAdd", "expected 8 squares"),
+    ("WordCountComputeIfAbsent", "'be' counted"),
+    ("SupplyAsyncTotal", "but the prices add up to"),
+];
+
+/// `rankcheck test --manifest tests/programs/NAME --json EXTRA…` in `cwd`: exit code and JSON.
+fn search(cwd: &Path, name: &str, extra: &[&str]) -> (i32, Value, String) {
+    let manifest = root().join("tests/programs").join(name);
+    let mut args = vec!["test", "--manifest", manifest.to_str().unwrap(), "--json"];
+    args.extend(extra);
+    let ran = rankcheck(cwd, &args, LIMIT);
+    let json: Value = serde_json::from_str(ran.stdout.trim())
+        .unwrap_or_else(|e| panic!("{name}: stdout is not JSON ({e}):\n{}", ran.both()));
+    (ran.code, json, ran.both())
+}
+
+#[test]
+fn collection_stream_and_pool_bugs_are_found_and_replayed() {
+    let dir = scratch("reach-buggy");
+    for &(name, needle) in BUGGY {
+        for cpus in [None, Some("4")] {
+            let out = format!("out-{name}-{}", cpus.unwrap_or("machine"));
+            let mut extra = vec!["--budget", "2000", "--seed", "1", "--out", &out];
+            if let Some(n) = cpus {
+                extra.extend(["--cpus", n]);
+            }
+            let (code, json, both) = search(&dir, name, &extra);
+            assert_eq!(
+                code, 1,
+                "{name} cpus {cpus:?}: expected a replayed bug\n{both}"
+            );
+            let bug = &json["bugs"][0];
+            let message = bug["message"].as_str().unwrap_or_default();
+            assert!(
+                message.contains(needle),
+                "{name}: not the planted failure: {message}"
+            );
+            let report = bug["report"].as_str().expect("a report folder");
+            let replay = rankcheck(&dir, &["replay", report], LIMIT);
+            assert_eq!(
+                replay.code,
+                1,
+                "{name}: rankcheck replay {report} did not reproduce it\n{}",
+                replay.both()
+            );
+        }
+    }
+}
+
+#[test]
+fn fixed_variants_get_no_report_and_stay_under_control() {
+    let dir = scratch("reach-fixed");
+    for &(name, _) in BUGGY {
+        let fixed = format!("{name}Fixed");
+        let (code, json, both) = search(
+            &dir,
+            &fixed,
+            &["--budget", "2000", "--cpus", "4", "--out", "out"],
+        );
+        assert_eq!(code, 0, "{fixed}: expected no report\n{both}");
+        assert_eq!(json["executions"], 2000, "{fixed}: {both}");
+        assert_eq!(
+            json["inconclusive"],
+            serde_json::json!([]),
+            "{fixed}: {both}"
+        );
+    }
+}
+
+#[test]
+fn without_collection_points_the_hashmap_race_is_invisible() {
+    let dir = scratch("reach-off");
+    let (code, json, both) = search(
+        &dir,
+        "SharedHashMapPuts",
+        &[
+            "--budget",
+            "300",
+            "--jdk-collections",
+            "off",
+            "--out",
+            "out",
+        ],
+    );
+    assert_eq!(code, 0, "{both}");
+    assert_eq!(json["executions"], 300, "{both}");
+}
