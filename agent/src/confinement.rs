@@ -42,6 +42,13 @@ impl Confinement {
             Touched::Shared => true,
         }
     }
+
+    /// Object `old` is now known as `new`.
+    pub fn renamed(&mut self, old: u64, new: u64) {
+        if let Some(t) = self.objects.remove(&old) {
+            self.objects.insert(new, t);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -57,5 +64,7 @@ mod tests {
         assert!(c.touch(7, b));
         assert!(c.touch(7, a));
         assert!(!c.touch(8, b));
+        c.renamed(8, 9);
+        assert!(c.touch(9, a));
     }
 }

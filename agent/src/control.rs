@@ -159,6 +159,9 @@ struct Exec {
     quiet_thread: Option<ThreadId>,
     /// Objects touched inside the JDK's collections, and by whom (confinement.rs).
     confinement: crate::confinement::Confinement,
+    /// Ids of objects the confinement check met before any scheduling point did (with
+    /// [`CONFINEMENT_ID`] set).
+    next_confinement_id: u64,
     /// The value `RC.quietCovers` holds (likewise).
     quiet_covers: i32,
 }
@@ -211,6 +214,10 @@ pub struct Control {
     /// JDK counters put back before every execution (pinned_jdk.rs).
     pinned_jdk: Mutex<crate::pinned_jdk::Pinned>,
 }
+
+/// Marks an object id (low 32 bits of a tag) given by the confinement check, not yet an
+/// [`ObjId`] of the execution.
+const CONFINEMENT_ID: u64 = 1 << 31;
 
 /// Bits of `RC.quietCovers` (see RC.java).
 const QUIET_COVERS_INTERRUPT_QUERIES: i32 = 1;
@@ -311,7 +318,19 @@ impl Control {
         }
         let tag = self.jvmti.get_tag(obj).unwrap_or(0);
         if tag != 0 && (tag >> 32) as u32 == ex.epoch {
-            return ObjId((tag & 0xffff_ffff) as u64);
+            let id = (tag & 0xffff_ffff) as u64;
+            if id & CONFINEMENT_ID == 0 {
+                return ObjId(id);
+            }
+            // Known so far only to the confinement check: it gets its id now, in the order
+            // of the execution's scheduling points.
+            ex.next_obj += 1;
+            let fresh = ex.next_obj;
+            ex.confinement.renamed(id, fresh);
+            let _ = self
+                .jvmti
+                .set_tag(obj, ((ex.epoch as i64) << 32) | fresh as i64);
+            return ObjId(fresh);
         }
         ex.next_obj += 1;
         let id = ex.next_obj;
@@ -347,7 +366,15 @@ impl Control {
         };
         let mut st = self.lock();
         if !live(&st, epoch) {
-            return Turn::Abort;
+            // The execution is over. Under JDK code (a dying thread's cached buffer freed by
+            // the JDK's cleaner, which answers any exception with System.exit(1)) the real
+            // operation runs; the program's own code unwinds.
+            drop(st);
+            return if crate::juc::under_jdk_code(self.jvmti) {
+                Turn::Pass
+            } else {
+                Turn::Abort
+            };
         }
         if let Some(decision) = self.close_quiet(&mut st, me) {
             return self.settle(st, epoch, me, decision, Mode::Condvar);
@@ -1247,6 +1274,7 @@ impl Control {
             quiet_thread: None,
             quiet_covers: 0,
             confinement: Default::default(),
+            next_confinement_id: 0,
         };
         if let Some(refs) = self.java() {
             crate::natives::clear_quiet(&refs);
@@ -1631,8 +1659,22 @@ impl ExecView<'_> {
         if obj.is_null() {
             return false;
         }
-        let id = control.obj_id(self.ex, obj);
-        !self.ex.confinement.touch(id.0, self.me)
+        // Not `obj_id`: the objects met here include the JDK's own (its first-time work in a
+        // JVM), and giving them ids from the execution's counter would shift the ids of the
+        // program's objects between the search and a replay.
+        let ex = &mut *self.ex;
+        let tag = control.jvmti.get_tag(obj).unwrap_or(0);
+        let id = if tag != 0 && (tag >> 32) as u32 == ex.epoch {
+            (tag & 0xffff_ffff) as u64
+        } else {
+            ex.next_confinement_id += 1;
+            let id = CONFINEMENT_ID | ex.next_confinement_id;
+            let _ = control
+                .jvmti
+                .set_tag(obj, ((ex.epoch as i64) << 32) | id as i64);
+            id
+        };
+        !ex.confinement.touch(id, self.me)
     }
 
     /// The application thread of `thread` in this execution, if it is one.

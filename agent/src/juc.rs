@@ -118,6 +118,14 @@ pub fn internal_use(jvmti: Jvmti, site: i64) -> bool {
     }
 }
 
+/// Whether the current thread's innermost deciding frame (below the runtime's) is JDK or
+/// test-framework code rather than the program's, whatever the site (a whole-stack walk).
+pub fn under_jdk_code(jvmti: Jvmti) -> bool {
+    let mut all = [std::ptr::null_mut(); 64];
+    let n = jvmti.current_methods_from(RUNTIME_FRAMES, &mut all);
+    decide(jvmti, &all[..n]).is_some_and(|(internal, _)| internal)
+}
+
 /// The first frame that is not `Through` decides (innermost first): whether it is internal,
 /// and its index; `None` if there is none.
 fn decide(jvmti: Jvmti, methods: &[jmethodID]) -> Option<(bool, usize)> {

@@ -270,8 +270,11 @@ pub extern "system" fn Java_rankcheck_rt_RC_nAccess(
 ) {
     let Some(c) = control() else { return };
     let turn = c.point(|c, v| {
-        // Inside a JDK collection: no point (and no step) while one thread alone touched it.
-        if crate::juc::is_jdk_site(site) && v.confined(c, obj) {
+        // Inside a JDK collection: no point (and no step) while one thread alone touched it,
+        // nor when the JDK uses it for itself (decided here, before the object gets an id).
+        if crate::juc::is_jdk_site(site)
+            && (v.confined(c, obj) || crate::juc::internal_use(c.jvmti, site))
+        {
             return None;
         }
         let (loc, var) = v.access(c, obj, index, site);
