@@ -502,7 +502,8 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
         say("  replayed: the recorded schedule reproduces it".into());
         if bug.schedule_independent {
             say(format!(
-                "  note: it {SCHEDULE_INDEPENDENT}: a plain run without rankcheck fails too"
+                "  note: it {SCHEDULE_INDEPENDENT}: one run without preemptions fails the same \
+                 way (under rankcheck: its timed waits may run out at once)"
             ));
         }
         say(format!("  report: {}", bug.dir.display()));
