@@ -49,6 +49,10 @@ pub struct Manifest {
     /// Name of the fixed variant in the same suite.
     #[serde(default)]
     pub fixed: Option<String>,
+    /// Libraries (jars or class folders) the sources compile against and the program runs
+    /// with, after its own classes: absolute, or relative to the program folder.
+    #[serde(default)]
+    pub classpath: Vec<String>,
     /// How a failure shows besides throwables, deadlocks and the step bound.
     #[serde(default)]
     pub oracle: Oracle,
@@ -213,6 +217,15 @@ impl Manifest {
         if self.fixed.as_deref() == Some(self.name.as_str()) {
             return Err("fixed names the program itself".into());
         }
+        if let Some(bad) = self
+            .classpath
+            .iter()
+            .find(|e| e.trim().is_empty() || e.contains(':'))
+        {
+            return Err(format!(
+                "classpath entry `{bad}` must be one non-empty path (one entry per string)"
+            ));
+        }
         Ok(())
     }
 
@@ -274,6 +287,17 @@ impl Program {
             dir: dir.to_path_buf(),
             manifest,
         };
+        if let Some(missing) = program.libraries().into_iter().find(|l| !l.exists()) {
+            return Err(SuiteError::Manifest {
+                path: manifest_path,
+                line: None,
+                message: format!(
+                    "classpath entry {} does not exist (a library the program needs: \
+                     scripts/ensure-deps installs the Debian ones)",
+                    missing.display()
+                ),
+            });
+        }
         let main_source = program.dir.join(program.manifest.main_source());
         if !main_source.is_file() {
             return Err(SuiteError::Manifest {
@@ -291,6 +315,15 @@ impl Program {
 
     pub fn name(&self) -> &str {
         &self.manifest.name
+    }
+
+    /// The manifest's `classpath` entries, relative ones resolved against the program folder.
+    pub fn libraries(&self) -> Vec<PathBuf> {
+        self.manifest
+            .classpath
+            .iter()
+            .map(|e| self.dir.join(e))
+            .collect()
     }
 
     /// Every `.java` file below `src/`, sorted.
@@ -424,6 +457,15 @@ pub fn compile(program: &Program, cache_dir: &Path) -> Result<PathBuf, SuiteErro
         key.write(relative.to_string_lossy().as_bytes());
         key.write(&fs::read(source).map_err(|e| SuiteError::io(source, e))?);
     }
+    let libraries = program.libraries();
+    // A library upgraded in place (apt) may change what the sources compile to (constants,
+    // overloads): its bytes are part of the key.
+    for lib in &libraries {
+        key.write(lib.to_string_lossy().as_bytes());
+        if lib.is_file() {
+            key.write(&fs::read(lib).map_err(|e| SuiteError::io(lib, e))?);
+        }
+    }
     let classes = cache_dir.join(format!("{}-{:016x}", program.name(), key.finish()));
     if classes.is_dir() {
         return Ok(classes);
@@ -442,8 +484,16 @@ pub fn compile(program: &Program, cache_dir: &Path) -> Result<PathBuf, SuiteErro
     if staging.exists() {
         fs::remove_dir_all(&staging).map_err(|e| SuiteError::io(&staging, e))?;
     }
-    let output = Command::new(javac())
-        .args(JAVAC_FLAGS)
+    let mut javac_command = Command::new(javac());
+    javac_command.args(JAVAC_FLAGS);
+    if !libraries.is_empty() {
+        let cp = std::env::join_paths(&libraries).map_err(|e| SuiteError::Compile {
+            program: program.name().to_string(),
+            message: format!("classpath: {e}"),
+        })?;
+        javac_command.arg("-cp").arg(cp);
+    }
+    let output = javac_command
         .arg("-d")
         .arg(&staging)
         .args(&sources)
@@ -671,6 +721,21 @@ kind = "atomicity"
         assert!(parse(buggy_without_expected)
             .unwrap_err()
             .contains("needs an [expected]"));
+    }
+
+    #[test]
+    fn classpath_entries_are_single_paths() {
+        let with =
+            |cp: &str| GOOD.replace("threads = 3", &format!("threads = 3\nclasspath = {cp}"));
+        let m = parse(&with("[\"/usr/share/java/guava.jar\", \"lib/mine.jar\"]")).unwrap();
+        assert_eq!(m.classpath, ["/usr/share/java/guava.jar", "lib/mine.jar"]);
+        assert!(parse(GOOD).unwrap().classpath.is_empty());
+        let err = parse(&with("[\"a.jar:b.jar\"]")).unwrap_err();
+        assert!(err.contains("one entry per string"), "{err}");
+        assert!(parse(&with("[\" \"]"))
+            .unwrap_err()
+            .contains("classpath entry"));
+        assert!(parse(&with("\"a.jar\"")).is_err(), "a list, not a string");
     }
 
     #[test]

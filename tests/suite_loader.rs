@@ -204,3 +204,59 @@ fn parallel_compiles_of_one_program_agree() {
     assert!(results.iter().all(|r| r == &results[0]));
     assert!(results[0].join("shared/Main.class").is_file());
 }
+
+/// The `classpath` key: an entry that does not exist is named when the suite loads; the sources
+/// compile against the entries (here a class folder next to the program, given relative to it),
+/// and the library's identity is part of the cache key.
+#[test]
+fn classpath_libraries_are_checked_and_compiled_against() {
+    let dir = scratch("classpath");
+    program(
+        &dir,
+        "User",
+        "System.out.println(lib.Greeting.TEXT);",
+        "correct = true\nclasspath = [\"../greeting-classes\"]\n",
+    );
+    let err = load_error(&dir);
+    assert!(
+        err.contains("User/manifest.toml") && err.contains("greeting-classes"),
+        "{err}"
+    );
+
+    // The library: one class, compiled with javac like any program.
+    let lib_src = dir.join("greeting-src/lib");
+    fs::create_dir_all(&lib_src).unwrap();
+    fs::write(
+        lib_src.join("Greeting.java"),
+        "package lib;\npublic class Greeting { public static final String TEXT = \"hi\"; }\n",
+    )
+    .unwrap();
+    let status = std::process::Command::new("javac")
+        .args(["-d"])
+        .arg(dir.join("greeting-classes"))
+        .arg(lib_src.join("Greeting.java"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    fs::rename(dir.join("greeting-src"), dir.join(".greeting-src")).unwrap();
+    fs::rename(dir.join("greeting-classes"), dir.join(".greeting-classes")).unwrap();
+    let manifest = dir.join("User/manifest.toml");
+    let text = fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("../greeting-classes", "../.greeting-classes");
+    fs::write(&manifest, text).unwrap();
+
+    let suite = Suite::load(&dir).unwrap();
+    let user = suite.get("User").unwrap();
+    assert_eq!(user.libraries(), [dir.join("User/../.greeting-classes")]);
+    let cache = dir.join("cache");
+    let classes = compile(user, &cache).unwrap();
+    assert!(classes.join("user/Main.class").is_file());
+
+    // Another library path is another compilation (a jar upgraded in place would be too).
+    let mut moved = user.clone();
+    fs::rename(dir.join(".greeting-classes"), dir.join(".greeting-v2")).unwrap();
+    moved.manifest.classpath = vec!["../.greeting-v2".into()];
+    let again = compile(&moved, &cache).unwrap();
+    assert_ne!(again, classes);
+}

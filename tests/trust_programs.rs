@@ -17,38 +17,17 @@
 
 mod cli_support;
 
-use cli_support::{rankcheck, root, scratch, Ran, LIMIT};
+use cli_support::{
+    assert_report_replays, rankcheck, root, scratch, test_manifest, troubles, LIMIT,
+};
 use rankcheck::driver::strategy::CHUNK;
-use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The strategies every spin-wait program must end under.
 const STRATEGIES: &[&str] = &["random", "pct", "pos", "rankchecker", "icb", "scs"];
 
 fn program_dir(suite: &str, name: &str) -> PathBuf {
     root().join(suite).join(name)
-}
-
-/// `rankcheck test --manifest DIR --json EXTRA…` in `cwd`; the parsed JSON object.
-fn test_manifest(cwd: &Path, manifest: &Path, extra: &[&str]) -> (Ran, Value) {
-    let mut args = vec!["test", "--manifest", manifest.to_str().unwrap(), "--json"];
-    args.extend(extra);
-    let ran = rankcheck(cwd, &args, LIMIT);
-    let json = serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| {
-        panic!(
-            "{args:?}: stdout is not one JSON object ({e}):\n{}",
-            ran.both()
-        )
-    });
-    (ran, json)
-}
-
-/// What went wrong besides a bug, in one string for assertion messages.
-fn troubles(json: &Value) -> String {
-    format!(
-        "unreproduced: {}\ninconclusive: {}",
-        json["unreproduced"], json["inconclusive"]
-    )
 }
 
 /// Searches `name` with the default strategy at each seed of `seeds` in turn, until a seed finds
@@ -95,17 +74,7 @@ fn found_after_the_first_execution_and_replayed(name: &str, needle: &str, seeds:
             "{name} seed {seed}: the failure is not the program's bug ({needle:?}): {message}"
         );
         eprintln!("{name} seed {seed}: found in execution {execution}: {message}");
-        let report = json["report"]
-            .as_str()
-            .expect("a report folder")
-            .to_string();
-        let replayed = rankcheck(&dir, &["replay", &report], LIMIT);
-        assert_eq!(
-            replayed.code,
-            1,
-            "{name} seed {seed}: `rankcheck replay {report}` must reproduce\n{}",
-            replayed.both()
-        );
+        assert_report_replays(&dir, &json, &format!("{name} seed {seed}"));
         let _ = std::fs::remove_dir_all(&dir);
         return;
     }

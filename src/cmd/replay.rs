@@ -126,7 +126,7 @@ fn current_classes(origin: &Origin, recorded: &Recorded) -> anyhow::Result<(Vec<
     let entries = match &origin.manifest {
         Some(manifest) => {
             let program = crate::cmd::test::load_manifest(manifest)?;
-            vec![crate::cmd::test::compiled(&program)?]
+            crate::cmd::test::compiled_classpath(&program)?
         }
         None => origin.classpath.clone(),
     };
@@ -138,11 +138,7 @@ fn current_classes(origin: &Origin, recorded: &Recorded) -> anyhow::Result<(Vec<
             )));
         }
     }
-    let cp = entries
-        .iter()
-        .map(|e| e.display().to_string())
-        .collect::<Vec<_>>()
-        .join(":");
+    let cp = crate::cmd::test::join(&entries);
     let classpath = match origin.mode.as_str() {
         "all" => classpath::prepare(&cp, Mode::All)?,
         "sync-only" => classpath::prepare(&cp, Mode::SyncOnly)?,

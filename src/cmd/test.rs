@@ -267,7 +267,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 
 /// `--selective`: the search over variable sets, each instrumented for itself.
 mod selective {
-    use super::{compiled, Args};
+    use super::{compiled_classpath, join, Args};
     use crate::driver::classpath;
     use crate::driver::search::{Program, Search, SearchResult};
     use crate::error::bad_input;
@@ -290,7 +290,7 @@ mod selective {
                 };
                 let suite =
                     crate::suite::Program::load(&dir).map_err(|e| bad_input(e.to_string()))?;
-                compiled(&suite)?.display().to_string()
+                join(&compiled_classpath(&suite)?)
             }
             None => args.cp.clone().unwrap_or_default(),
         };
@@ -433,7 +433,7 @@ pub fn load_manifest(path: &Path) -> anyhow::Result<crate::suite::Program> {
 
 /// A suite program, compiled and instrumented.
 pub fn program_of(program: &crate::suite::Program, mode: Mode) -> anyhow::Result<Program> {
-    let classes = compiled(program)?.display().to_string();
+    let classes = join(&compiled_classpath(program)?);
     let prepared = classpath::prepare_report(&classes, mode)?;
     let mut runnable = program_from(program, prepared.entries.clone());
     runnable.load_time = mode == Mode::LoadTime;
@@ -461,6 +461,22 @@ pub fn origin_of(cp: &str, mode: Mode, manifest: Option<PathBuf>) -> Origin {
 pub fn compiled(program: &crate::suite::Program) -> anyhow::Result<PathBuf> {
     crate::suite::compile(program, &classpath::cache_dir()?.join("javac"))
         .map_err(|e| bad_input(e.to_string()))
+}
+
+/// A suite program's class path: its compiled classes, then its manifest's libraries.
+pub fn compiled_classpath(program: &crate::suite::Program) -> anyhow::Result<Vec<PathBuf>> {
+    let mut entries = vec![compiled(program)?];
+    entries.extend(program.libraries());
+    Ok(entries)
+}
+
+/// Class-path entries as one `:`-separated string.
+pub fn join(entries: &[PathBuf]) -> String {
+    entries
+        .iter()
+        .map(|e| e.display().to_string())
+        .collect::<Vec<_>>()
+        .join(":")
 }
 
 /// A suite program run from the given (instrumented) class path, with its manifest's main
@@ -499,7 +515,8 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
         say("  replayed: the recorded schedule reproduces it".into());
         if bug.schedule_independent {
             say(format!(
-                "  note: it {SCHEDULE_INDEPENDENT}: a plain run without rankcheck fails too"
+                "  note: it {SCHEDULE_INDEPENDENT}: one run without preemptions fails the same \
+                 way (under rankcheck: its timed waits may run out at once)"
             ));
         }
         say(format!("  report: {}", bug.dir.display()));

@@ -113,3 +113,41 @@ pub fn assert_usage_error(cwd: &Path, args: &[&str], needle: &str) {
     assert_eq!(lines.len(), 1, "{args:?}: not one line:\n{}", ran.both());
     assert!(lines[0].contains(needle), "{args:?}: {}", lines[0]);
 }
+
+/// `rankcheck test --manifest DIR --json EXTRA…` in `cwd`; the parsed JSON object.
+pub fn test_manifest(cwd: &Path, manifest: &Path, extra: &[&str]) -> (Ran, serde_json::Value) {
+    let mut args = vec!["test", "--manifest", manifest.to_str().unwrap(), "--json"];
+    args.extend(extra);
+    let ran = rankcheck(cwd, &args, LIMIT);
+    let json = serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: stdout is not one JSON object ({e}):\n{}",
+            ran.both()
+        )
+    });
+    (ran, json)
+}
+
+/// What went wrong besides a bug, in one string for assertion messages.
+pub fn troubles(json: &serde_json::Value) -> String {
+    format!(
+        "unreproduced: {}\ninconclusive: {}",
+        json["unreproduced"], json["inconclusive"]
+    )
+}
+
+/// The report folder of a search's `--json` object, which `rankcheck replay` (run in `cwd`)
+/// must reproduce (exit 1); `what` names the search in the assertion message.
+pub fn assert_report_replays(cwd: &Path, json: &serde_json::Value, what: &str) {
+    let report = json["report"]
+        .as_str()
+        .expect("a report folder")
+        .to_string();
+    let replayed = rankcheck(cwd, &["replay", &report], LIMIT);
+    assert_eq!(
+        replayed.code,
+        1,
+        "{what}: `rankcheck replay {report}` must reproduce\n{}",
+        replayed.both()
+    );
+}
