@@ -134,10 +134,6 @@ fn multi_valued_map_shared_fixed_clean() {
 }
 
 #[test]
-#[ignore = "agent: after the bug ends the execution, main's thread exit frees an NIO buffer \
-            (JMX start-up read files) through jdk.internal.ref.Cleaner; the rewritten \
-            AtomicLong's hook throws ExecutionAborted into that JDK-internal use and the Cleaner \
-            calls System.exit(1): most runs end in exit 3 (see nio_read_then_fail_*)"]
 fn pool_shared_encoder_found() {
     planted_bug_found("PoolSharedEncoder", "garbled output", 1);
 }
@@ -227,9 +223,6 @@ fn await_termination_checked_clean() {
 /// never in a JVM that died (exit 3). Run a few times: the JVM's death depends on whether main's
 /// thread exits before the harness ends the JVM.
 #[test]
-#[ignore = "agent: RC hooks throw ExecutionAborted into JDK-internal java.util.concurrent use on \
-            a thread of an ended execution (Control::point checks `live` before \
-            juc::internal_use); jdk.internal.ref.Cleaner answers with System.exit(1)"]
 fn nio_read_then_fail_always_found() {
     let dir = scratch("libs-NioReadThenFail");
     for attempt in 0..8 {
