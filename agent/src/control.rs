@@ -316,9 +316,7 @@ impl Control {
         if obj.is_null() {
             return ObjId(0);
         }
-        let tag = self.jvmti.get_tag(obj).unwrap_or(0);
-        if tag != 0 && (tag >> 32) as u32 == ex.epoch {
-            let id = (tag & 0xffff_ffff) as u64;
+        if let Some(id) = self.tagged_id(ex.epoch, obj) {
             if id & CONFINEMENT_ID == 0 {
                 return ObjId(id);
             }
@@ -340,6 +338,12 @@ impl Control {
         ObjId(id)
     }
 
+    /// The id `obj`'s tag gives it in execution `epoch` (none: untagged in this execution).
+    fn tagged_id(&self, epoch: u32, obj: jobject) -> Option<u64> {
+        let tag = self.jvmti.get_tag(obj).unwrap_or(0);
+        (tag != 0 && (tag >> 32) as u32 == epoch).then_some((tag & 0xffff_ffff) as u64)
+    }
+
     fn thread_of(&self, ex: &mut Exec, thread: jobject) -> Option<ThreadId> {
         let id = self.obj_id(ex, thread);
         ex.thread_of.get(&id.0).copied()
@@ -355,7 +359,8 @@ impl Control {
 
     /// [`Control::point`]; with `for_application`, the operation is the application's even
     /// when JDK code performs it (a fork/join worker a parallel stream starts: the program's
-    /// tasks run on it).
+    /// tasks run on it), or the caller has already decided that it is (`make` returns `None`
+    /// for the JDK's own uses).
     pub fn point_for(
         &self,
         for_application: bool,
@@ -1663,9 +1668,8 @@ impl ExecView<'_> {
         // JVM), and giving them ids from the execution's counter would shift the ids of the
         // program's objects between the search and a replay.
         let ex = &mut *self.ex;
-        let tag = control.jvmti.get_tag(obj).unwrap_or(0);
-        let id = if tag != 0 && (tag >> 32) as u32 == ex.epoch {
-            (tag & 0xffff_ffff) as u64
+        let id = if let Some(id) = control.tagged_id(ex.epoch, obj) {
+            id
         } else {
             ex.next_confinement_id += 1;
             let id = CONFINEMENT_ID | ex.next_confinement_id;

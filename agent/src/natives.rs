@@ -269,7 +269,9 @@ pub extern "system" fn Java_rankcheck_rt_RC_nAccess(
     write: jboolean,
 ) {
     let Some(c) = control() else { return };
-    let turn = c.point(|c, v| {
+    // Whose use this is gets decided in `make` (before the object gets an id), so `point` need
+    // not walk the stack a second time.
+    let turn = c.point_for(true, |c, v| {
         // Inside a JDK collection: no point (and no step) while one thread alone touched it,
         // nor when the JDK uses it for itself (decided here, before the object gets an id).
         if crate::juc::is_jdk_site(site)
