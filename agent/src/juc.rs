@@ -175,10 +175,15 @@ fn classify(class: &str, name: &str) -> Frame {
 /// and engines, JUnit 4, their assertion libraries). Like the JDK's own code, what such a
 /// framework does with `java.util.concurrent` is its bookkeeping, done the first time in a JVM
 /// and not the next, so it is no scheduling point; the test code it calls is.
-fn is_test_framework(class: &str) -> bool {
-    ["org/junit/", "junit/", "org/opentest4j/", "org/apiguardian/"]
-        .iter()
-        .any(|p| class.starts_with(p))
+pub fn is_test_framework(class: &str) -> bool {
+    [
+        "org/junit/",
+        "junit/",
+        "org/opentest4j/",
+        "org/apiguardian/",
+    ]
+    .iter()
+    .any(|p| class.starts_with(p))
 }
 
 macro_rules! call {
@@ -302,7 +307,10 @@ mod tests {
         );
         assert_eq!(classify("executorrace/Main", "main"), Frame::App);
         assert_eq!(
-            classify("org/junit/platform/launcher/core/DefaultLauncher", "execute"),
+            classify(
+                "org/junit/platform/launcher/core/DefaultLauncher",
+                "execute"
+            ),
             Frame::Internal
         );
         assert_eq!(classify("org/junitx/Mine", "run"), Frame::App);
