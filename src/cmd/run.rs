@@ -23,21 +23,8 @@ pub struct Args {
     /// The class whose `main` runs.
     #[arg(long)]
     pub main: String,
-    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs | nonpreemptive.
-    #[arg(long, default_value = crate::driver::strategy::DEFAULT)]
-    pub strategy: String,
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    #[arg(short = 'c')]
-    pub c: Option<u32>,
-    #[arg(short = 'v')]
-    pub v: Option<u32>,
-    #[arg(short = 't')]
-    pub t: Option<u32>,
-    #[arg(short = 'd')]
-    pub d: Option<u32>,
-    #[arg(short = 'l')]
-    pub l: Option<u32>,
+    #[command(flatten)]
+    pub strategy: super::search_args::StrategyArgs,
     /// Executions to run (in one JVM unless --fork).
     #[arg(long, default_value_t = 1)]
     pub executions: u64,
@@ -116,10 +103,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    if !scheduler::strategy::by_name::NAMES.contains(&args.strategy.as_str()) {
+    if !scheduler::strategy::by_name::NAMES.contains(&args.strategy.strategy.as_str()) {
         return Err(bad_input(format!(
             "unknown strategy {:?} (expected one of: {})",
-            args.strategy,
+            args.strategy.strategy,
             scheduler::strategy::by_name::NAMES.join(", ")
         )));
     }
@@ -305,8 +292,8 @@ impl Launch {
         count: u64,
     ) -> Launch {
         let mut o: Vec<(String, String)> = vec![
-            ("strategy".into(), args.strategy.clone()),
-            ("seed".into(), args.seed.to_string()),
+            ("strategy".into(), args.strategy.strategy.clone()),
+            ("seed".into(), args.strategy.seed.to_string()),
             ("executions".into(), count.to_string()),
             ("first-execution".into(), first.to_string()),
             ("max-steps".into(), args.max_steps.to_string()),
@@ -322,16 +309,11 @@ impl Launch {
         if args.load_time {
             o.push(("instrument".into(), "load".into()));
         }
-        for (key, value) in [
-            ("c", args.c),
-            ("v", args.v),
-            ("t", args.t),
-            ("d", args.d),
-            ("l", args.l),
-        ] {
-            if let Some(v) = value {
-                o.push((key.into(), v.to_string()));
-            }
+        for (key, value) in args.strategy.bounds().given() {
+            o.push((key.into(), value.to_string()));
+        }
+        if let Some(mode) = &args.strategy.c_mode {
+            o.push(("c-mode".into(), mode.clone()));
         }
         if let Some(r) = &args.replay {
             let abs = std::fs::canonicalize(r).unwrap_or_else(|_| r.clone());
@@ -348,6 +330,7 @@ impl Launch {
             agent_options: o,
             runtime: rt.clone(),
             classpath: cp.to_vec(),
+            framework: Vec::new(),
             main: args.main.clone(),
             fail_on_output: args.fail_on_output.clone(),
             fail_on_file: args.fail_on_file.clone(),
