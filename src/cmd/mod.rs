@@ -3,6 +3,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod bench_alias;
+pub mod bench_junit;
 pub mod bench_overhead;
 pub mod bench_rewrite;
 pub mod bench_throughput;

@@ -113,15 +113,23 @@ fn framework_command(cp: &str, args: &[String]) -> anyhow::Result<String> {
     }
 }
 
-/// The plain launcher's wall time, in seconds, for `test` run `times` times in one JVM
-/// (classes loaded once, no agent), JVM start-up included: the throughput baseline of `bench
-/// throughput`.
+/// The plain launcher's run of one test, repeated in one JVM.
+#[derive(Clone, Copy, Debug)]
+pub struct Repeated {
+    /// Wall time, JVM start-up included.
+    pub seconds: f64,
+    /// Runs the engine reported failed.
+    pub failures: u64,
+}
+
+/// Runs `test` `times` times with the plain launcher in one JVM (classes loaded once, no
+/// agent): the throughput baseline of `bench throughput`.
 pub fn repeat_plain(
     framework: &[PathBuf],
     app: &[PathBuf],
     test: &str,
     times: u64,
-) -> anyhow::Result<f64> {
+) -> anyhow::Result<Repeated> {
     let cp = join_paths(&[framework, app].concat());
     let started = Instant::now();
     let args = [
@@ -133,10 +141,13 @@ pub fn repeat_plain(
     ];
     let text = framework_command(&cp, &args)?;
     let seconds = started.elapsed().as_secs_f64();
-    if !text.lines().any(|l| l.starts_with("ran\t")) {
-        anyhow::bail!("the plain launcher said nothing of {test}");
-    }
-    Ok(seconds)
+    let failures = text
+        .lines()
+        .find_map(|l| l.strip_prefix("ran\t"))
+        .and_then(|rest| rest.rsplit('\t').next())
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(|| anyhow::anyhow!("the plain launcher said nothing of {test}"))?;
+    Ok(Repeated { seconds, failures })
 }
 
 #[cfg(test)]

@@ -21,8 +21,8 @@ import rankcheck.harness.Loop;
  * test's and the program's classes in a fresh loader and discovers the method there, outside
  * control; under control, thread 0 only executes the discovered plan (the engine makes the
  * instance and runs {@code @BeforeEach}, the method, {@code @AfterEach}). A test the engine
- * reports failed is the execution's failure. The Launcher is made once, in the framework's
- * loader: JUnit's own first-time work is no part of any execution.
+ * reports failed is the execution's failure. The Launcher and its session are made once, in the
+ * framework's loader: JUnit's own first-time work is no part of any execution.
  */
 public final class Explorer {
     private Explorer() {}
@@ -34,7 +34,7 @@ public final class Explorer {
     public static Loop.Body body(URL[] app, String test) throws Exception {
         ClassLoader framework = Explorer.class.getClassLoader();
         Target target = Target.parse(test);
-        Launcher launcher = withContext(framework, LauncherFactory::create);
+        Launcher launcher = withContext(framework, Explorer::launcher);
         return index -> {
             URLClassLoader loader = Framework.fresh(app, framework);
             Class<?> cls = target.load(loader);
@@ -55,8 +55,10 @@ public final class Explorer {
         Target target = Target.parse(test);
         URLClassLoader loader = new URLClassLoader(app, Explorer.class.getClassLoader());
         Class<?> cls = target.load(loader);
-        Launcher launcher = withContext(loader, LauncherFactory::create);
+        Launcher launcher = withContext(loader, Explorer::launcher);
         Outcome outcome = new Outcome(false);
+        // The test's body, as rankcheck runs it: a @RankcheckTest runs as it is.
+        Exploring.now = true;
         for (long i = 0; i < times; i++) {
             withContext(loader, () -> {
                 launcher.execute(request(target, cls), outcome);
@@ -64,6 +66,14 @@ public final class Explorer {
             });
         }
         System.out.println("ran\t" + times + "\tfailed\t" + outcome.failures);
+    }
+
+    /**
+     * A launcher of one session kept for the JVM: a launcher of {@code LauncherFactory.create()}
+     * opens a session, looking engines and listeners up, for every request.
+     */
+    private static Launcher launcher() {
+        return LauncherFactory.openSession().getLauncher();
     }
 
     private static LauncherDiscoveryRequest request(Target target, Class<?> cls) {
