@@ -7,7 +7,6 @@
 //! start-up included; the slowdown is plain / rankcheck.
 
 use crate::driver::bench_suite;
-use crate::driver::classpath::{self, Mode};
 use crate::driver::junit::{discover, repeat_plain};
 use crate::driver::search::{Program, Search};
 use crate::driver::strategy::{self, Bounds};
@@ -69,25 +68,9 @@ pub fn rows(n: u64, work: &Path) -> anyhow::Result<()> {
             .join(":");
         let found = discover(&cp, &[test.to_string()])?;
         let plain = repeat_plain(&found.framework, &found.app, test, n)?;
-        let app = found
-            .app
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(":");
         let program = Program {
-            classpath: classpath::prepare(&app, Mode::All)?,
-            framework: found.framework.clone(),
             main: test.to_string(),
-            args: Vec::new(),
-            fail_on_output: Vec::new(),
-            fail_on_file: Vec::new(),
-            expect_exit: 0,
-            private_cwd: false,
-            load_time: false,
-            origin: None,
-            uninstrumented_classes: 0,
-            warnings: Vec::new(),
+            ..found.program()?
         };
         let search = Search::quiet(
             strategy::lookup("random")?,

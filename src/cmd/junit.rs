@@ -8,7 +8,6 @@
 //! for that test; the flags give the rest.
 
 use super::search_args::SearchArgs;
-use crate::driver::classpath::{self, Mode};
 use crate::driver::junit::{discover, TestCase};
 use crate::driver::report::replay_command;
 use crate::driver::search::{Program, Reported, Search, SCHEDULE_INDEPENDENT};
@@ -48,28 +47,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     for note in &found.notes {
         eprintln!("rankcheck: note: {note}");
     }
-    let app = found
-        .app
-        .iter()
-        .map(|p| p.display().to_string())
-        .collect::<Vec<_>>()
-        .join(":");
-    let prepared = classpath::prepare_report(&app, Mode::All)?;
-    classpath::warn(&prepared.warning_lines());
-    let program = Program {
-        classpath: prepared.entries.clone(),
-        framework: found.framework.clone(),
-        main: String::new(),
-        args: Vec::new(),
-        fail_on_output: Vec::new(),
-        fail_on_file: Vec::new(),
-        expect_exit: 0,
-        private_cwd: false,
-        load_time: false,
-        origin: Some(super::test::origin_of(&app, Mode::All, None)),
-        uninstrumented_classes: prepared.uninstrumented.len(),
-        warnings: prepared.warning_lines(),
-    };
+    let program = found.program()?;
+    crate::driver::classpath::warn(&program.warnings);
     let say = |line: String| {
         if args.search.json {
             eprintln!("{line}");

@@ -28,17 +28,8 @@ pub struct Args {
     /// Executions to run (in one JVM unless --fork).
     #[arg(long, default_value_t = 1)]
     pub executions: u64,
-    /// Step bound of one execution: an execution that reaches it is inconclusive ("too long"),
-    /// never a bug.
-    #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
-    pub max_steps: u64,
-    /// Steps for which every enabled thread must keep spinning (re-reading what nobody writes,
-    /// yielding) with nothing written anywhere before the execution is reported as a livelock.
-    #[arg(long, default_value_t = scheduler::Config::default().livelock_window)]
-    pub livelock_window: u64,
-    /// Wall-clock bound of one execution, in milliseconds.
-    #[arg(long, default_value_t = 20_000)]
-    pub timeout_ms: u64,
+    #[command(flatten)]
+    pub limits: super::search_args::LimitArgs,
     /// How long the running thread may sit blocked where rankcheck cannot see (an
     /// uninstrumented lock or queue) before the watchdog ends the execution, in milliseconds.
     #[arg(long, default_value_t = 2_000)]
@@ -139,7 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let prepared = crate::driver::classpath::prepare_report(&args.cp, mode)?;
     crate::driver::classpath::warn(&prepared.warning_lines());
     let cp = prepared.entries;
-    let origin = crate::cmd::test::origin_of(&args.cp, mode, None);
+    let origin = crate::driver::report::Origin::of(&args.cp, mode, None);
     let rt = super::rt::runtime()?;
     let work = scratch_dir(&args.out)?;
     let mut any_bug = false;
@@ -296,9 +287,12 @@ impl Launch {
             ("seed".into(), args.strategy.seed.to_string()),
             ("executions".into(), count.to_string()),
             ("first-execution".into(), first.to_string()),
-            ("max-steps".into(), args.max_steps.to_string()),
-            ("livelock-window".into(), args.livelock_window.to_string()),
-            ("timeout-ms".into(), args.timeout_ms.to_string()),
+            ("max-steps".into(), args.limits.max_steps.to_string()),
+            (
+                "livelock-window".into(),
+                args.limits.livelock_window.to_string(),
+            ),
+            ("timeout-ms".into(), args.limits.timeout_ms.to_string()),
             ("block-ms".into(), args.block_ms.to_string()),
             ("expect-exit".into(), args.expect_exit.to_string()),
             ("spurious".into(), on_off(args.spurious)),
@@ -335,7 +329,7 @@ impl Launch {
             fail_on_output: args.fail_on_output.clone(),
             fail_on_file: args.fail_on_file.clone(),
             args: args.args.clone(),
-            timeout_ms: args.timeout_ms,
+            timeout_ms: args.limits.timeout_ms,
             cwd: None,
             log: None,
         }

@@ -1,6 +1,7 @@
 //! The flags several subcommands share, defined once and flattened into each: the strategy and
-//! its bounds (`test`, `junit`, `run`), and the rest of a search (`test`, `junit`), with their
-//! checks (bad input in one line) and the [`Search`] they describe.
+//! its bounds, and the bounds of one execution (`test`, `junit`, `run`), and the rest of a
+//! search (`test`, `junit`), with their checks (bad input in one line) and the [`Search`] they
+//! describe.
 
 use crate::driver::search::Search;
 use crate::driver::strategy::{self, Bounds, StrategyInfo};
@@ -66,6 +67,22 @@ impl StrategyArgs {
     }
 }
 
+/// The bounds of one execution.
+#[derive(clap::Args, Clone, Debug)]
+pub struct LimitArgs {
+    /// Step bound of one execution: an execution that reaches it is inconclusive ("too long"),
+    /// never a bug.
+    #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
+    pub max_steps: u64,
+    /// Steps for which every enabled thread must keep spinning (re-reading what nobody writes,
+    /// yielding) with nothing written anywhere before the execution is reported as a livelock.
+    #[arg(long, default_value_t = scheduler::Config::default().livelock_window)]
+    pub livelock_window: u64,
+    /// Wall-clock bound of one execution, in milliseconds.
+    #[arg(long, default_value_t = 20_000)]
+    pub timeout_ms: u64,
+}
+
 /// Everything a search takes besides the program.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
@@ -94,17 +111,8 @@ pub struct SearchArgs {
     /// from replaying. Without it the first JVM's last execution is checked, with a warning.
     #[arg(long)]
     pub check_determinism: bool,
-    /// Step bound of one execution: an execution that reaches it is inconclusive ("too long"),
-    /// never a bug.
-    #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
-    pub max_steps: u64,
-    /// Steps for which every enabled thread must keep spinning (re-reading what nobody writes,
-    /// yielding) with nothing written anywhere before the execution is reported as a livelock.
-    #[arg(long, default_value_t = scheduler::Config::default().livelock_window)]
-    pub livelock_window: u64,
-    /// Wall-clock bound of one execution, in milliseconds.
-    #[arg(long, default_value_t = 20_000)]
-    pub timeout_ms: u64,
+    #[command(flatten)]
+    pub limits: LimitArgs,
     /// Let the scheduler choose spurious wake-ups.
     #[arg(long)]
     pub spurious: bool,
@@ -141,9 +149,9 @@ impl SearchArgs {
             fork: false,
             keep_going: self.keep_going,
             time_limit,
-            max_steps: self.max_steps,
-            livelock_window: self.livelock_window,
-            timeout_ms: self.timeout_ms,
+            max_steps: self.limits.max_steps,
+            livelock_window: self.limits.livelock_window,
+            timeout_ms: self.limits.timeout_ms,
             spurious: self.spurious,
             jvm_args: self.jvm_arg.clone(),
             out: self.out.clone(),

@@ -260,7 +260,7 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
                 expect_exit: 0,
                 private_cwd: false,
                 load_time: mode == Mode::LoadTime,
-                origin: Some(origin_of(cp, mode, None)),
+                origin: Some(Origin::of(cp, mode, None)),
                 uninstrumented_classes: prepared.uninstrumented.len(),
                 warnings: prepared.warning_lines(),
             }
@@ -309,21 +309,8 @@ pub fn program_of(program: &crate::suite::Program, mode: Mode) -> anyhow::Result
     runnable.uninstrumented_classes = prepared.uninstrumented.len();
     runnable.warnings = prepared.warning_lines();
     let manifest = std::fs::canonicalize(program.dir.join("manifest.toml")).ok();
-    runnable.origin = Some(origin_of(&classes, mode, manifest));
+    runnable.origin = Some(Origin::of(&classes, mode, manifest));
     Ok(runnable)
-}
-
-/// Where the classes of `cp` come from, as a report records it for `replay`.
-pub fn origin_of(cp: &str, mode: Mode, manifest: Option<PathBuf>) -> Origin {
-    Origin {
-        classpath: cp
-            .split(':')
-            .filter(|e| !e.is_empty())
-            .map(|e| std::fs::canonicalize(e).unwrap_or_else(|_| PathBuf::from(e)))
-            .collect(),
-        mode: mode.name().to_string(),
-        manifest,
-    }
 }
 
 /// A suite program's original classes (compiled with javac, cached).

@@ -4,7 +4,10 @@
 //! launcher's repetition of one test, the throughput baseline. Each discovered test is then
 //! searched like a program whose `main` is the test method (`search::Program::framework`).
 
+use super::classpath::{self, Mode};
 use super::jvm::{java_binary, join_paths};
+use super::report::Origin;
+use super::search::Program;
 use crate::error::bad_input;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -32,6 +35,29 @@ pub struct Discovered {
     pub tests: Vec<TestCase>,
     /// Things to tell the user (a launcher taken from the system).
     pub notes: Vec<String>,
+}
+
+impl Discovered {
+    /// The program its tests are searched as: the program's entries instrumented at every site
+    /// (cached), the framework beside them; `main` is left for the test.
+    pub fn program(&self) -> anyhow::Result<Program> {
+        let app = join_paths(&self.app);
+        let prepared = classpath::prepare_report(&app, Mode::All)?;
+        Ok(Program {
+            classpath: prepared.entries.clone(),
+            framework: self.framework.clone(),
+            main: String::new(),
+            args: Vec::new(),
+            fail_on_output: Vec::new(),
+            fail_on_file: Vec::new(),
+            expect_exit: 0,
+            private_cwd: false,
+            load_time: false,
+            origin: Some(Origin::of(&app, Mode::All, None)),
+            uninstrumented_classes: prepared.uninstrumented.len(),
+            warnings: prepared.warning_lines(),
+        })
+    }
 }
 
 /// Discovers the test methods of `cp` (`:`-separated) that `selectors` (`CLASS` or

@@ -27,6 +27,19 @@ pub struct Origin {
 }
 
 impl Origin {
+    /// Where the classes of `cp` (`:`-separated) come from, instrumented for `mode`.
+    pub fn of(cp: &str, mode: super::classpath::Mode, manifest: Option<PathBuf>) -> Origin {
+        Origin {
+            classpath: cp
+                .split(':')
+                .filter(|e| !e.is_empty())
+                .map(|e| std::fs::canonicalize(e).unwrap_or_else(|_| PathBuf::from(e)))
+                .collect(),
+            mode: mode.name().to_string(),
+            manifest,
+        }
+    }
+
     fn to_json(&self) -> Value {
         json!({
             "classpath": self.classpath.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),

@@ -1,6 +1,8 @@
 package rankcheck.harness;
 
 import java.io.ByteArrayOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -45,8 +47,16 @@ public final class Loop {
             return null;
         }
 
-        /** After the verdict: release what the execution held. */
-        protected void close() {}
+        /** After the verdict: release what the execution held (its loader's open jars). */
+        protected void close() {
+            if (loader instanceof Closeable) {
+                try {
+                    ((Closeable) loader).close();
+                } catch (IOException ignored) {
+                    // A jar that cannot be closed only costs a file handle.
+                }
+            }
+        }
     }
 
     /** Readies execution {@code index}. */

@@ -135,15 +135,6 @@ public final class Main {
             }
             return null;
         }
-
-        @Override
-        protected void close() {
-            try {
-                ((URLClassLoader) loader).close();
-            } catch (Exception ignored) {
-                // A jar that cannot be closed only costs a file handle.
-            }
-        }
     }
 
     private static Method findMain(ClassLoader loader, String name) throws BadInput {

@@ -123,15 +123,6 @@ public final class Explorer {
             }
             return null;
         }
-
-        @Override
-        protected void close() {
-            try {
-                ((URLClassLoader) loader).close();
-            } catch (Exception ignored) {
-                // A jar that cannot be closed only costs a file handle.
-            }
-        }
     }
 
     /**
