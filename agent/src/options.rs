@@ -307,6 +307,8 @@ mod tests {
         assert!(o.spurious && o.record_all);
         assert_eq!(o.pin, Pin::Off);
         assert_eq!(Options::parse("").unwrap(), Options::default());
+        assert!(Options::default().plain);
+        assert!(!Options::parse("plain=off").unwrap().plain);
     }
 
     #[test]
