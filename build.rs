@@ -35,6 +35,7 @@ fn main() {
     for path in [
         "java-harness/src",
         "java-harness/java",
+        "java-harness/junit",
         "java-harness/build.rs",
         "Cargo.lock",
     ] {

@@ -31,6 +31,8 @@ enum Command {
     Run(cmd::run::Args),
     /// Search for a bug over many controlled executions.
     Test(cmd::test::Args),
+    /// Search every selected JUnit test method for a bug, one search per test.
+    Junit(cmd::junit::Args),
     /// Re-run a recorded schedule.
     Replay(cmd::replay::Args),
     /// Sweep strategies and bounds over a benchmark suite.
@@ -46,7 +48,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
-    // `--json` (of `test`) asks for one JSON object on stdout whatever the exit code, usage
+    // `--json` (of `test` and `junit`) asks for one JSON object on stdout whatever the exit code, usage
     // errors included.
     let json_asked = std::env::args()
         .skip(1)
@@ -69,13 +71,18 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    let json = matches!(&cli.command, Command::Test(a) if a.json);
+    let json = match &cli.command {
+        Command::Test(a) => a.search.json,
+        Command::Junit(a) => a.search.json,
+        _ => false,
+    };
     let result = match cli.command {
         Command::Instrument(a) => cmd::instrument::run(a),
         Command::Rt(a) => cmd::rt::run(a),
         Command::Analyze(a) => cmd::analyze::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Test(a) => cmd::test::run(a),
+        Command::Junit(a) => cmd::junit::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Sweep(a) => cmd::sweep::run(a),
         Command::Bench(a) => cmd::bench::run(a),

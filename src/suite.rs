@@ -335,6 +335,14 @@ impl Program {
     }
 }
 
+/// Every `.java` file below `dir`, sorted.
+pub fn java_sources(dir: &Path) -> Result<Vec<PathBuf>, SuiteError> {
+    let mut found = Vec::new();
+    collect_java_files(dir, &mut found)?;
+    found.sort();
+    Ok(found)
+}
+
 fn collect_java_files(dir: &Path, found: &mut Vec<PathBuf>) -> Result<(), SuiteError> {
     for entry in fs::read_dir(dir).map_err(|e| SuiteError::io(dir, e))? {
         let path = entry.map_err(|e| SuiteError::io(dir, e))?.path();
@@ -526,7 +534,7 @@ pub fn compile(program: &Program, cache_dir: &Path) -> Result<PathBuf, SuiteErro
 }
 
 /// `$JAVA_HOME/bin/javac` when JAVA_HOME is set, else `javac` from PATH.
-fn javac() -> PathBuf {
+pub fn javac() -> PathBuf {
     match std::env::var_os("JAVA_HOME") {
         Some(home) if !home.is_empty() => Path::new(&home).join("bin").join("javac"),
         _ => PathBuf::from("javac"),

@@ -201,7 +201,7 @@ fn is_forwarding_jdk_class(class: &str) -> bool {
 /// and engines, JUnit 4, their assertion libraries). Like the JDK's own code, what such a
 /// framework does with `java.util.concurrent` is its bookkeeping, done the first time in a JVM
 /// and not the next, so it is no scheduling point; the test code it calls is.
-fn is_test_framework(class: &str) -> bool {
+pub fn is_test_framework(class: &str) -> bool {
     [
         "org/junit/",
         "junit/",

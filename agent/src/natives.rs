@@ -831,15 +831,36 @@ pub extern "system" fn Java_rankcheck_harness_Agent_finishExecution(
     stderr: jstring,
     oracle: jstring,
     message: jstring,
-) {
-    let Some(c) = control() else { return };
+) -> jstring {
+    let Some(c) = control() else {
+        return std::ptr::null_mut();
+    };
     let oracle =
         java_string(env, oracle).map(|k| (k, java_string(env, message).unwrap_or_default()));
-    let _ = c.finish_execution(
+    let result = c.finish_execution(
         java_string(env, stdout).unwrap_or_default(),
         java_string(env, stderr).unwrap_or_default(),
         oracle,
     );
+    // The result line goes back too: a test extension fails its test from it. Non-ASCII is
+    // escaped, so the text is valid modified UTF-8 whatever the program printed.
+    let Some(result) = result else {
+        return std::ptr::null_mut();
+    };
+    let mut ascii = String::new();
+    for ch in result.to_json().to_string().chars() {
+        if ch.is_ascii() {
+            ascii.push(ch);
+        } else {
+            for unit in ch.encode_utf16(&mut [0; 2]) {
+                ascii.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    match CString::new(ascii) {
+        Ok(text) => jni!(env, NewStringUTF, text.as_ptr()),
+        Err(_) => std::ptr::null_mut(),
+    }
 }
 
 #[no_mangle]

@@ -71,6 +71,10 @@ pub struct Options {
     pub clinit_check: bool,
     /// Load-time rewriting of java.util.concurrent and of the application (loadhook.rs).
     pub load: crate::loadhook::LoadOptions,
+    /// Run the JVM's own main class as one controlled execution (plain.rs) when it is not the
+    /// harness; `off` when a test launcher is the main class and a test extension drives the
+    /// executions through the harness API.
+    pub plain: bool,
 }
 
 /// Where the JVM's threads run.
@@ -118,6 +122,7 @@ impl Default for Options {
             verbose: false,
             clinit_check: true,
             load: crate::loadhook::LoadOptions::default(),
+            plain: true,
         }
     }
 }
@@ -172,6 +177,7 @@ pub const KEYS: &[&str] = &[
     "collections",
     "instrument",
     "rt-jar",
+    "plain",
 ];
 
 impl Options {
@@ -259,6 +265,7 @@ impl Options {
             "verbose" => self.verbose = switch(value)?,
             "clinit-check" => self.clinit_check = switch(value)?,
             "pin-app" => self.pin_app = switch(value)?,
+            "plain" => self.plain = switch(value)?,
             "options-file" => {
                 let text = std::fs::read_to_string(value)
                     .map_err(|e| bad(&format!("cannot read it: {e}")))?;
@@ -301,6 +308,8 @@ mod tests {
         assert!(o.spurious && o.record_all);
         assert_eq!(o.pin, Pin::Off);
         assert_eq!(Options::parse("").unwrap(), Options::default());
+        assert!(Options::default().plain);
+        assert!(!Options::parse("plain=off").unwrap().plain);
     }
 
     #[test]

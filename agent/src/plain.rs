@@ -108,8 +108,11 @@ pub fn boot_runtime(jvmti: crate::jvmti::Jvmti, load: &mut crate::loadhook::Load
 }
 
 /// VMInit, on the main thread: starts the plain-main execution unless the harness is the main
-/// class (it drives the executions itself).
+/// class or `plain=off` (a test launcher is, and a test extension drives the executions).
 pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
+    if !c.options.plain {
+        return;
+    }
     match main_class(c) {
         Some(m) if m != "rankcheck.harness.Main" => {}
         _ => return,

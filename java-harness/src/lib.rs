@@ -1,9 +1,9 @@
 //! rankcheck's Java side, and the contract that binds it to the Rust side.
 //!
 //! **Its one job:** own the Java classes that run inside the program's JVM — `rankcheck.rt.RC`
-//! (the hook entry points instrumented code calls), the in-JVM repeat runner and the test helpers
-//! — compile them with javac at build time, and hand the resulting jar to the `rankcheck` binary
-//! ([`RUNTIME_JAR`]). [`hooks`] is the single definition of the hook contract.
+//! (the hook entry points instrumented code calls), the in-JVM repeat runner and the test helpers,
+//! and the JUnit library — compile them with javac at build time, and hand the resulting jars to
+//! the `rankcheck` binary ([`RUNTIME_JAR`], [`JUNIT_JAR`]). [`hooks`] is the single definition of the hook contract.
 //!
 //! **Architecture invariant:** no scheduling logic here, in Java or in Rust. The Java classes
 //! forward to the agent's natives; decisions belong to `scheduler/` through `agent/`.
@@ -12,6 +12,11 @@ pub mod hooks;
 
 /// The runtime jar (`rankcheck.rt.*` and `rankcheck.harness.*`), built from `java/` by javac.
 pub static RUNTIME_JAR: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rankcheck-rt.jar"));
+
+/// The JUnit library (`rankcheck.junit.RankcheckTest` and the harness's JUnit side,
+/// `rankcheck.harness.junit.*`), built from `junit/` against Debian's JUnit 5 jars. Goes on a
+/// test class path (`rankcheck rt --junit`) and into the framework loader of `rankcheck junit`.
+pub static JUNIT_JAR: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rankcheck-junit.jar"));
 
 #[cfg(test)]
 mod rc_class_tests {

@@ -126,6 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 agent_options: search.agent_options(&program),
                 runtime: crate::cmd::rt::runtime()?,
                 classpath: program.classpath.clone(),
+                framework: program.framework.clone(),
                 main: program.main.clone(),
                 fail_on_output: program.fail_on_output.clone(),
                 fail_on_file: program.fail_on_file.clone(),

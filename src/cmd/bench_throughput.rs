@@ -172,6 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             "\nLoad-time instrumentation costs at most {worst:.2} s per JVM start over offline instrumentation."
         );
     }
+    super::bench_junit::rows(n, &work)?;
     let _ = std::fs::remove_dir_all(&work);
     Ok(Outcome::Clean)
 }

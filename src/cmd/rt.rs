@@ -1,7 +1,8 @@
-//! `rankcheck rt` (docs/CLI.md): prints the paths of the runtime jar and of the agent library,
-//! unpacked from the `rankcheck` binary into a cache directory on first use, for people who
-//! write the `java -agentpath:…` line by hand. [`runtime`] is what `run`, `test` and `replay`
-//! use to find the same files.
+//! `rankcheck rt` (docs/CLI.md): prints the paths of the runtime jar and of the agent library
+//! (or of the JUnit library, `--junit`), unpacked from the `rankcheck` binary into a cache
+//! directory on first use, for people who write the `java -agentpath:…` line or a test class
+//! path by hand. [`runtime`] is what `run`, `test`, `junit` and `replay` use to find the same
+//! files.
 
 use crate::error::Outcome;
 use std::io::Write;
@@ -13,11 +14,14 @@ pub static AGENT_SO: &[u8] = include_bytes!(env!("RANKCHECK_AGENT_SO"));
 #[derive(clap::Args)]
 pub struct Args {
     /// Print the runtime jar only.
-    #[arg(long, conflicts_with = "agent")]
+    #[arg(long, conflicts_with_all = ["agent", "junit"])]
     pub jar: bool,
     /// Print the agent library only.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "junit")]
     pub agent: bool,
+    /// Print the JUnit library only (`@RankcheckTest`; it goes on a test class path).
+    #[arg(long)]
+    pub junit: bool,
 }
 
 /// The unpacked runtime files.
@@ -27,10 +31,16 @@ pub struct Runtime {
     pub jar: PathBuf,
     /// `librankcheck_agent.so`.
     pub agent: PathBuf,
+    /// `rankcheck-junit.jar`: `@RankcheckTest` and the harness's JUnit side.
+    pub junit: PathBuf,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let rt = runtime()?;
+    if args.junit {
+        println!("{}", rt.junit.display());
+        return Ok(Outcome::Clean);
+    }
     if !args.agent {
         println!("{}", rt.jar.display());
     }
@@ -45,16 +55,19 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 /// their paths. Safe to call from several threads and processes at once.
 pub fn runtime() -> anyhow::Result<Runtime> {
     let jar_bytes = java_harness::RUNTIME_JAR;
-    let hash = fnv(&[jar_bytes, AGENT_SO]);
+    let junit_bytes = java_harness::JUNIT_JAR;
+    let hash = fnv(&[jar_bytes, AGENT_SO, junit_bytes]);
     let dir = cache_root().join(format!("{}-{hash:016x}", env!("CARGO_PKG_VERSION")));
     let rt = Runtime {
         jar: dir.join("rankcheck-rt.jar"),
         agent: dir.join("librankcheck_agent.so"),
+        junit: dir.join("rankcheck-junit.jar"),
     };
     std::fs::create_dir_all(&dir)
         .map_err(|e| anyhow::anyhow!("cannot create cache directory {}: {e}", dir.display()))?;
     unpack(&rt.jar, jar_bytes)?;
     unpack(&rt.agent, AGENT_SO)?;
+    unpack(&rt.junit, junit_bytes)?;
     Ok(rt)
 }
 

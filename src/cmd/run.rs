@@ -23,35 +23,13 @@ pub struct Args {
     /// The class whose `main` runs.
     #[arg(long)]
     pub main: String,
-    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs | nonpreemptive.
-    #[arg(long, default_value = crate::driver::strategy::DEFAULT)]
-    pub strategy: String,
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    #[arg(short = 'c')]
-    pub c: Option<u32>,
-    #[arg(short = 'v')]
-    pub v: Option<u32>,
-    #[arg(short = 't')]
-    pub t: Option<u32>,
-    #[arg(short = 'd')]
-    pub d: Option<u32>,
-    #[arg(short = 'l')]
-    pub l: Option<u32>,
+    #[command(flatten)]
+    pub strategy: super::search_args::StrategyArgs,
     /// Executions to run (in one JVM unless --fork).
     #[arg(long, default_value_t = 1)]
     pub executions: u64,
-    /// Step bound of one execution: an execution that reaches it is inconclusive ("too long"),
-    /// never a bug.
-    #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
-    pub max_steps: u64,
-    /// Steps for which every enabled thread must keep spinning (re-reading what nobody writes,
-    /// yielding) with nothing written anywhere before the execution is reported as a livelock.
-    #[arg(long, default_value_t = scheduler::Config::default().livelock_window)]
-    pub livelock_window: u64,
-    /// Wall-clock bound of one execution, in milliseconds.
-    #[arg(long, default_value_t = 20_000)]
-    pub timeout_ms: u64,
+    #[command(flatten)]
+    pub limits: super::search_args::LimitArgs,
     /// How long the running thread may sit blocked where rankcheck cannot see (an
     /// uninstrumented lock or queue) before the watchdog ends the execution, in milliseconds.
     #[arg(long, default_value_t = 2_000)]
@@ -120,10 +98,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    if !scheduler::strategy::by_name::NAMES.contains(&args.strategy.as_str()) {
+    if !scheduler::strategy::by_name::NAMES.contains(&args.strategy.strategy.as_str()) {
         return Err(bad_input(format!(
             "unknown strategy {:?} (expected one of: {})",
-            args.strategy,
+            args.strategy.strategy,
             scheduler::strategy::by_name::NAMES.join(", ")
         )));
     }
@@ -156,7 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let prepared = crate::driver::classpath::prepare_report(&args.cp, mode)?;
     crate::driver::classpath::warn(&prepared.warning_lines());
     let cp = prepared.entries;
-    let origin = crate::cmd::test::origin_of(&args.cp, mode, None);
+    let origin = crate::driver::report::Origin::of(&args.cp, mode, None);
     let rt = super::rt::runtime()?;
     let work = scratch_dir(&args.out)?;
     let mut any_bug = false;
@@ -309,13 +287,16 @@ impl Launch {
         count: u64,
     ) -> Launch {
         let mut o: Vec<(String, String)> = vec![
-            ("strategy".into(), args.strategy.clone()),
-            ("seed".into(), args.seed.to_string()),
+            ("strategy".into(), args.strategy.strategy.clone()),
+            ("seed".into(), args.strategy.seed.to_string()),
             ("executions".into(), count.to_string()),
             ("first-execution".into(), first.to_string()),
-            ("max-steps".into(), args.max_steps.to_string()),
-            ("livelock-window".into(), args.livelock_window.to_string()),
-            ("timeout-ms".into(), args.timeout_ms.to_string()),
+            ("max-steps".into(), args.limits.max_steps.to_string()),
+            (
+                "livelock-window".into(),
+                args.limits.livelock_window.to_string(),
+            ),
+            ("timeout-ms".into(), args.limits.timeout_ms.to_string()),
             ("block-ms".into(), args.block_ms.to_string()),
             ("expect-exit".into(), args.expect_exit.to_string()),
             ("spurious".into(), on_off(args.spurious)),
@@ -326,16 +307,11 @@ impl Launch {
         if args.load_time {
             o.push(("instrument".into(), "load".into()));
         }
-        for (key, value) in [
-            ("c", args.c),
-            ("v", args.v),
-            ("t", args.t),
-            ("d", args.d),
-            ("l", args.l),
-        ] {
-            if let Some(v) = value {
-                o.push((key.into(), v.to_string()));
-            }
+        for (key, value) in args.strategy.bounds().given() {
+            o.push((key.into(), value.to_string()));
+        }
+        if let Some(mode) = &args.strategy.c_mode {
+            o.push(("c-mode".into(), mode.clone()));
         }
         if let Some(r) = &args.replay {
             let abs = std::fs::canonicalize(r).unwrap_or_else(|_| r.clone());
@@ -354,11 +330,12 @@ impl Launch {
             agent_options: o,
             runtime: rt.clone(),
             classpath: cp.to_vec(),
+            framework: Vec::new(),
             main: args.main.clone(),
             fail_on_output: args.fail_on_output.clone(),
             fail_on_file: args.fail_on_file.clone(),
             args: args.args.clone(),
-            timeout_ms: args.timeout_ms,
+            timeout_ms: args.limits.timeout_ms,
             cwd: None,
             log: None,
         }

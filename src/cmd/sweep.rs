@@ -75,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         t: range("t", &args.t)?,
         seeds: args.seeds,
         budget: args.budget,
-        jobs: args.jobs.unwrap_or_else(super::test::default_jobs),
+        jobs: args.jobs.unwrap_or_else(super::search_args::default_jobs),
         all_bounds: args.all_bounds,
         out: args.out.clone(),
     };

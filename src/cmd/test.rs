@@ -10,12 +10,11 @@
 use crate::driver::classpath::{self, Mode};
 use crate::driver::report::Origin;
 use crate::driver::search::{Program, Search, SearchResult, SCHEDULE_INDEPENDENT};
-use crate::driver::strategy::{self, Bounds};
 use crate::error::{bad_input, Outcome};
 use serde_json::json;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+
+use super::search_args::{default_jobs, SearchArgs};
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
@@ -29,39 +28,8 @@ pub struct Args {
     /// compiled, and its main class, arguments and oracles used (flags given here add to them).
     #[arg(long, conflicts_with_all = ["cp", "main"])]
     pub manifest: Option<PathBuf>,
-    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs | nonpreemptive.
-    #[arg(long, default_value = strategy::DEFAULT)]
-    pub strategy: String,
-    /// Context bound: preemptions.
-    #[arg(short = 'c')]
-    pub c: Option<u32>,
-    /// Variable bound.
-    #[arg(short = 'v')]
-    pub v: Option<u32>,
-    /// Thread bound.
-    #[arg(short = 't')]
-    pub t: Option<u32>,
-    /// PCT depth.
-    #[arg(short = 'd')]
-    pub d: Option<u32>,
-    /// Loop-iteration bound.
-    #[arg(short = 'l')]
-    pub l: Option<u32>,
-    /// How preemptions count against c: rankchecker (only priority-order violations) or chess
-    /// (every switch away from an enabled thread).
-    #[arg(long)]
-    pub c_mode: Option<String>,
-    /// Executions at most.
-    #[arg(long, default_value_t = 1000)]
-    pub budget: u64,
-    /// Wall-clock bound of the whole search, in seconds.
-    #[arg(long)]
-    pub time_limit: Option<f64>,
-    #[arg(long, default_value_t = 0)]
-    pub seed: u64,
-    /// Parallel JVMs, each pinned to its own CPU (default: the number of cores).
-    #[arg(short = 'j', long = "jobs")]
-    pub jobs: Option<usize>,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// A bug when an execution's stdout or stderr matches (java.util.regex, `find`).
     #[arg(long)]
     pub fail_on_output: Vec<String>,
@@ -75,34 +43,6 @@ pub struct Args {
     /// One JVM per execution.
     #[arg(long)]
     pub fork: bool,
-    /// Where bug reports go.
-    #[arg(long, default_value = "rankcheck-out")]
-    pub out: PathBuf,
-    /// One JSON object on stdout at the end (other output goes to stderr).
-    #[arg(long)]
-    pub json: bool,
-    /// Go on after a bug.
-    #[arg(long)]
-    pub keep_going: bool,
-    /// Replay the last execution of every JVM of the search in a fresh JVM and fail (exit 3)
-    /// if one runs differently: uncontrolled nondeterminism that could hide a bug or stop one
-    /// from replaying. Without it the first JVM's last execution is checked, with a warning.
-    #[arg(long)]
-    pub check_determinism: bool,
-    /// Step bound of one execution: an execution that reaches it is inconclusive ("too long"),
-    /// never a bug.
-    #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
-    pub max_steps: u64,
-    /// Steps for which every enabled thread must keep spinning (re-reading what nobody writes,
-    /// yielding) with nothing written anywhere before the execution is reported as a livelock.
-    #[arg(long, default_value_t = scheduler::Config::default().livelock_window)]
-    pub livelock_window: u64,
-    /// Wall-clock bound of one execution, in milliseconds.
-    #[arg(long, default_value_t = 20_000)]
-    pub timeout_ms: u64,
-    /// Let the scheduler choose spurious wake-ups.
-    #[arg(long)]
-    pub spurious: bool,
     /// Instrument only synchronization (no data-access scheduling points).
     #[arg(long)]
     pub sync_only: bool,
@@ -120,56 +60,14 @@ pub struct Args {
     /// as many as the set's search needs within --budget).
     #[arg(long, requires = "selective")]
     pub budget_per_set: Option<u64>,
-    /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
-    #[arg(long, allow_hyphen_values = true)]
-    pub jvm_arg: Vec<String>,
-    /// The processor count the program sees (`Runtime.availableProcessors()`, which sizes the
-    /// common fork/join pool, parallel streams and many thread pools); default: the machine's.
-    /// The controlled threads take turns either way; this decides how work is split.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    pub cpus: Option<u16>,
-    /// Field and array accesses inside the JDK's collections (HashMap, ArrayList, TreeMap,
-    /// ArrayDeque, StringBuilder, … and their iterators) are scheduling points when the
-    /// program's own code calls them on an object a second thread has touched: a race between
-    /// two unsynchronized `put`s is found.
-    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
-    pub jdk_collections: String,
     /// The program's arguments.
     #[arg(last = true)]
     pub args: Vec<String>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let info = strategy::lookup(&args.strategy)?;
-    let given = Bounds {
-        c: args.c,
-        v: args.v,
-        t: args.t,
-        d: args.d,
-        l: args.l,
-    };
-    let unused = strategy::check(info, &given, args.c_mode.as_deref())?;
-    if !unused.is_empty() {
-        eprintln!(
-            "rankcheck: note: {} does not use {}; ignored",
-            info.name,
-            unused.join(", ")
-        );
-    }
-    if args.budget == 0 {
-        return Err(bad_input("--budget must be at least 1"));
-    }
-    if args.jobs == Some(0) {
-        return Err(bad_input("-j must be at least 1"));
-    }
-    let time_limit = match args.time_limit {
-        Some(t) if !(t > 0.0 && t.is_finite()) => {
-            return Err(bad_input(
-                "--time-limit must be a positive number of seconds",
-            ))
-        }
-        t => t.map(Duration::from_secs_f64),
-    };
+    let mut search = args.search.search()?;
+    let info = search.strategy;
     for f in &args.fail_on_file {
         if !f.contains('=') {
             return Err(bad_input(format!(
@@ -180,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut fork = args.fork;
     // ICB's search state goes from JVM to JVM (the agent's `state=`); the other one-JVM
     // strategies keep theirs in memory only.
-    if fork && info.spread == strategy::Spread::OneJvm && info.name != "icb" {
+    if fork && info.spread == crate::driver::strategy::Spread::OneJvm && info.name != "icb" {
         eprintln!(
             "rankcheck: note: --fork ignored: {} keeps its search state in one JVM",
             info.name
@@ -197,32 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let program = resolve_program(&args, mode)?;
     classpath::warn(&program.warnings);
     let program_info = program.clone();
-    let search = Search {
-        strategy: info,
-        bounds: given.used_by(info),
-        c_mode: args.c_mode.clone(),
-        seed: args.seed,
-        budget: args.budget,
-        jobs: args.jobs.unwrap_or_else(default_jobs),
-        fork,
-        keep_going: args.keep_going,
-        time_limit,
-        max_steps: args.max_steps,
-        livelock_window: args.livelock_window,
-        timeout_ms: args.timeout_ms,
-        spurious: args.spurious,
-        jvm_args: args.jvm_arg.clone(),
-        cpus: args.cpus.map(usize::from),
-        jdk_collections: args.jdk_collections == "on",
-        out: args.out.clone(),
-        progress: !args.json && std::io::stderr().is_terminal(),
-        determinism_samples: if args.check_determinism {
-            usize::MAX
-        } else {
-            1
-        },
-        schedule_check: true,
-    };
+    search.fork = fork;
     let result = if args.selective {
         selective::run(&args, &search, program)?
     } else {
@@ -232,7 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     for n in &result.nondeterminism {
         eprintln!("rankcheck: warning: nondeterminism rankcheck does not control: {n}");
     }
-    if args.check_determinism && !result.nondeterminism.is_empty() {
+    if args.search.check_determinism && !result.nondeterminism.is_empty() {
         return Err(crate::error::Inconclusive(format!(
             "{} sampled execution(s) ran differently when replayed alone in a fresh JVM (see \
              above): a found bug might not replay and a clean search might have missed one",
@@ -366,11 +239,6 @@ mod selective {
     }
 }
 
-/// The default `-j`: one JVM per core.
-pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// The program from `--cp/--main` or from `--manifest`, with the command line's oracles added.
 fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
     let mut program = match &args.manifest {
@@ -384,6 +252,7 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
             let prepared = classpath::prepare_report(cp, mode)?;
             Program {
                 classpath: prepared.entries.clone(),
+                framework: Vec::new(),
                 main,
                 args: Vec::new(),
                 fail_on_output: Vec::new(),
@@ -391,7 +260,7 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
                 expect_exit: 0,
                 private_cwd: false,
                 load_time: mode == Mode::LoadTime,
-                origin: Some(origin_of(cp, mode, None)),
+                origin: Some(Origin::of(cp, mode, None)),
                 uninstrumented_classes: prepared.uninstrumented.len(),
                 warnings: prepared.warning_lines(),
             }
@@ -410,7 +279,7 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
         program.expect_exit = e;
     }
     // Parallel JVMs must not write the same checked file.
-    if !program.fail_on_file.is_empty() && args.jobs.unwrap_or_else(default_jobs) > 1 {
+    if !program.fail_on_file.is_empty() && args.search.jobs.unwrap_or_else(default_jobs) > 1 {
         program.private_cwd = true;
     }
     Ok(program)
@@ -440,21 +309,8 @@ pub fn program_of(program: &crate::suite::Program, mode: Mode) -> anyhow::Result
     runnable.uninstrumented_classes = prepared.uninstrumented.len();
     runnable.warnings = prepared.warning_lines();
     let manifest = std::fs::canonicalize(program.dir.join("manifest.toml")).ok();
-    runnable.origin = Some(origin_of(&classes, mode, manifest));
+    runnable.origin = Some(Origin::of(&classes, mode, manifest));
     Ok(runnable)
-}
-
-/// Where the classes of `cp` come from, as a report records it for `replay`.
-pub fn origin_of(cp: &str, mode: Mode, manifest: Option<PathBuf>) -> Origin {
-    Origin {
-        classpath: cp
-            .split(':')
-            .filter(|e| !e.is_empty())
-            .map(|e| std::fs::canonicalize(e).unwrap_or_else(|_| PathBuf::from(e)))
-            .collect(),
-        mode: mode.name().to_string(),
-        manifest,
-    }
 }
 
 /// A suite program's original classes (compiled with javac, cached).
@@ -485,6 +341,7 @@ pub fn program_from(program: &crate::suite::Program, classpath: Vec<PathBuf>) ->
     let m = &program.manifest;
     Program {
         classpath,
+        framework: Vec::new(),
         main: m.main.clone(),
         args: m.args.clone(),
         fail_on_output: m.oracle.fail_on_output.iter().cloned().collect(),
@@ -501,7 +358,7 @@ pub fn program_from(program: &crate::suite::Program, classpath: Vec<PathBuf>) ->
 fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program) {
     let f = &result.finished;
     let say = |line: String| {
-        if args.json {
+        if args.search.json {
             eprintln!("{line}");
         } else {
             println!("{line}");
@@ -552,7 +409,7 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             result.coverage
         ));
     }
-    if args.json {
+    if args.search.json {
         let report = result.bugs.first().map(|b| b.dir.display().to_string());
         let value = json!({
             "bug": !result.bugs.is_empty(),

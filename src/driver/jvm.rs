@@ -18,6 +18,10 @@ pub struct Launch {
     pub agent_options: Vec<(String, String)>,
     pub runtime: crate::cmd::rt::Runtime,
     pub classpath: Vec<PathBuf>,
+    /// The test framework's class path (JUnit), loaded once per JVM. When it is not empty,
+    /// `main` names a test method, `CLASS#METHOD`, run through the JUnit Platform Launcher in a
+    /// fresh loader of `classpath` per execution (java-harness/junit).
+    pub framework: Vec<PathBuf>,
     pub main: String,
     pub fail_on_output: Vec<String>,
     pub fail_on_file: Vec<String>,
@@ -81,9 +85,17 @@ impl Launch {
             cmd.arg("--fail-on-file").arg(f);
         }
         cmd.arg("--cp").arg(join_paths(&self.classpath));
-        cmd.arg("--main").arg(&self.main);
-        cmd.arg("--");
-        cmd.args(&self.args);
+        if self.framework.is_empty() {
+            cmd.arg("--main").arg(&self.main);
+            cmd.arg("--");
+            cmd.args(&self.args);
+        } else {
+            let framework: Vec<PathBuf> = std::iter::once(self.runtime.junit.clone())
+                .chain(self.framework.iter().cloned())
+                .collect();
+            cmd.arg("--framework").arg(join_paths(&framework));
+            cmd.arg("--test").arg(&self.main);
+        }
         if let Some(dir) = &self.cwd {
             cmd.current_dir(dir);
         }

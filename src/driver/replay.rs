@@ -26,6 +26,7 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
         agent_options: recorded.agent_options.clone(),
         runtime,
         classpath: recorded.classpath.clone(),
+        framework: recorded.framework.clone(),
         main: recorded.main.clone(),
         fail_on_output: recorded.fail_on_output.clone(),
         fail_on_file: recorded.fail_on_file.clone(),
@@ -65,7 +66,7 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
 /// Replays `recorded` in a fresh JVM (scratch files in `work`).
 pub fn replay(recorded: &Recorded, work: &Path) -> anyhow::Result<Replayed> {
     std::fs::create_dir_all(work)?;
-    for entry in &recorded.classpath {
+    for entry in recorded.classpath.iter().chain(&recorded.framework) {
         if !entry.exists() {
             return Err(crate::error::bad_input(format!(
                 "the recorded class path entry {} is gone (was the cache cleared?)",

@@ -27,6 +27,19 @@ pub struct Origin {
 }
 
 impl Origin {
+    /// Where the classes of `cp` (`:`-separated) come from, instrumented for `mode`.
+    pub fn of(cp: &str, mode: super::classpath::Mode, manifest: Option<PathBuf>) -> Origin {
+        Origin {
+            classpath: cp
+                .split(':')
+                .filter(|e| !e.is_empty())
+                .map(|e| std::fs::canonicalize(e).unwrap_or_else(|_| PathBuf::from(e)))
+                .collect(),
+            mode: mode.name().to_string(),
+            manifest,
+        }
+    }
+
     fn to_json(&self) -> Value {
         json!({
             "classpath": self.classpath.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
@@ -127,7 +140,7 @@ pub fn write_report(
     result: &Value,
     origin: Option<&Origin>,
 ) -> anyhow::Result<PathBuf> {
-    let simple = launch.main.rsplit('.').next().unwrap_or("Main");
+    let simple = short_name(&launch.main);
     let dir = out.join(format!(
         "{simple}-{}-{}",
         result["kind"].as_str().unwrap_or("bug"),
@@ -173,6 +186,7 @@ pub fn write_report(
     let run = json!({
         "classpath": launch.classpath.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone()).display().to_string()).collect::<Vec<_>>(),
         "main": launch.main,
+        "framework": launch.framework.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
         "args": launch.args,
         "jvm_args": launch.jvm_args,
         "cwd": launch.cwd.as_ref().map(|d| d.display().to_string()),
@@ -190,6 +204,17 @@ pub fn write_report(
         format!("{}\n", replay_command(&dir)),
     )?;
     Ok(dir)
+}
+
+/// A main class or test method (`pkg.Cls#method(Types)`) in a few characters for folder names:
+/// `Cls` or `Cls.method`.
+pub fn short_name(main: &str) -> String {
+    let head = main.split('(').next().unwrap_or(main);
+    head.rsplit('.')
+        .next()
+        .filter(|s| !s.is_empty())
+        .unwrap_or("Main")
+        .replace('#', ".")
 }
 
 /// The exact command that replays the report in `dir`.
@@ -344,6 +369,8 @@ pub fn timeline(result: &Value, sites: &HashMap<i64, SiteRecord>) -> String {
 pub struct Recorded {
     pub dir: Option<PathBuf>,
     pub classpath: Vec<PathBuf>,
+    /// The test framework's class path of a JUnit test (`Launch::framework`).
+    pub framework: Vec<PathBuf>,
     pub main: String,
     pub args: Vec<String>,
     pub jvm_args: Vec<String>,
@@ -390,6 +417,10 @@ pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
     Ok(Recorded {
         dir: Some(dir.to_path_buf()),
         classpath: strings("classpath")
+            .into_iter()
+            .map(PathBuf::from)
+            .collect(),
+        framework: strings("framework")
             .into_iter()
             .map(PathBuf::from)
             .collect(),
@@ -584,6 +615,17 @@ mod tests {
         ]);
         // B changed, C removed, D added.
         assert_eq!(changed_classes(&then, &now), 3);
+    }
+
+    #[test]
+    fn short_names_of_classes_and_test_methods() {
+        assert_eq!(short_name("com.example.Main"), "Main");
+        assert_eq!(short_name("Main"), "Main");
+        assert_eq!(short_name("shop.CartTest#racy"), "CartTest.racy");
+        assert_eq!(
+            short_name("shop.CartTest#add(java.lang.String, int)"),
+            "CartTest.add"
+        );
     }
 
     #[test]

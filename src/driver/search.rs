@@ -19,6 +19,9 @@ use std::time::Duration;
 pub struct Program {
     /// Instrumented class-path entries.
     pub classpath: Vec<PathBuf>,
+    /// The test framework's class path (`Launch::framework`): non-empty when `main` is a JUnit
+    /// test method, `CLASS#METHOD`.
+    pub framework: Vec<PathBuf>,
     pub main: String,
     pub args: Vec<String>,
     pub fail_on_output: Vec<String>,
@@ -180,7 +183,7 @@ impl Search {
         let out = std::fs::canonicalize(&self.out)?;
         let id = unique();
         let work = out.join(format!(".work-{}-{id}", std::process::id()));
-        let simple = program.main.rsplit('.').next().unwrap_or("Main");
+        let simple = super::report::short_name(&program.main);
         let logs = out
             .join("logs")
             .join(format!("{simple}-{}-{id}", std::process::id()));
@@ -193,6 +196,7 @@ impl Search {
             agent_options: self.agent_options(program),
             runtime,
             classpath: program.classpath.clone(),
+            framework: program.framework.clone(),
             main: program.main.clone(),
             fail_on_output: program.fail_on_output.clone(),
             fail_on_file: program.fail_on_file.clone(),

@@ -374,8 +374,10 @@ mod tests {
                 runtime: crate::cmd::rt::Runtime {
                     jar: "rt.jar".into(),
                     agent: "agent.so".into(),
+                    junit: "junit.jar".into(),
                 },
                 classpath: vec![],
+                framework: vec![],
                 main: "Main".into(),
                 fail_on_output: vec![],
                 fail_on_file: vec![],

@@ -30,9 +30,10 @@ final class Agent {
 
     /**
      * Completes the execution's result with its output and the harness's own oracle verdict
-     * ({@code oracle} null when the oracles passed) and writes it.
+     * ({@code oracle} null when the oracles passed), writes it, and returns it (the JSON line of
+     * agent/PROTOCOL.md, non-ASCII escaped).
      */
-    static native void finishExecution(String stdout, String stderr, String oracle, String message);
+    static native String finishExecution(String stdout, String stderr, String oracle, String message);
 
     /** The JVM's exit status after the last execution: 0 no bug, 1 bug. */
     static native int exitStatus();

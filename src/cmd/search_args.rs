@@ -1,0 +1,185 @@
+//! The flags several subcommands share, defined once and flattened into each: the strategy and
+//! its bounds, and the bounds of one execution (`test`, `junit`, `run`), and the rest of a
+//! search (`test`, `junit`), with their checks (bad input in one line) and the [`Search`] they
+//! describe.
+
+use crate::driver::search::Search;
+use crate::driver::strategy::{self, Bounds, StrategyInfo};
+use crate::error::bad_input;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The strategy, its bounds and the seed.
+#[derive(clap::Args, Clone, Debug)]
+pub struct StrategyArgs {
+    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs | nonpreemptive.
+    #[arg(long, default_value = strategy::DEFAULT)]
+    pub strategy: String,
+    /// Context bound: preemptions.
+    #[arg(short = 'c')]
+    pub c: Option<u32>,
+    /// Variable bound.
+    #[arg(short = 'v')]
+    pub v: Option<u32>,
+    /// Thread bound.
+    #[arg(short = 't')]
+    pub t: Option<u32>,
+    /// PCT depth.
+    #[arg(short = 'd')]
+    pub d: Option<u32>,
+    /// Loop-iteration bound.
+    #[arg(short = 'l')]
+    pub l: Option<u32>,
+    /// How preemptions count against c: rankchecker (only priority-order violations) or chess
+    /// (every switch away from an enabled thread).
+    #[arg(long)]
+    pub c_mode: Option<String>,
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+impl StrategyArgs {
+    /// The bounds as given.
+    pub fn bounds(&self) -> Bounds {
+        Bounds {
+            c: self.c,
+            v: self.v,
+            t: self.t,
+            d: self.d,
+            l: self.l,
+        }
+    }
+
+    /// The strategy, with the given bounds checked against it; the bounds it does not read are
+    /// said once on stderr.
+    pub fn checked(&self) -> anyhow::Result<&'static StrategyInfo> {
+        let info = strategy::lookup(&self.strategy)?;
+        let unused = strategy::check(info, &self.bounds(), self.c_mode.as_deref())?;
+        if !unused.is_empty() {
+            eprintln!(
+                "rankcheck: note: {} does not use {}; ignored",
+                info.name,
+                unused.join(", ")
+            );
+        }
+        Ok(info)
+    }
+}
+
+/// The bounds of one execution.
+#[derive(clap::Args, Clone, Debug)]
+pub struct LimitArgs {
+    /// Step bound of one execution: an execution that reaches it is inconclusive ("too long"),
+    /// never a bug.
+    #[arg(long, default_value_t = scheduler::Config::default().max_steps)]
+    pub max_steps: u64,
+    /// Steps for which every enabled thread must keep spinning (re-reading what nobody writes,
+    /// yielding) with nothing written anywhere before the execution is reported as a livelock.
+    #[arg(long, default_value_t = scheduler::Config::default().livelock_window)]
+    pub livelock_window: u64,
+    /// Wall-clock bound of one execution, in milliseconds.
+    #[arg(long, default_value_t = 20_000)]
+    pub timeout_ms: u64,
+}
+
+/// Everything a search takes besides the program.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub strategy: StrategyArgs,
+    /// Executions at most.
+    #[arg(long, default_value_t = 1000)]
+    pub budget: u64,
+    /// Wall-clock bound of the whole search, in seconds.
+    #[arg(long)]
+    pub time_limit: Option<f64>,
+    /// Parallel JVMs, each pinned to its own CPU (default: the number of cores).
+    #[arg(short = 'j', long = "jobs")]
+    pub jobs: Option<usize>,
+    /// Where bug reports go.
+    #[arg(long, default_value = "rankcheck-out")]
+    pub out: PathBuf,
+    /// One JSON object on stdout at the end (other output goes to stderr).
+    #[arg(long)]
+    pub json: bool,
+    /// Go on after a bug.
+    #[arg(long)]
+    pub keep_going: bool,
+    /// Replay the last execution of every JVM of the search in a fresh JVM and fail (exit 3)
+    /// if one runs differently: uncontrolled nondeterminism that could hide a bug or stop one
+    /// from replaying. Without it the first JVM's last execution is checked, with a warning.
+    #[arg(long)]
+    pub check_determinism: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// Let the scheduler choose spurious wake-ups.
+    #[arg(long)]
+    pub spurious: bool,
+    /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
+    #[arg(long, allow_hyphen_values = true)]
+    pub jvm_arg: Vec<String>,
+    /// The processor count the program sees (`Runtime.availableProcessors()`, which sizes the
+    /// common fork/join pool, parallel streams and many thread pools); default: the machine's.
+    /// The controlled threads take turns either way; this decides how work is split.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub cpus: Option<u16>,
+    /// Field and array accesses inside the JDK's collections (HashMap, ArrayList, TreeMap,
+    /// ArrayDeque, StringBuilder, … and their iterators) are scheduling points when the
+    /// program's own code calls them on an object a second thread has touched: a race between
+    /// two unsynchronized `put`s is found.
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub jdk_collections: String,
+}
+
+impl SearchArgs {
+    /// The search these flags describe, checked (one JVM per core unless `-j`).
+    pub fn search(&self) -> anyhow::Result<Search> {
+        let info = self.strategy.checked()?;
+        if self.budget == 0 {
+            return Err(bad_input("--budget must be at least 1"));
+        }
+        if self.jobs == Some(0) {
+            return Err(bad_input("-j must be at least 1"));
+        }
+        let time_limit = match self.time_limit {
+            Some(t) if !(t > 0.0 && t.is_finite()) => {
+                return Err(bad_input(
+                    "--time-limit must be a positive number of seconds",
+                ))
+            }
+            t => t.map(Duration::from_secs_f64),
+        };
+        Ok(Search {
+            strategy: info,
+            bounds: self.strategy.bounds().used_by(info),
+            c_mode: self.strategy.c_mode.clone(),
+            seed: self.strategy.seed,
+            budget: self.budget,
+            jobs: self.jobs.unwrap_or_else(default_jobs),
+            fork: false,
+            keep_going: self.keep_going,
+            time_limit,
+            max_steps: self.limits.max_steps,
+            livelock_window: self.limits.livelock_window,
+            timeout_ms: self.limits.timeout_ms,
+            spurious: self.spurious,
+            jvm_args: self.jvm_arg.clone(),
+            cpus: self.cpus.map(usize::from),
+            jdk_collections: self.jdk_collections == "on",
+            out: self.out.clone(),
+            progress: !self.json && std::io::stderr().is_terminal(),
+            determinism_samples: if self.check_determinism {
+                usize::MAX
+            } else {
+                1
+            },
+            schedule_check: true,
+        })
+    }
+}
+
+/// The default `-j`: one JVM per core.
+pub fn default_jobs() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
