@@ -136,6 +136,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
             max_steps: options.max_steps,
             livelock_window: options.livelock_window,
             spurious_wakeups: options.spurious,
+            timeouts: options.timeouts,
             ..Config::default()
         },
         strategy,

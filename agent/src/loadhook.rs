@@ -149,7 +149,22 @@ pub const COLLECTION_CLASSES: &[&str] = &[
 /// Whether `name` (internal name, no hidden-class suffix) is one of [`COLLECTION_CLASSES`] or
 /// nested in one.
 pub fn is_collection_target(name: &str) -> bool {
-    COLLECTION_CLASSES.iter().any(|c| {
+    is_in(COLLECTION_CLASSES, name)
+}
+
+/// The JDK classes that read the wall clock for the program (`Instant.now()`,
+/// `Clock.systemUTC()`, `LocalDateTime.now()`, `new Date()`): rewritten so that their clock
+/// reads are the virtual clock's, as the program's own `System.currentTimeMillis()` is; a
+/// failure message or a decision that shows the time then replays.
+pub const CLOCK_CLASSES: &[&str] = &["java/time/Clock", "java/util/Date"];
+
+/// Whether `name` is one of [`CLOCK_CLASSES`] or nested in one.
+pub fn is_clock_target(name: &str) -> bool {
+    is_in(CLOCK_CLASSES, name)
+}
+
+fn is_in(classes: &[&str], name: &str) -> bool {
+    classes.iter().any(|c| {
         name.strip_prefix(c)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('$'))
     })
@@ -566,7 +581,7 @@ impl LoadHook {
 
     /// How JDK class `name` is rewritten, if it is.
     fn jdk_config(&self, name: &str) -> Option<&rewriter::Config> {
-        if is_juc_target(name) {
+        if is_juc_target(name) || is_clock_target(name) {
             Some(&self.jdk)
         } else if self.options.collections && is_collection_target(name) {
             Some(&self.jdk_collections)
@@ -708,6 +723,18 @@ mod tests {
         assert!(!is_juc_target(
             "java/util/concurrent/ThreadPoolExecutor$$Lambda$14.0x0000000800c0b000"
         ));
+    }
+
+    #[test]
+    fn collection_and_clock_targets() {
+        assert!(is_collection_target("java/util/HashMap"));
+        assert!(is_collection_target("java/util/HashMap$KeyIterator"));
+        assert!(!is_collection_target("java/util/HashMapX"));
+        assert!(is_clock_target("java/time/Clock"));
+        assert!(is_clock_target("java/time/Clock$SystemClock"));
+        assert!(is_clock_target("java/util/Date"));
+        assert!(!is_clock_target("java/util/DateFormat"));
+        assert!(!is_clock_target("java/time/Instant"));
     }
 
     #[test]

@@ -42,6 +42,8 @@ pub struct Options {
     /// Follow this recorded schedule instead of a strategy.
     pub replay: Option<PathBuf>,
     pub spurious: bool,
+    /// When a timed wait may time out (`timeouts=idle|any`, scheduler::Timeouts).
+    pub timeouts: scheduler::Timeouts,
     /// Go on after a bug (otherwise the run stops at the first one).
     pub keep_going: bool,
     /// Executions rankcheck could not control (watchdog, wall-clock bound) after which the run
@@ -110,6 +112,7 @@ impl Default for Options {
             out: None,
             replay: None,
             spurious: false,
+            timeouts: scheduler::Timeouts::default(),
             keep_going: false,
             max_inconclusive: 3,
             state: None,
@@ -162,6 +165,7 @@ pub const KEYS: &[&str] = &[
     "out",
     "replay",
     "spurious",
+    "timeouts",
     "keep-going",
     "max-inconclusive",
     "state",
@@ -240,6 +244,14 @@ impl Options {
             "out" => self.out = Some(PathBuf::from(value)),
             "replay" => self.replay = Some(PathBuf::from(value)),
             "spurious" => self.spurious = switch(value)?,
+            "timeouts" => {
+                self.timeouts = scheduler::Timeouts::from_name(value.trim()).ok_or_else(|| {
+                    bad(&format!(
+                        "expected one of {}",
+                        scheduler::Timeouts::NAMES.join(", ")
+                    ))
+                })?
+            }
             "keep-going" => self.keep_going = switch(value)?,
             "max-inconclusive" => self.max_inconclusive = num(value)?.max(1),
             "state" => self.state = Some(PathBuf::from(value)),
@@ -310,6 +322,11 @@ mod tests {
         assert_eq!(Options::parse("").unwrap(), Options::default());
         assert!(Options::default().plain);
         assert!(!Options::parse("plain=off").unwrap().plain);
+        assert_eq!(Options::default().timeouts, scheduler::Timeouts::Idle);
+        assert_eq!(
+            Options::parse("timeouts=any").unwrap().timeouts,
+            scheduler::Timeouts::Any
+        );
     }
 
     #[test]
@@ -323,6 +340,10 @@ mod tests {
         assert!(Options::parse("seed").unwrap_err().0.contains("KEY=VALUE"));
         assert!(Options::parse("executions=0").is_err());
         assert!(Options::parse("spurious=maybe").is_err());
+        assert!(Options::parse("timeouts=never")
+            .unwrap_err()
+            .0
+            .contains("idle, any"));
     }
 
     #[test]

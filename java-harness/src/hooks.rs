@@ -143,6 +143,9 @@ pub enum Hook {
     IdentityHashCode,
     CurrentTimeMillis,
     NanoTime,
+    /// `jdk.internal.misc.VM.getNanoTimeAdjustment(offset)`: the wall clock of `Instant.now()`
+    /// and `Clock.systemUTC()` (in `java.time.Clock`, which the agent rewrites at load time).
+    NanoTimeAdjustment,
     MathRandom,
     /// Replaces `invokespecial java/util/Random.<init>()V` by pushing a seed from this hook and
     /// calling `java/util/Random.<init>(J)V` instead (the only hook that is not a plain
@@ -223,6 +226,7 @@ impl Hook {
         Hook::IdentityHashCode,
         Hook::CurrentTimeMillis,
         Hook::NanoTime,
+        Hook::NanoTimeAdjustment,
         Hook::MathRandom,
         Hook::RandomSeed,
         Hook::VarHandleAccess,
@@ -275,6 +279,7 @@ impl Hook {
             Hook::IdentityHashCode => ("identityHashCode", "(Ljava/lang/Object;J)I", Replace),
             Hook::CurrentTimeMillis => ("currentTimeMillis", "(J)J", Replace),
             Hook::NanoTime => ("nanoTime", "(J)J", Replace),
+            Hook::NanoTimeAdjustment => ("nanoTimeAdjustment", "(JJ)J", Replace),
             Hook::MathRandom => ("mathRandom", "(J)D", Replace),
             Hook::RandomSeed => ("randomSeed", "(J)J", Replace),
             Hook::VarHandleAccess => (
@@ -385,6 +390,7 @@ impl Hook {
             ),
             Hook::CurrentTimeMillis => m("java/lang/System", "currentTimeMillis", "()J"),
             Hook::NanoTime => m("java/lang/System", "nanoTime", "()J"),
+            Hook::NanoTimeAdjustment => m("jdk/internal/misc/VM", "getNanoTimeAdjustment", "(J)J"),
             Hook::MathRandom => m("java/lang/Math", "random", "()D"),
             Hook::RandomSeed => m("java/util/Random", "<init>", "()V"),
             Hook::FindVarHandle => m(LOOKUP, "findVarHandle", FIND_VAR_HANDLE),

@@ -38,6 +38,44 @@ pub struct Config {
     /// that a correct `while (!cond) wait();` loop cannot be woken forever and exhaustive
     /// searches stay finite.
     pub max_spurious_wakeups: u32,
+    /// When a timed wait, timed join or timed park may return by timing out.
+    pub timeouts: Timeouts,
+}
+
+/// When a timed blocking operation (`wait(ms)`, `join(ms)`, `parkNanos`, and everything built
+/// on them: `awaitTermination`, `poll(timeout)`, `get(timeout)`, …) may time out. Time is
+/// virtual: the model has no clock, only the choice of letting a timeout fire.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Timeouts {
+    /// Only when no thread can go on otherwise: every enabled thread is a timed waiter whose
+    /// timeout would fire, or spins (crate::fairness). A correct program that waits
+    /// `awaitTermination(1, MINUTES)` for work that takes microseconds is not failed by a
+    /// timeout no real machine would see; a program that needs a timeout to go on still gets it.
+    #[default]
+    Idle,
+    /// Whenever the strategy likes, as if any thread could stall for any time: also finds the
+    /// bugs of a timeout too short for a slow machine (a stricter reading of the JLS).
+    Any,
+}
+
+impl Timeouts {
+    /// The names on the command line and in the agent's options.
+    pub const NAMES: [&'static str; 2] = ["idle", "any"];
+
+    pub fn from_name(name: &str) -> Option<Timeouts> {
+        match name {
+            "idle" => Some(Timeouts::Idle),
+            "any" => Some(Timeouts::Any),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Timeouts::Idle => "idle",
+            Timeouts::Any => "any",
+        }
+    }
 }
 
 impl Default for Config {
@@ -47,6 +85,7 @@ impl Default for Config {
             livelock_window: 1_000_000,
             spurious_wakeups: false,
             max_spurious_wakeups: 2,
+            timeouts: Timeouts::Idle,
         }
     }
 }
@@ -588,6 +627,16 @@ impl<S: Strategy> Execution<S> {
                         yields: s.yields,
                     });
                 }
+            }
+        }
+        if self.config.timeouts == Timeouts::Idle {
+            let fairness = &self.fairness;
+            let others_go_on = self
+                .candidates
+                .iter()
+                .any(|c| c.via != Via::Timeout && !fairness.spinning(c.thread));
+            if others_go_on {
+                self.candidates.retain(|c| c.via != Via::Timeout);
             }
         }
         unfinished

@@ -156,7 +156,7 @@ pub mod sim;
 pub mod strategy;
 
 pub use events::{Event, EventLog};
-pub use execution::{Config, ExecError, Execution, ThreadStatus};
+pub use execution::{Config, ExecError, Execution, ThreadStatus, Timeouts};
 pub use ids::{Loc, ObjId, SiteId, ThreadId, VarId};
 pub use op::{Decision, Op, OpKind, OpOutcome};
 pub use rng::{RandomSource, SeededRandom};

@@ -47,6 +47,8 @@ pub struct Args {
     /// Let the scheduler choose spurious wake-ups.
     #[arg(long)]
     pub spurious: bool,
+    #[command(flatten)]
+    pub timeouts: super::search_args::TimeoutArgs,
     /// Go on after a bug.
     #[arg(long)]
     pub keep_going: bool,
@@ -300,6 +302,7 @@ impl Launch {
             ("block-ms".into(), args.block_ms.to_string()),
             ("expect-exit".into(), args.expect_exit.to_string()),
             ("spurious".into(), on_off(args.spurious)),
+            ("timeouts".into(), args.timeouts.timeouts.clone()),
             ("keep-going".into(), on_off(args.keep_going)),
             ("pin".into(), args.pin.clone()),
             ("juc".into(), args.juc.clone()),

@@ -67,6 +67,18 @@ impl StrategyArgs {
     }
 }
 
+/// When timed waits may time out.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TimeoutArgs {
+    /// When a timed wait (`wait(ms)`, `join(ms)`, `parkNanos`, and so `awaitTermination`,
+    /// `poll(timeout)`, `Future.get(timeout)`, …) may time out: `idle`, only when no other
+    /// thread can go on (a correct program is not failed by a timeout no real machine would
+    /// hit), or `any`, whenever the strategy likes (also finds timeouts too short for a slow
+    /// machine).
+    #[arg(long, default_value = "idle", value_parser = scheduler::Timeouts::NAMES)]
+    pub timeouts: String,
+}
+
 /// The bounds of one execution.
 #[derive(clap::Args, Clone, Debug)]
 pub struct LimitArgs {
@@ -116,6 +128,8 @@ pub struct SearchArgs {
     /// Let the scheduler choose spurious wake-ups.
     #[arg(long)]
     pub spurious: bool,
+    #[command(flatten)]
+    pub timeouts: TimeoutArgs,
     /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
     #[arg(long, allow_hyphen_values = true)]
     pub jvm_arg: Vec<String>,
@@ -164,6 +178,7 @@ impl SearchArgs {
             livelock_window: self.limits.livelock_window,
             timeout_ms: self.limits.timeout_ms,
             spurious: self.spurious,
+            timeouts: self.timeouts.timeouts.clone(),
             jvm_args: self.jvm_arg.clone(),
             cpus: self.cpus.map(usize::from),
             jdk_collections: self.jdk_collections == "on",

@@ -406,7 +406,7 @@ pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
         .as_str()
         .ok_or_else(|| format!("{}: no main class recorded", path.display()))?
         .to_string();
-    let agent_options = v["agent_options"]
+    let mut agent_options: Vec<(String, String)> = v["agent_options"]
         .as_object()
         .map(|o| {
             o.iter()
@@ -414,6 +414,10 @@ pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
                 .collect()
         })
         .unwrap_or_default();
+    // Reports of 0.5.0 and before were found with timeouts that could fire at any step.
+    if !agent_options.iter().any(|(k, _)| k == "timeouts") {
+        agent_options.push(("timeouts".into(), "any".into()));
+    }
     Ok(Recorded {
         dir: Some(dir.to_path_buf()),
         classpath: strings("classpath")

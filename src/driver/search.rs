@@ -58,6 +58,8 @@ pub struct Search {
     pub livelock_window: u64,
     pub timeout_ms: u64,
     pub spurious: bool,
+    /// When timed waits may time out (`idle` or `any`).
+    pub timeouts: String,
     pub jvm_args: Vec<String>,
     /// The processor count the program sees (`availableProcessors()`); `None`: the machine's.
     pub cpus: Option<usize>,
@@ -139,6 +141,7 @@ impl Search {
             livelock_window: scheduler::Config::default().livelock_window,
             timeout_ms: 10_000,
             spurious: false,
+            timeouts: scheduler::Timeouts::default().name().into(),
             jvm_args: Vec::new(),
             cpus: None,
             jdk_collections: true,
@@ -160,6 +163,7 @@ impl Search {
             ("timeout-ms".into(), self.timeout_ms.to_string()),
             ("expect-exit".into(), program.expect_exit.to_string()),
             ("spurious".into(), on_off(self.spurious)),
+            ("timeouts".into(), self.timeouts.clone()),
             ("collections".into(), on_off(self.jdk_collections)),
         ];
         if program.load_time {

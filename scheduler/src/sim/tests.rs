@@ -3,6 +3,7 @@
 use super::programs::{self, BugCase};
 use super::*;
 use crate::strategy::{Dfs, Pct, PctConfig, RandomWalk};
+use crate::Timeouts;
 
 fn config_for(case: &BugCase) -> Config {
     Config {
@@ -611,16 +612,20 @@ fn timed_wait_loop() -> Program {
 
 #[test]
 fn spin_waits_end_under_every_strategy_and_seed() {
-    let config = Config {
-        max_steps: 20_000,
-        livelock_window: 5_000,
-        ..Config::default()
-    };
-    for (yielding, program) in [
-        (false, spin_until_set(false)),
-        (true, spin_until_set(true)),
-        (false, timed_wait_loop()),
+    for (yielding, program, timeouts) in [
+        (false, spin_until_set(false), Timeouts::Idle),
+        (true, spin_until_set(true), Timeouts::Idle),
+        (false, timed_wait_loop(), Timeouts::Idle),
+        (false, timed_wait_loop(), Timeouts::Any),
+        (true, spinner_waits_for_timed_waiter(), Timeouts::Idle),
+        (true, spinner_waits_for_timed_waiter(), Timeouts::Any),
     ] {
+        let config = Config {
+            max_steps: 20_000,
+            livelock_window: 5_000,
+            timeouts,
+            ..Config::default()
+        };
         for name in crate::strategy::by_name::NAMES {
             for seed in 0..4 {
                 let chosen = crate::strategy::from_name(name, &Default::default(), seed).unwrap();
@@ -630,7 +635,8 @@ fn spin_waits_end_under_every_strategy_and_seed() {
                     // Pruned by an exhaustive search is fine; too long or a livelock is not.
                     assert!(
                         matches!(outcome, Outcome::Pass | Outcome::Stopped(_)),
-                        "{name} seed {seed} yielding {yielding}: {outcome:?} after {} steps",
+                        "{} under {name} seed {seed} yielding {yielding} {timeouts:?}: {outcome:?} after {} steps",
+                        program.name,
                         exec.steps()
                     );
                     let more = exec.finish(false).unwrap();
@@ -641,6 +647,114 @@ fn spin_waits_end_under_every_strategy_and_seed() {
                 }
             }
         }
+    }
+}
+
+/// Main starts a worker that sets a flag and notifies, waits for it once with a timeout and
+/// asserts the flag: correct unless a timeout may fire while the worker could still run
+/// (`if (!pool.awaitTermination(1, MINUTES)) throw …`).
+fn checked_timed_await() -> Program {
+    const FLAG: u32 = 0;
+    Program {
+        name: "checked-timed-await",
+        vars: vec![0],
+        bodies: vec![
+            vec![
+                Ins::Start(1),
+                Ins::Lock(0),
+                Read { var: FLAG, reg: 0 },
+                Ins::JumpIf {
+                    reg: 0,
+                    cmp: Cmp::Ne,
+                    val: Val::Const(0),
+                    to: 5,
+                },
+                Ins::TimedWait(0),
+                Ins::Unlock(0),
+                Read { var: FLAG, reg: 0 },
+                Ins::Assert {
+                    reg: 0,
+                    cmp: Cmp::Ne,
+                    val: Val::Const(0),
+                    msg: "gave up waiting",
+                },
+            ],
+            vec![
+                Ins::Lock(0),
+                Write {
+                    var: FLAG,
+                    val: Val::Const(1),
+                },
+                Ins::NotifyAll(0),
+                Ins::Unlock(0),
+            ],
+        ],
+    }
+}
+
+/// Every outcome of every schedule of `program` (depth-first, to the end).
+fn every_outcome(program: &Program, config: Config) -> Vec<Outcome> {
+    let mut exec = Execution::new(config, Dfs::new());
+    let mut outcomes = Vec::new();
+    loop {
+        let outcome = run_execution(&mut exec, program).unwrap();
+        let bug = outcome.is_bug();
+        outcomes.push(outcome);
+        if !exec.finish(bug).unwrap() {
+            return outcomes;
+        }
+        exec.restart().unwrap();
+    }
+}
+
+#[test]
+fn a_timeout_fires_only_when_nothing_else_can_run_unless_any_is_asked() {
+    let idle = every_outcome(&checked_timed_await(), Config::default());
+    assert!(
+        idle.iter().all(|o| *o == Outcome::Pass),
+        "idle timeouts: {idle:?}"
+    );
+    let any = every_outcome(
+        &checked_timed_await(),
+        Config {
+            timeouts: Timeouts::Any,
+            ..Config::default()
+        },
+    );
+    assert!(
+        any.iter().any(|o| o.is_bug()) && any.contains(&Outcome::Pass),
+        "any timeouts: {any:?}"
+    );
+}
+
+/// A timed waiter that sets a flag after its timeout, and main spinning on the flag: the
+/// timeout must fire although main is enabled (it only spins), under both `Timeouts`.
+fn spinner_waits_for_timed_waiter() -> Program {
+    Program {
+        name: "spinner-waits-for-timed-waiter",
+        vars: vec![0],
+        bodies: vec![
+            vec![
+                Ins::Start(1),
+                Read { var: 0, reg: 0 },
+                Ins::Yield,
+                Ins::JumpIf {
+                    reg: 0,
+                    cmp: Cmp::Eq,
+                    val: Val::Const(0),
+                    to: 1,
+                },
+            ],
+            vec![
+                Ins::Lock(0),
+                Ins::TimedWait(0),
+                Ins::Unlock(0),
+                Write {
+                    var: 0,
+                    val: Val::Const(1),
+                },
+            ],
+        ],
     }
 }
 

@@ -270,6 +270,21 @@ public final class RC {
         return t != Long.MIN_VALUE ? t : System.nanoTime();
     }
 
+    /**
+     * {@code VM.getNanoTimeAdjustment(offset)} on the virtual clock: nanoseconds since
+     * {@code offset} seconds past the epoch, -1 when that is more than 2^32 s away (the JDK's
+     * contract). Threads rankcheck does not control get the real clock at millisecond precision
+     * (RC may not call {@code jdk.internal.misc.VM}).
+     */
+    public static long nanoTimeAdjustment(long offset, long site) {
+        long millis = currentTimeMillis(site);
+        long seconds = Math.floorDiv(millis, 1000L) - offset;
+        if (seconds > 0xFFFFFFFFL || seconds < -0xFFFFFFFFL) {
+            return -1;
+        }
+        return seconds * 1_000_000_000L + Math.floorMod(millis, 1000L) * 1_000_000L;
+    }
+
     public static double mathRandom(long site) {
         return on ? nRandomDouble(site) : Math.random();
     }

@@ -5,7 +5,9 @@ package timedwaitnoloop;
  * The buggy reader waits once, with a timeout, and then uses whatever is there: if the wait
  * times out (or wakes spuriously) before the writer ran, the message is still null. Its failure
  * message says how long it waited, from System.currentTimeMillis(). No preemption: main blocks in
- * the wait and its time-out comes before the writer runs: (c, v, t) = (0, 0, 2).
+ * the wait and its time-out comes before the writer runs: (c, v, t) = (0, 0, 2). The time-out
+ * fires while the writer could still run, so rankcheck finds it with --timeouts any (or
+ * --spurious), not with the default, where a timeout fires only when nothing else can run.
  */
 public class Main {
     static final Object MAILBOX = new Object();
