@@ -13,6 +13,7 @@ pub mod folder;
 pub mod junit;
 pub mod jvm;
 pub mod plots;
+pub mod progress;
 pub mod replay;
 pub mod report;
 pub mod search;
