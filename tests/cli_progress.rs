@@ -137,7 +137,10 @@ fn a_sweep_prints_progress_while_its_searches_run() {
     assert_eq!(ran.code, 0, "{}", ran.both());
     assert!(dir.join("sweep/results.csv").is_file());
     let lines = progress_lines(&timed);
-    assert!(!lines.is_empty(), "no progress line:\n{}", timed.text());
+    // About 30 s on this project's 2 cores; a machine that runs it in 12 s needs no line.
+    if timed.ended > SILENCE {
+        assert!(!lines.is_empty(), "no progress line:\n{}", timed.text());
+    }
     for l in &lines {
         assert!(
             l.contains("/4 searches, ") && l.contains(" executions, 0 bugs, "),

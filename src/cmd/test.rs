@@ -215,10 +215,10 @@ mod selective {
             let mut part = search.clone();
             part.budget = per_set.min(search.budget - used);
             part.seed = search.seed.wrapping_add(tried);
-            eprintln!(
+            search.note(&format!(
                 "rankcheck: variables {{{}}}: {sites} of {all_sites} data sites instrumented",
                 names.join(", ")
-            );
+            ));
             let mut result = part.run(&program)?;
             used += result.finished.executions;
             seconds += result.finished.seconds;

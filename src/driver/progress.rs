@@ -65,7 +65,7 @@ impl Shown {
     pub fn start() -> Shown {
         use std::io::IsTerminal;
         let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new(0);
+            let bar = indicatif::ProgressBar::new(1);
             bar.set_style(
                 indicatif::ProgressStyle::with_template("{spinner} {bar:30} {wide_msg}")
                     .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
@@ -187,12 +187,13 @@ impl State {
         }
     }
 
-    /// The bar's position and length: searches for a sweep, else executions of the budget.
+    /// The bar's position and length: searches for a sweep, else executions of the budget;
+    /// an empty bar before there is either (a length of 0 would draw a full one).
     fn position(&self) -> (u64, u64) {
         match (self.searches, self.budget) {
-            (Some((done, total)), _) => (done, total),
+            (Some((done, total)), _) => (done, total.max(1)),
             (None, Some(budget)) => (self.executions.min(budget), budget),
-            (None, None) => (0, 0),
+            (None, None) => (0, 1),
         }
     }
 
@@ -363,6 +364,11 @@ mod tests {
             "3/12 searches, 2,400 executions, 2 bugs, 80 exec/s, 30 s elapsed, ~1 min 30 s left"
         );
         assert_eq!(s.position(), (3, 12));
+        assert_eq!(
+            state(start).position(),
+            (0, 1),
+            "an empty bar, not a full one"
+        );
     }
 
     #[test]

@@ -227,10 +227,10 @@ impl Search {
         let _ = std::fs::remove_dir_all(&work);
         // A failed search keeps every log (its error names them); otherwise the empty ones go.
         if result.is_ok() && keep_logs(&logs) {
-            eprintln!(
+            self.note(&format!(
                 "rankcheck: note: JVM log(s) with warnings kept in {}",
                 logs.display()
-            );
+            ));
         }
         result
     }
@@ -295,6 +295,14 @@ impl Search {
             coverage,
             nondeterminism,
         })
+    }
+
+    /// Prints `line` on stderr, with the progress bar out of its way.
+    pub fn note(&self, line: &str) {
+        match &self.progress {
+            Some(p) => p.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
     }
 
     /// Says what the search does besides executing, on the progress shown.
