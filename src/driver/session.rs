@@ -144,15 +144,15 @@ impl Session {
                     let results = self.work.join(format!("results-{first}.jsonl"));
                     let polls = Cell::new(0u32);
                     let live = Cell::new(0u64);
+                    let read = Cell::new(0u64);
                     let cancel = || {
                         polls.set(polls.get() + 1);
                         // Executions as they end (every quarter second), for the progress shown.
                         if let (Some(progress), 0) = (progress, polls.get() % 25) {
-                            let now = count_lines(&results);
-                            if now > live.get() {
-                                progress.executions(now - live.get());
-                                live.set(now);
-                            }
+                            let (lines, to) = count_new_lines(&results, read.get());
+                            read.set(to);
+                            live.set(live.get() + lines);
+                            progress.executions(lines);
                         }
                         failed.load(Ordering::SeqCst)
                             || (!self.keep_going && lowest_bug.load(Ordering::SeqCst) < first)
@@ -347,8 +347,24 @@ impl Session {
     }
 }
 
-fn count_lines(path: &Path) -> u64 {
-    std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count() as u64)
+/// The lines written to `path` after byte `from`, and the end of what was read: a results
+/// file of executions that print a lot is not read again from the start every time.
+fn count_new_lines(path: &Path, from: u64) -> (u64, u64) {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut new = Vec::new();
+    let read = std::fs::File::open(path).and_then(|mut f| {
+        f.seek(SeekFrom::Start(from))?;
+        f.read_to_end(&mut new)
+    });
+    // Up to the last whole line, so that a line being written is counted once, when done.
+    let whole = new.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    match read {
+        Ok(_) => (
+            new[..whole].iter().filter(|&&c| c == b'\n').count() as u64,
+            from + whole as u64,
+        ),
+        Err(_) => (0, from),
+    }
 }
 
 #[cfg(test)]
@@ -388,6 +404,19 @@ mod tests {
             progress: None,
             samples: 0,
         }
+    }
+
+    #[test]
+    fn new_lines_are_counted_once_and_a_partial_line_when_it_ends() {
+        let path = std::env::temp_dir().join(format!("rankcheck-lines-{}", std::process::id()));
+        std::fs::write(&path, "{\"a\":1}\n{\"b\":").unwrap();
+        let (n, at) = count_new_lines(&path, 0);
+        assert_eq!((n, at), (1, 8));
+        assert_eq!(count_new_lines(&path, at), (0, 8));
+        std::fs::write(&path, "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n").unwrap();
+        assert_eq!(count_new_lines(&path, at), (2, 24));
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(count_new_lines(&path, 0), (0, 0), "no file yet");
     }
 
     #[test]
