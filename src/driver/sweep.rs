@@ -287,7 +287,10 @@ fn run_units(
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let rows: Mutex<Vec<(usize, usize, Row)>> = Mutex::new(Vec::new());
-    progress.searches(0, units.len() as u64);
+    // Table 4's units come after the others (their `order` goes on): the count goes on too.
+    let before = units.first().map_or(0, |u| u.order) as u64;
+    let total = before + units.len() as u64;
+    progress.searches(before, total);
     std::thread::scope(|scope| {
         for _ in 0..config.jobs.max(1).min(units.len().max(1)) {
             scope.spawn(|| loop {
@@ -300,7 +303,7 @@ fn run_units(
                     rows.lock().unwrap().push((unit.order, k, row));
                 }
                 let done = done.fetch_add(1, Ordering::SeqCst) + 1;
-                progress.searches(done as u64, units.len() as u64);
+                progress.searches(before + done as u64, total);
             });
         }
     });
