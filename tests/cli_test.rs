@@ -15,12 +15,11 @@ fn report_dir(stdout: &str) -> String {
         .to_string()
 }
 
-#[test]
-fn finds_the_lost_update_reports_it_and_the_report_replays() {
-    let dir = scratch("lost-update");
-    let classes = compile_test_program("LostUpdate", &dir);
+/// `rankcheck test` of tests/programs/LostUpdate (compiled into `classes`) in `dir`, reports in
+/// `dir/reports`: it must find the bug (exit 1).
+fn find_lost_update(dir: &Path, classes: &Path) -> Ran {
     let ran = rankcheck(
-        &dir,
+        dir,
         &[
             "test",
             "--cp",
@@ -37,6 +36,14 @@ fn finds_the_lost_update_reports_it_and_the_report_replays() {
         LIMIT,
     );
     assert_eq!(ran.code, 1, "{}", ran.both());
+    ran
+}
+
+#[test]
+fn finds_the_lost_update_reports_it_and_the_report_replays() {
+    let dir = scratch("lost-update");
+    let classes = compile_test_program("LostUpdate", &dir);
+    let ran = find_lost_update(&dir, &classes);
     assert!(ran.stdout.contains("lost update"), "{}", ran.both());
     let report = report_dir(&ran.stdout);
     let report = Path::new(&report);
@@ -233,6 +240,35 @@ fn the_same_seed_gives_the_same_schedules_whatever_the_parallelism() {
         ));
     }
     assert_eq!(schedules[0], schedules[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_second_run_with_the_same_out_keeps_the_first_report() {
+    let dir = scratch("report-twice");
+    let classes = compile_test_program("LostUpdate", &dir);
+    let run = || find_lost_update(&dir, &classes).stdout;
+    let first_out = run();
+    let first = report_dir(&first_out);
+    let first_result = std::fs::read(Path::new(&first).join("result.json")).unwrap();
+    let second_out = run();
+    let second = report_dir(&second_out);
+    // The same seed finds the same bug at the same execution: the same name, so the second
+    // run takes the next one, and the first folder is as the first run left it.
+    assert_eq!(second, format!("{first}-2"), "{second_out}");
+    assert_eq!(
+        std::fs::read(Path::new(&first).join("result.json")).unwrap(),
+        first_result
+    );
+    // What the second run prints and writes names its own folder.
+    assert!(
+        second_out.contains(&format!("replay: rankcheck replay {second}\n")),
+        "{second_out}"
+    );
+    let replay_txt = std::fs::read_to_string(Path::new(&second).join("replay.txt")).unwrap();
+    assert!(replay_txt.contains(&second), "{replay_txt}");
+    let replayed = rankcheck(&dir, &["replay", &second], LIMIT);
+    assert_eq!(replayed.code, 1, "{}", replayed.both());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

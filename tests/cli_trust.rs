@@ -11,37 +11,6 @@ use cli_support::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
-/// Writes `sources` (path below `src/`, text) into `dir/src` and compiles them with javac
-/// (`--release 17`) into `dir/classes`, which it returns.
-fn javac(dir: &Path, sources: &[(&str, &str)]) -> PathBuf {
-    let src = dir.join("src");
-    let classes = dir.join("classes");
-    let mut files = Vec::new();
-    for (path, text) in sources {
-        let file = src.join(path);
-        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
-        std::fs::write(&file, text).unwrap();
-        files.push(file);
-    }
-    std::fs::create_dir_all(&classes).unwrap();
-    let javac = std::env::var_os("JAVA_HOME")
-        .map(|h| PathBuf::from(h).join("bin/javac"))
-        .filter(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from("javac"));
-    let out = std::process::Command::new(javac)
-        .args(["--release", "17", "-d"])
-        .arg(&classes)
-        .args(&files)
-        .output()
-        .expect("javac runs");
-    assert!(
-        out.status.success(),
-        "javac failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    classes
-}
-
 /// stdout as the one JSON object it must be.
 fn one_json(ran: &Ran) -> Value {
     let lines: Vec<&str> = ran

@@ -9,6 +9,7 @@
 
 use super::search_args::SearchArgs;
 use crate::driver::junit::{discover, TestCase};
+use crate::driver::progress::Shown;
 use crate::driver::report::replay_command;
 use crate::driver::search::{Program, Reported, Search, SCHEDULE_INDEPENDENT};
 use crate::driver::strategy::{self, Bounds};
@@ -43,23 +44,35 @@ enum Verdict {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let base = args.search.search()?;
     let started = Instant::now();
+    let shown = Shown::start();
+    let progress = shown.handle();
+    progress.phase(Some("discovering the tests"));
     let found = discover(&args.cp, &args.select)?;
     for note in &found.notes {
-        eprintln!("rankcheck: note: {note}");
+        progress.suspend(|| eprintln!("rankcheck: note: {note}"));
     }
+    progress.phase(Some("preparing the program"));
     let program = found.program()?;
-    crate::driver::classpath::warn(&program.warnings);
+    progress.suspend(|| crate::driver::classpath::warn(&program.warnings));
     let say = |line: String| {
-        if args.search.json {
-            eprintln!("{line}");
-        } else {
-            println!("{line}");
-        }
+        progress.suspend(|| {
+            if args.search.json {
+                eprintln!("{line}");
+            } else {
+                println!("{line}");
+            }
+        })
     };
     let mut rows = Vec::new();
     let (mut bugs, mut clean, mut undecided) = (0, 0, 0);
-    for test in &found.tests {
-        let search = search_for(&base, &args, test)?;
+    for (i, test) in found.tests.iter().enumerate() {
+        let mut search = search_for(&base, &args, test)?;
+        search.progress = Some(progress.clone());
+        progress.begin(
+            format!("test {}/{} {}", i + 1, found.tests.len(), test.id),
+            Some(search.budget),
+            search.time_limit,
+        );
         let program = Program {
             main: test.id.clone(),
             ..program.clone()
@@ -68,10 +81,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         let (verdict, executions) = match search.run(&program) {
             Ok(result) => {
                 for n in &result.nondeterminism {
-                    eprintln!(
-                        "rankcheck: warning: {}: nondeterminism rankcheck does not control: {n}",
-                        test.id
-                    );
+                    progress.suspend(|| {
+                        eprintln!(
+                            "rankcheck: warning: {}: nondeterminism rankcheck does not control: \
+                             {n}",
+                            test.id
+                        )
+                    });
                 }
                 let executions = result.finished.executions;
                 let verdict = if let Some(bug) = result.bugs.first() {

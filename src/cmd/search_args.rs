@@ -6,7 +6,6 @@
 use crate::driver::search::Search;
 use crate::driver::strategy::{self, Bounds, StrategyInfo};
 use crate::error::bad_input;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -183,7 +182,8 @@ impl SearchArgs {
             cpus: self.cpus.map(usize::from),
             jdk_collections: self.jdk_collections == "on",
             out: self.out.clone(),
-            progress: !self.json && std::io::stderr().is_terminal(),
+            // The command that runs the search shows the progress (`driver::progress`).
+            progress: None,
             determinism_samples: if self.check_determinism {
                 usize::MAX
             } else {

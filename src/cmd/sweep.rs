@@ -7,10 +7,10 @@
 //! only the bounds it reads, and stops at the first setting that finds the bug); 1 seed;
 //! budget 300 executions per setting. The work is done by `crate::driver::sweep`.
 
+use crate::driver::progress::Shown;
 use crate::driver::sweep::{self, Config, Range};
 use crate::driver::{bench_suite, strategy, tables};
 use crate::error::{bad_input, Outcome};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 #[derive(clap::Args)]
@@ -104,18 +104,14 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config.seeds,
         config.budget
     );
+    let shown = Shown::start();
+    let progress = shown.handle();
+    progress.phase(Some("compiling and instrumenting the programs"));
     let prepared = sweep::prepare(&programs, config.jobs);
-    let terminal = std::io::stderr().is_terminal();
-    let progress = |done: usize, total: usize| {
-        if terminal {
-            eprint!("\rrankcheck sweep: {done}/{total} searches");
-            if done == total {
-                eprintln!();
-            }
-        }
-    };
     let started = std::time::Instant::now();
+    progress.begin(String::new(), None, None);
     let rows = sweep::run(&config, &prepared, &progress);
+    drop(shown);
     let text = tables::write_all(&config, &prepared, &rows, &config.out)?;
     println!("{text}");
     let alarms = rows.iter().filter(|r| r.correct && r.found).count();

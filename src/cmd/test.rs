@@ -8,6 +8,7 @@
 //! the agent as `c-mode=…` only when given.
 
 use crate::driver::classpath::{self, Mode};
+use crate::driver::progress::Shown;
 use crate::driver::report::Origin;
 use crate::driver::search::{Program, Search, SearchResult, SCHEDULE_INDEPENDENT};
 use crate::error::{bad_input, Outcome};
@@ -92,15 +93,21 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     } else {
         Mode::All
     };
+    let shown = Shown::start();
+    let progress = shown.handle();
+    progress.phase(Some("preparing the program"));
     let program = resolve_program(&args, mode)?;
-    classpath::warn(&program.warnings);
+    progress.suspend(|| classpath::warn(&program.warnings));
     let program_info = program.clone();
     search.fork = fork;
+    search.progress = Some(progress.clone());
+    progress.begin(String::new(), Some(search.budget), search.time_limit);
     let result = if args.selective {
         selective::run(&args, &search, program)?
     } else {
         search.run(&program)?
     };
+    drop(shown);
     print(&args, &search, &result, &program_info);
     for n in &result.nondeterminism {
         eprintln!("rankcheck: warning: nondeterminism rankcheck does not control: {n}");
@@ -208,10 +215,10 @@ mod selective {
             let mut part = search.clone();
             part.budget = per_set.min(search.budget - used);
             part.seed = search.seed.wrapping_add(tried);
-            eprintln!(
+            search.note(&format!(
                 "rankcheck: variables {{{}}}: {sites} of {all_sites} data sites instrumented",
                 names.join(", ")
-            );
+            ));
             let mut result = part.run(&program)?;
             used += result.finished.executions;
             seconds += result.finished.seconds;

@@ -9,9 +9,11 @@
 pub mod baseline;
 pub mod bench_suite;
 pub mod classpath;
+pub mod folder;
 pub mod junit;
 pub mod jvm;
 pub mod plots;
+pub mod progress;
 pub mod replay;
 pub mod report;
 pub mod search;

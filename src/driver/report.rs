@@ -141,13 +141,15 @@ pub fn write_report(
     origin: Option<&Origin>,
 ) -> anyhow::Result<PathBuf> {
     let simple = short_name(&launch.main);
-    let dir = out.join(format!(
-        "{simple}-{}-{}",
-        result["kind"].as_str().unwrap_or("bug"),
-        result["index"]
-    ));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    // An earlier report of the same name is never overwritten: `NAME-2`, `NAME-3`, … instead.
+    let dir = super::folder::create_fresh(
+        out,
+        &format!(
+            "{simple}-{}-{}",
+            result["kind"].as_str().unwrap_or("bug"),
+            result["index"]
+        ),
+    )?;
     let dir = std::fs::canonicalize(&dir)?;
     std::fs::write(
         dir.join("result.json"),

@@ -4,6 +4,7 @@
 //! failure with the details (no false positives).
 
 use super::jvm::{determinism_args, java_binary, on_off, Launch};
+use super::progress::Progress;
 use super::replay::replay;
 use super::report::{
     annotate, difference, load_recorded, replay_command, write_report, Expected, Origin,
@@ -67,7 +68,8 @@ pub struct Search {
     pub jdk_collections: bool,
     /// Report folders go here.
     pub out: PathBuf,
-    pub progress: bool,
+    /// Where executions, bugs and phases are counted for the progress shown (`None`: nowhere).
+    pub progress: Option<Progress>,
     /// JVMs whose last execution is replayed in a fresh JVM to check that an execution does
     /// not depend on what ran before it in the same JVM (`--check-determinism`).
     pub determinism_samples: usize,
@@ -146,7 +148,7 @@ impl Search {
             cpus: None,
             jdk_collections: true,
             out,
-            progress: false,
+            progress: None,
             // A sweep runs hundreds of searches: one more JVM each is too dear there.
             determinism_samples: 0,
             schedule_check: false,
@@ -220,7 +222,7 @@ impl Search {
             work: work.clone(),
             logs: logs.clone(),
             private_cwd: program.private_cwd,
-            progress: self.progress,
+            progress: self.progress.clone(),
             samples: self.determinism_samples,
         };
         let result = session
@@ -229,10 +231,10 @@ impl Search {
         let _ = std::fs::remove_dir_all(&work);
         // A failed search keeps every log (its error names them); otherwise the empty ones go.
         if result.is_ok() && keep_logs(&logs) {
-            eprintln!(
+            self.note(&format!(
                 "rankcheck: note: JVM log(s) with warnings kept in {}",
                 logs.display()
-            );
+            ));
         }
         result
     }
@@ -246,6 +248,9 @@ impl Search {
     ) -> anyhow::Result<SearchResult> {
         let mut bugs = Vec::new();
         let mut unreproduced = Vec::new();
+        if !finished.bugs.is_empty() {
+            self.phase(Some("replaying the failure in a fresh JVM"));
+        }
         for (i, found) in finished.bugs.iter().enumerate() {
             let scratch = work.join(format!("replay-{i}"));
             match confirm(
@@ -260,7 +265,11 @@ impl Search {
                 Verdict::NotABug { why, .. } => unreproduced.push(why),
             }
         }
+        if !finished.samples.is_empty() {
+            self.phase(Some("replaying a sampled execution in a fresh JVM"));
+        }
         let nondeterminism = self.check_samples(&finished, work)?;
+        self.phase(None);
         let mut inconclusive = Vec::new();
         for found in &finished.inconclusive {
             let mut launch = found.launch.clone();
@@ -290,6 +299,21 @@ impl Search {
             coverage,
             nondeterminism,
         })
+    }
+
+    /// Prints `line` on stderr, with the progress bar out of its way.
+    pub fn note(&self, line: &str) {
+        match &self.progress {
+            Some(p) => p.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
+    /// Says what the search does besides executing, on the progress shown.
+    fn phase(&self, what: Option<&str>) {
+        if let Some(p) = &self.progress {
+            p.phase(what);
+        }
     }
 
     /// Replays each sampled passing execution in a fresh JVM: an execution that ran after

@@ -11,6 +11,7 @@
 //! JVM.
 
 use super::jvm::{on_off, Launch};
+use super::progress::Progress;
 use super::strategy::{Spread, CHUNK};
 use scheduler::session_coverage::Facts;
 use serde_json::Value;
@@ -45,8 +46,8 @@ pub struct Session {
     /// Give every JVM its own working directory below `work` (files the program writes, and
     /// `--fail-on-file` paths, cannot collide between parallel JVMs).
     pub private_cwd: bool,
-    /// Show a progress bar on stderr.
-    pub progress: bool,
+    /// Counts executions and failing executions as they come (`driver::progress`).
+    pub progress: Option<Progress>,
     /// The last execution of each of the first this-many JVMs records its schedule, to be
     /// replayed in a fresh JVM (the determinism check).
     pub samples: usize,
@@ -119,12 +120,12 @@ impl Session {
         let failed = AtomicBool::new(false);
         let runs: Mutex<Vec<ChunkRun>> = Mutex::new(Vec::new());
         let error: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-        let bar = self.progress.then(|| progress_bar(self.budget));
 
         std::thread::scope(|scope| {
             for worker in 0..jobs {
-                let (chunks, next, lowest_bug, failed, runs, error, bar) =
-                    (&chunks, &next, &lowest_bug, &failed, &runs, &error, &bar);
+                let (chunks, next, lowest_bug, failed, runs, error) =
+                    (&chunks, &next, &lowest_bug, &failed, &runs, &error);
+                let progress = &self.progress;
                 let (exhausted, inconclusive) = (&exhausted, &inconclusive);
                 scope.spawn(move || loop {
                     let i = next.fetch_add(1, Ordering::SeqCst) as usize;
@@ -143,14 +144,15 @@ impl Session {
                     let results = self.work.join(format!("results-{first}.jsonl"));
                     let polls = Cell::new(0u32);
                     let live = Cell::new(0u64);
+                    let read = Cell::new(0u64);
                     let cancel = || {
                         polls.set(polls.get() + 1);
-                        if let (Some(bar), 0) = (bar, polls.get() % 25) {
-                            let now = count_lines(&results);
-                            if now > live.get() {
-                                bar.inc(now - live.get());
-                                live.set(now);
-                            }
+                        // Executions as they end (every quarter second), for the progress shown.
+                        if let (Some(progress), 0) = (progress, polls.get() % 25) {
+                            let (lines, to) = count_new_lines(&results, read.get());
+                            read.set(to);
+                            live.set(live.get() + lines);
+                            progress.executions(lines);
                         }
                         failed.load(Ordering::SeqCst)
                             || (!self.keep_going && lowest_bug.load(Ordering::SeqCst) < first)
@@ -158,8 +160,10 @@ impl Session {
                     match launch.run_cancellable(&results, &cancel) {
                         Ok(run) => {
                             let n = run.results.len() as u64;
-                            if let Some(bar) = bar {
-                                bar.inc(n.saturating_sub(live.get()));
+                            if let Some(progress) = progress {
+                                progress.executions(n.saturating_sub(live.get()));
+                                let bugs = run.results.iter().filter(|r| r["outcome"] == "bug");
+                                progress.bugs(bugs.count() as u64);
                             }
                             for r in &run.results {
                                 if r["outcome"] == "inconclusive" {
@@ -188,9 +192,6 @@ impl Session {
                 });
             }
         });
-        if let Some(bar) = &bar {
-            bar.finish_and_clear();
-        }
         if let Some(e) = error.into_inner().unwrap() {
             return Err(e);
         }
@@ -346,19 +347,24 @@ impl Session {
     }
 }
 
-fn count_lines(path: &Path) -> u64 {
-    std::fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count() as u64)
-}
-
-fn progress_bar(len: u64) -> indicatif::ProgressBar {
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:40} {pos}/{len} executions ({per_sec})",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar
+/// The lines written to `path` after byte `from`, and the end of what was read: a results
+/// file of executions that print a lot is not read again from the start every time.
+fn count_new_lines(path: &Path, from: u64) -> (u64, u64) {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut new = Vec::new();
+    let read = std::fs::File::open(path).and_then(|mut f| {
+        f.seek(SeekFrom::Start(from))?;
+        f.read_to_end(&mut new)
+    });
+    // Up to the last whole line, so that a line being written is counted once, when done.
+    let whole = new.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    match read {
+        Ok(_) => (
+            new[..whole].iter().filter(|&&c| c == b'\n').count() as u64,
+            from + whole as u64,
+        ),
+        Err(_) => (0, from),
+    }
 }
 
 #[cfg(test)]
@@ -395,9 +401,22 @@ mod tests {
             work: "/nonexistent".into(),
             logs: "/nonexistent".into(),
             private_cwd: false,
-            progress: false,
+            progress: None,
             samples: 0,
         }
+    }
+
+    #[test]
+    fn new_lines_are_counted_once_and_a_partial_line_when_it_ends() {
+        let path = std::env::temp_dir().join(format!("rankcheck-lines-{}", std::process::id()));
+        std::fs::write(&path, "{\"a\":1}\n{\"b\":").unwrap();
+        let (n, at) = count_new_lines(&path, 0);
+        assert_eq!((n, at), (1, 8));
+        assert_eq!(count_new_lines(&path, at), (0, 8));
+        std::fs::write(&path, "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n").unwrap();
+        assert_eq!(count_new_lines(&path, at), (2, 24));
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(count_new_lines(&path, 0), (0, 0), "no file yet");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! rows whatever the parallelism (seconds aside).
 
 use super::classpath::Mode;
+use super::progress::Progress;
 use super::search::{Program as Runnable, Search};
 use super::strategy::{Bounds, StrategyInfo};
 use crate::suite::Program;
@@ -210,12 +211,8 @@ struct Unit {
     unbounded: bool,
 }
 
-/// Runs the sweep; `progress(done, total)` is called after each unit.
-pub fn run(
-    config: &Config,
-    programs: &[ProgramInfo],
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> Vec<Row> {
+/// Runs the sweep, counting searches, executions and bugs on `progress`.
+pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Vec<Row> {
     let mut units = Vec::new();
     for (pi, _) in programs.iter().enumerate() {
         for s in &config.strategies {
@@ -285,23 +282,28 @@ fn run_units(
     config: &Config,
     programs: &[ProgramInfo],
     units: &[Unit],
-    progress: &(dyn Fn(usize, usize) + Sync),
+    progress: &Progress,
 ) -> Vec<Row> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let rows: Mutex<Vec<(usize, usize, Row)>> = Mutex::new(Vec::new());
+    // Table 4's units come after the others (their `order` goes on): the count goes on too.
+    let before = units.first().map_or(0, |u| u.order) as u64;
+    let total = before + units.len() as u64;
+    progress.searches(before, total);
     std::thread::scope(|scope| {
         for _ in 0..config.jobs.max(1).min(units.len().max(1)) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(unit) = units.get(i) else { break };
-                for (k, row) in run_unit(config, &programs[unit.program], unit)
+                for (k, row) in run_unit(config, &programs[unit.program], unit, progress)
                     .into_iter()
                     .enumerate()
                 {
                     rows.lock().unwrap().push((unit.order, k, row));
                 }
-                progress(done.fetch_add(1, Ordering::SeqCst) + 1, units.len());
+                let done = done.fetch_add(1, Ordering::SeqCst) + 1;
+                progress.searches(before + done as u64, total);
             });
         }
     });
@@ -310,7 +312,7 @@ fn run_units(
     rows.into_iter().map(|(_, _, r)| r).collect()
 }
 
-fn run_unit(config: &Config, program: &ProgramInfo, unit: &Unit) -> Vec<Row> {
+fn run_unit(config: &Config, program: &ProgramInfo, unit: &Unit, progress: &Progress) -> Vec<Row> {
     let mut rows = Vec::new();
     for bounds in &unit.settings {
         let mut row = Row {
@@ -342,13 +344,16 @@ fn run_unit(config: &Config, program: &ProgramInfo, unit: &Unit) -> Vec<Row> {
             unit.seed,
             if unit.unbounded { "-nobound" } else { "" }
         );
-        let search = Search::quiet(
-            unit.strategy,
-            *bounds,
-            unit.seed,
-            config.budget,
-            config.out.join("reports").join(slug),
-        );
+        let search = Search {
+            progress: Some(progress.clone()),
+            ..Search::quiet(
+                unit.strategy,
+                *bounds,
+                unit.seed,
+                config.budget,
+                config.out.join("reports").join(slug),
+            )
+        };
         let outcome = search.run(runnable);
         // Only searches that found something keep a folder.
         let _ = std::fs::remove_dir(&search.out);

@@ -331,13 +331,24 @@ pub fn write_all(
     Ok(format!("{t1}\n{t4}\n{sum}"))
 }
 
-/// Per strategy and buggy program, executions explored up to the find in each seed (none when
-/// that seed did not find it): the data of both plots.
+/// How one (strategy, buggy program, seed) ended, over its bound settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Find {
+    /// Found after this many executions (every setting's, up to the find).
+    Found(u64),
+    /// Not found in this many executions.
+    NotFound(u64),
+    /// A search errored before any setting found the bug: no verdict.
+    Error,
+}
+
+/// Per strategy and buggy program (its index among the buggy ones), how each seed ended: the
+/// data of both plots.
 pub fn explored_per_find(
     config: &Config,
     programs: &[ProgramInfo],
     rows: &[Row],
-) -> BTreeMap<&'static str, Vec<(usize, Option<u64>)>> {
+) -> BTreeMap<&'static str, Vec<(usize, Find)>> {
     let mut out = BTreeMap::new();
     for st in &config.strategies {
         let mut points = Vec::new();
@@ -352,9 +363,15 @@ pub fn explored_per_find(
                             && !r.unbounded
                     })
                     .collect();
-                let found = mine.iter().any(|r| r.found);
                 let total: u64 = mine.iter().map(|r| r.executions).sum();
-                points.push((i, found.then_some(total)));
+                let find = if mine.iter().any(|r| r.found) {
+                    Find::Found(total)
+                } else if mine.iter().any(|r| r.error.is_some()) {
+                    Find::Error
+                } else {
+                    Find::NotFound(total)
+                };
+                points.push((i, find));
             }
         }
         out.insert(st.name, points);

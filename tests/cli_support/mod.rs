@@ -3,7 +3,7 @@
 
 #![allow(dead_code)]
 
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -45,6 +45,42 @@ pub fn rankcheck(cwd: &Path, args: &[&str], limit: Duration) -> Ran {
 
 /// [`rankcheck`] with extra environment variables.
 pub fn rankcheck_env(cwd: &Path, args: &[&str], env: &[(&str, &Path)], limit: Duration) -> Ran {
+    rankcheck_timed(cwd, args, env, limit).0
+}
+
+/// When each stderr line of a run arrived (since the start), and when the run ended.
+pub struct Timed {
+    pub lines: Vec<(Duration, String)>,
+    pub ended: Duration,
+}
+
+impl Timed {
+    /// The longest stretch without a stderr line: from the start to the first line, between
+    /// two lines, and from the last line to the end.
+    pub fn longest_silence(&self) -> Duration {
+        let mut times: Vec<Duration> = vec![Duration::ZERO];
+        times.extend(self.lines.iter().map(|(t, _)| *t));
+        times.push(self.ended);
+        times.windows(2).map(|w| w[1] - w[0]).max().unwrap()
+    }
+
+    /// The lines with their times, for assertion messages.
+    pub fn text(&self) -> String {
+        self.lines
+            .iter()
+            .map(|(t, l)| format!("{:7.2} s  {l}\n", t.as_secs_f64()))
+            .collect()
+    }
+}
+
+/// [`rankcheck_env`], also saying when each stderr line arrived.
+pub fn rankcheck_timed(
+    cwd: &Path,
+    args: &[&str],
+    env: &[(&str, &Path)],
+    limit: Duration,
+) -> (Ran, Timed) {
+    let started = Instant::now();
     // Its own process group, so that a timeout also ends the JVMs it started.
     let mut child = Command::new(env!("CARGO_BIN_EXE_rankcheck"))
         .process_group(0)
@@ -57,18 +93,28 @@ pub fn rankcheck_env(cwd: &Path, args: &[&str], env: &[(&str, &Path)], limit: Du
         .spawn()
         .expect("the rankcheck binary runs");
     let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
+    let err = child.stderr.take().unwrap();
     let out_reader = std::thread::spawn(move || {
         let mut s = String::new();
         let _ = out.read_to_string(&mut s);
         s
     });
     let err_reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
+        let mut err = BufReader::new(err);
+        let (mut all, mut lines) = (Vec::new(), Vec::new());
+        loop {
+            let mut line = Vec::new();
+            match err.read_until(b'\n', &mut line) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    let text = String::from_utf8_lossy(&line).trim_end().to_string();
+                    lines.push((started.elapsed(), text));
+                    all.extend(line);
+                }
+            }
+        }
+        (String::from_utf8_lossy(&all).into_owned(), lines)
     });
-    let started = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
@@ -83,11 +129,14 @@ pub fn rankcheck_env(cwd: &Path, args: &[&str], env: &[(&str, &Path)], limit: Du
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    Ran {
+    let ended = started.elapsed();
+    let (stderr, lines) = err_reader.join().unwrap();
+    let ran = Ran {
         code: status.code().unwrap_or(-1),
         stdout: out_reader.join().unwrap(),
-        stderr: err_reader.join().unwrap(),
-    }
+        stderr,
+    };
+    (ran, Timed { lines, ended })
 }
 
 /// Compiles the program folder `tests/programs/NAME` and returns its classes folder.
@@ -95,6 +144,37 @@ pub fn compile_test_program(name: &str, into: &Path) -> PathBuf {
     let program = rankcheck::suite::Program::load(&root().join("tests/programs").join(name))
         .expect("the test program loads");
     rankcheck::suite::compile(&program, &into.join("javac")).expect("the test program compiles")
+}
+
+/// Writes `sources` (path below `src/`, text) into `dir/src` and compiles them with javac
+/// (`--release 17`) into `dir/classes`, which it returns.
+pub fn javac(dir: &Path, sources: &[(&str, &str)]) -> PathBuf {
+    let src = dir.join("src");
+    let classes = dir.join("classes");
+    let mut files = Vec::new();
+    for (path, text) in sources {
+        let file = src.join(path);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, text).unwrap();
+        files.push(file);
+    }
+    std::fs::create_dir_all(&classes).unwrap();
+    let javac = std::env::var_os("JAVA_HOME")
+        .map(|h| PathBuf::from(h).join("bin/javac"))
+        .filter(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from("javac"));
+    let out = std::process::Command::new(javac)
+        .args(["--release", "17", "-d"])
+        .arg(&classes)
+        .args(&files)
+        .output()
+        .expect("javac runs");
+    assert!(
+        out.status.success(),
+        "javac failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    classes
 }
 
 /// The generous bound on one command of these tests.
