@@ -1,0 +1,533 @@
+//! The cause of a failure, read off the steps of the failing execution: which accesses raced,
+//! which locks closed a deadlock cycle, which notify found no waiter.
+//!
+//! Input is the report's trace (agent/PROTOCOL.md, "Traces"): every performed step with its
+//! thread, operation, location and site, and, for a deadlock, what each blocked thread waits
+//! for. Happens-before comes from [`crate::hb::HbTracker`] fed with the synchronization alone
+//! (monitors, wait/notify, start/end/join, park permits: data accesses add no edge), so two
+//! accesses of different threads to one location, one of them a write, *race* when neither
+//! happens before the other. Pure: no I/O; the CLI words and draws the answer.
+
+use crate::hb::{HbTracker, Key, Mode, VectorClock};
+use crate::op::OpKind;
+use std::collections::HashMap;
+
+/// One performed step, as the trace records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Step number in the schedule (1-based).
+    pub step: u64,
+    pub thread: u32,
+    pub kind: OpKind,
+    /// For accesses the location (same value, same memory); for monitor, wait and notify
+    /// operations the object; for `Start` the child, for `Join`/`Interrupt`/`Unpark` the target
+    /// thread.
+    pub target: u64,
+    pub site: i64,
+    /// Performing this step took the turn from a running thread that could have gone on.
+    pub preempted: bool,
+}
+
+/// A thread blocked for ever at the end of a deadlock, with the operation it waits to perform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocked {
+    pub thread: u32,
+    pub kind: OpKind,
+    /// As in [`Step::target`]: the monitor's object for `MonitorEnter`/`WaitReturn`, the
+    /// target thread for `Join`.
+    pub target: u64,
+    pub site: i64,
+}
+
+/// What a deadlocked thread waits for, and who stands in its way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// Index into the `blocked` list.
+    pub blocked: usize,
+    /// The thread holding the monitor (or the joined thread).
+    pub holder: Option<u32>,
+    /// Index of the step at which the holder took the monitor (its outermost enter still held).
+    pub taken: Option<usize>,
+}
+
+/// The explanation. Indices are into the `steps` given to [`explain`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// `thread` accessed a location at `first` and `second`, and another thread's conflicting
+    /// access `between` them makes the pair unserializable (read-write-read, write-write-read,
+    /// read-write-write, write-read-write).
+    Atomicity {
+        first: usize,
+        between: usize,
+        second: usize,
+    },
+    /// Two conflicting accesses that no synchronization orders, the later one nearest the end.
+    Race { first: usize, second: usize },
+    /// Every blocked thread with who holds what it waits for.
+    Deadlock { links: Vec<Link> },
+    /// `notify` found no thread waiting on its object; `waiter` (index into `blocked`) waits on
+    /// that object for ever.
+    MissedSignal {
+        notify: usize,
+        waiter: Option<usize>,
+    },
+    /// Nothing in the steps explains the failure (one thread alone, no shared location).
+    Unknown,
+}
+
+const MONITOR: u64 = 1 << 60;
+const LIFE: u64 = 2 << 60;
+const PERMIT: u64 = 3 << 60;
+
+/// Synchronization-only happens-before clocks, one per step.
+pub fn sync_clocks(steps: &[Step]) -> Vec<VectorClock> {
+    let mut hb = HbTracker::new();
+    let mut seen = Vec::<bool>::new();
+    let mut clocks = Vec::with_capacity(steps.len());
+    for s in steps {
+        let t = s.thread as usize;
+        if seen.len() <= t {
+            seen.resize(t + 1, false);
+        }
+        let mut touches: Vec<(Key, Mode)> = Vec::with_capacity(2);
+        if !seen[t] {
+            // A thread's first step comes after its start.
+            seen[t] = true;
+            touches.push((LIFE | u64::from(s.thread), Mode::Write));
+        }
+        let key = match s.kind {
+            OpKind::MonitorEnter
+            | OpKind::MonitorExit
+            | OpKind::Wait
+            | OpKind::WaitReturn
+            | OpKind::Notify
+            | OpKind::NotifyAll => Some(MONITOR | s.target),
+            OpKind::Start | OpKind::Join => Some(LIFE | s.target),
+            OpKind::End => Some(LIFE | u64::from(s.thread)),
+            OpKind::Unpark => Some(PERMIT | s.target),
+            OpKind::Park => Some(PERMIT | u64::from(s.thread)),
+            _ => None,
+        };
+        if let Some(k) = key {
+            touches.push((k, Mode::Write));
+        }
+        clocks.push(hb.record(s.thread, s.kind as u64, &touches).clone());
+    }
+    clocks
+}
+
+/// Whether step `a` (earlier) happens before step `b` under `clocks`.
+fn ordered(steps: &[Step], clocks: &[VectorClock], a: usize, b: usize) -> bool {
+    let t = steps[a].thread as usize;
+    clocks[a].get(t) <= clocks[b].get(t)
+}
+
+fn is_access(s: &Step) -> bool {
+    matches!(s.kind, OpKind::Read | OpKind::Write)
+}
+
+/// The cause of a failure: for a deadlock (`blocked` not empty) a missed signal when a waiter
+/// waits on an object a notify found empty, else the blocked threads and their holders; for any
+/// other failure the unserializable access triple nearest the end (preferring one whose thread
+/// was preempted between its two accesses), else the last race.
+pub fn explain(steps: &[Step], blocked: &[Blocked]) -> Cause {
+    if !blocked.is_empty() {
+        if let Some(c) = missed_signal(steps, blocked) {
+            return c;
+        }
+        return Cause::Deadlock {
+            links: deadlock_links(steps, blocked),
+        };
+    }
+    let clocks = sync_clocks(steps);
+    if let Some(c) = atomicity(steps, &clocks) {
+        return c;
+    }
+    race(steps, &clocks).unwrap_or(Cause::Unknown)
+}
+
+fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
+    let mut by_loc: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
+        by_loc.entry(s.target).or_default().push(i);
+    }
+    // (preempted between, second, between) — larger is better.
+    let mut best: Option<((bool, usize, usize), Cause)> = None;
+    for list in by_loc.values() {
+        let mut last_of: HashMap<u32, usize> = HashMap::new();
+        for (pos, &c) in list.iter().enumerate() {
+            let t = steps[c].thread;
+            if let Some(&apos) = last_of.get(&t) {
+                let a = list[apos];
+                for &b in list[apos + 1..pos].iter().rev() {
+                    if steps[b].thread == t {
+                        continue;
+                    }
+                    let (wa, wb, wc) = (
+                        steps[a].kind == OpKind::Write,
+                        steps[b].kind == OpKind::Write,
+                        steps[c].kind == OpKind::Write,
+                    );
+                    let unserializable = matches!(
+                        (wa, wb, wc),
+                        (false, true, false)
+                            | (true, true, false)
+                            | (false, true, true)
+                            | (true, false, true)
+                    );
+                    let racing = !ordered(steps, clocks, a, b) || !ordered(steps, clocks, b, c);
+                    if !unserializable || !racing {
+                        continue;
+                    }
+                    let preempted = steps[a + 1..=b]
+                        .iter()
+                        .any(|s| s.preempted && s.thread != t);
+                    let score = (preempted, c, b);
+                    if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                        best = Some((
+                            score,
+                            Cause::Atomicity {
+                                first: a,
+                                between: b,
+                                second: c,
+                            },
+                        ));
+                    }
+                }
+            }
+            last_of.insert(t, pos);
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn race(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
+    let mut by_loc: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut best: Option<(usize, usize)> = None;
+    for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
+        let list = by_loc.entry(s.target).or_default();
+        if let Some(&j) = list.iter().rev().find(|&&j| {
+            let o = &steps[j];
+            o.thread != s.thread
+                && (o.kind == OpKind::Write || s.kind == OpKind::Write)
+                && !ordered(steps, clocks, j, i)
+        }) {
+            best = Some((j, i));
+        }
+        list.push(i);
+    }
+    best.map(|(first, second)| Cause::Race { first, second })
+}
+
+/// Who holds each monitor at the end, and the step of its outermost enter still held.
+fn holders(steps: &[Step]) -> HashMap<u64, (u32, usize)> {
+    // object → (owner, depth, step of the outermost enter); a waiter's depth is kept aside.
+    let mut owned: HashMap<u64, (u32, u32, usize)> = HashMap::new();
+    let mut saved: HashMap<(u64, u32), (u32, usize)> = HashMap::new();
+    for (i, s) in steps.iter().enumerate() {
+        match s.kind {
+            OpKind::MonitorEnter => {
+                let e = owned.entry(s.target).or_insert((s.thread, 0, i));
+                if e.1 == 0 {
+                    *e = (s.thread, 0, i);
+                }
+                e.1 += 1;
+            }
+            OpKind::MonitorExit => {
+                if let Some(e) = owned.get_mut(&s.target) {
+                    e.1 = e.1.saturating_sub(1);
+                }
+            }
+            OpKind::Wait => {
+                if let Some(e) = owned.get_mut(&s.target) {
+                    saved.insert((s.target, s.thread), (e.1, e.2));
+                    e.1 = 0;
+                }
+            }
+            OpKind::WaitReturn => {
+                let (depth, at) = saved.remove(&(s.target, s.thread)).unwrap_or((1, i));
+                owned.insert(s.target, (s.thread, depth, at));
+            }
+            _ => {}
+        }
+    }
+    owned
+        .into_iter()
+        .filter(|(_, (_, depth, _))| *depth > 0)
+        .map(|(o, (t, _, at))| (o, (t, at)))
+        .collect()
+}
+
+fn deadlock_links(steps: &[Step], blocked: &[Blocked]) -> Vec<Link> {
+    let held = holders(steps);
+    blocked
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let (holder, taken) = match b.kind {
+                OpKind::MonitorEnter => held
+                    .get(&b.target)
+                    .map_or((None, None), |&(t, at)| (Some(t), Some(at))),
+                OpKind::Join => (Some(b.target as u32), None),
+                _ => (None, None),
+            };
+            Link {
+                blocked: i,
+                holder,
+                taken,
+            }
+        })
+        .collect()
+}
+
+fn missed_signal(steps: &[Step], blocked: &[Blocked]) -> Option<Cause> {
+    let mut waiting: HashMap<u64, u32> = HashMap::new();
+    let mut lost: HashMap<u64, usize> = HashMap::new();
+    for (i, s) in steps.iter().enumerate() {
+        match s.kind {
+            OpKind::Wait => *waiting.entry(s.target).or_default() += 1,
+            OpKind::Notify | OpKind::NotifyAll => {
+                let w = waiting.entry(s.target).or_default();
+                if *w == 0 {
+                    lost.insert(s.target, i);
+                } else if s.kind == OpKind::Notify {
+                    *w -= 1;
+                } else {
+                    *w = 0;
+                }
+            }
+            _ => {}
+        }
+    }
+    let (waiter, notify) = blocked
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.kind == OpKind::WaitReturn)
+        .find_map(|(i, b)| lost.get(&b.target).map(|&n| (i, n)))?;
+    Some(Cause::MissedSignal {
+        notify,
+        waiter: Some(waiter),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn st(step: u64, thread: u32, kind: OpKind, target: u64) -> Step {
+        Step {
+            step,
+            thread,
+            kind,
+            target,
+            site: step as i64,
+            preempted: false,
+        }
+    }
+
+    fn steps(list: &[(u32, OpKind, u64)]) -> Vec<Step> {
+        list.iter()
+            .enumerate()
+            .map(|(i, &(t, k, x))| st(i as u64 + 1, t, k, x))
+            .collect()
+    }
+
+    use OpKind::*;
+
+    #[test]
+    fn a_lost_update_is_the_write_between_a_read_and_its_write() {
+        // t1 reads balance (9), t2 reads and writes it, t1 writes: t2's write is between.
+        let mut s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, Read, 9),
+            (2, Read, 9),
+            (2, Write, 9),
+            (1, Write, 9),
+            (0, Read, 9),
+        ]);
+        s[3].preempted = true;
+        assert_eq!(
+            explain(&s, &[]),
+            Cause::Atomicity {
+                first: 2,
+                between: 4,
+                second: 5
+            }
+        );
+    }
+
+    #[test]
+    fn accesses_ordered_by_a_lock_do_not_race() {
+        // Both updates inside the same monitor (obj 5): nothing races; the main thread's
+        // final read after joins is ordered too.
+        let s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, MonitorEnter, 5),
+            (1, Read, 9),
+            (1, Write, 9),
+            (1, MonitorExit, 5),
+            (2, MonitorEnter, 5),
+            (2, Read, 9),
+            (2, Write, 9),
+            (2, MonitorExit, 5),
+            (1, End, 1),
+            (2, End, 2),
+            (0, Join, 1),
+            (0, Join, 2),
+            (0, Read, 9),
+        ]);
+        assert_eq!(explain(&s, &[]), Cause::Unknown);
+    }
+
+    #[test]
+    fn an_unlocked_writer_races_with_a_locked_reader() {
+        // t2 writes without the lock t1 holds: a race, and the pair is t1's read then t2's write.
+        let s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, MonitorEnter, 5),
+            (1, Read, 9),
+            (1, MonitorExit, 5),
+            (2, Write, 9),
+        ]);
+        assert_eq!(
+            explain(&s, &[]),
+            Cause::Race {
+                first: 3,
+                second: 5
+            }
+        );
+    }
+
+    #[test]
+    fn the_preempted_triple_wins_over_a_later_one() {
+        let mut s = steps(&[
+            (1, Read, 9),
+            (2, Write, 9),
+            (1, Write, 9),
+            (1, Read, 7),
+            (2, Write, 7),
+            (1, Read, 7),
+        ]);
+        s[1].preempted = true;
+        assert_eq!(
+            explain(&s, &[]),
+            Cause::Atomicity {
+                first: 0,
+                between: 1,
+                second: 2
+            }
+        );
+    }
+
+    #[test]
+    fn a_deadlock_names_each_holder_and_where_it_took_the_lock() {
+        let s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, MonitorEnter, 3),
+            (1, MonitorEnter, 3),
+            (1, MonitorExit, 3),
+            (2, MonitorEnter, 4),
+        ]);
+        let blocked = [
+            Blocked {
+                thread: 1,
+                kind: MonitorEnter,
+                target: 4,
+                site: 70,
+            },
+            Blocked {
+                thread: 2,
+                kind: MonitorEnter,
+                target: 3,
+                site: 80,
+            },
+            Blocked {
+                thread: 0,
+                kind: Join,
+                target: 1,
+                site: 90,
+            },
+        ];
+        assert_eq!(
+            explain(&s, &blocked),
+            Cause::Deadlock {
+                links: vec![
+                    Link {
+                        blocked: 0,
+                        holder: Some(2),
+                        taken: Some(5)
+                    },
+                    Link {
+                        blocked: 1,
+                        holder: Some(1),
+                        taken: Some(2)
+                    },
+                    Link {
+                        blocked: 2,
+                        holder: Some(1),
+                        taken: None
+                    },
+                ]
+            }
+        );
+    }
+
+    #[test]
+    fn a_notify_before_the_wait_is_a_missed_signal() {
+        let s = steps(&[
+            (1, MonitorEnter, 3),
+            (1, Notify, 3),
+            (1, MonitorExit, 3),
+            (2, MonitorEnter, 3),
+            (2, Wait, 3),
+        ]);
+        let blocked = [Blocked {
+            thread: 2,
+            kind: WaitReturn,
+            target: 3,
+            site: 50,
+        }];
+        assert_eq!(
+            explain(&s, &blocked),
+            Cause::MissedSignal {
+                notify: 1,
+                waiter: Some(0)
+            }
+        );
+        // A notify that woke a waiter is no missed signal: the deadlock is the answer then.
+        let s = steps(&[
+            (2, MonitorEnter, 3),
+            (2, Wait, 3),
+            (1, MonitorEnter, 3),
+            (1, Notify, 3),
+            (1, MonitorExit, 3),
+            (2, WaitReturn, 3),
+            (2, Wait, 3),
+        ]);
+        assert!(matches!(explain(&s, &blocked), Cause::Deadlock { .. }));
+    }
+
+    #[test]
+    fn a_start_orders_the_parents_earlier_writes() {
+        // main writes, then starts t1, which reads: ordered, no race; t1's write after main's
+        // later read is a race.
+        let s = steps(&[
+            (0, Write, 9),
+            (0, Start, 1),
+            (1, Read, 9),
+            (0, Read, 9),
+            (1, Write, 9),
+        ]);
+        assert_eq!(
+            explain(&s, &[]),
+            Cause::Race {
+                first: 3,
+                second: 4
+            }
+        );
+    }
+}
