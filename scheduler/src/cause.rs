@@ -60,7 +60,13 @@ pub enum Cause {
         first: usize,
         between: usize,
         second: usize,
+        /// When no synchronization is missing: the step at which the thread returned from a
+        /// wait between its two accesses (it acted on a condition checked before waiting).
+        woke: Option<usize>,
     },
+    /// `read` (a read by the failing thread) came before the threads `behind`, started and not
+    /// finished, had done their part.
+    Order { read: usize, behind: Vec<u32> },
     /// Two conflicting accesses that no synchronization orders, the later one nearest the end.
     Race { first: usize, second: usize },
     /// Every blocked thread with who holds what it waits for.
@@ -130,7 +136,9 @@ fn is_access(s: &Step) -> bool {
 /// waits on an object a notify found empty, else the blocked threads and their holders; for any
 /// other failure the unserializable access triple nearest the end (preferring one whose thread
 /// was preempted between its two accesses), else the last race.
-pub fn explain(steps: &[Step], blocked: &[Blocked]) -> Cause {
+///
+/// `failing` is the thread whose throwable ended the execution, when one did.
+pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cause {
     if !blocked.is_empty() {
         if let Some(c) = missed_signal(steps, blocked) {
             return c;
@@ -143,7 +151,53 @@ pub fn explain(steps: &[Step], blocked: &[Blocked]) -> Cause {
     if let Some(c) = atomicity(steps, &clocks) {
         return c;
     }
-    race(steps, &clocks).unwrap_or(Cause::Unknown)
+    race(steps, &clocks)
+        .or_else(|| order(steps, failing))
+        .unwrap_or(Cause::Unknown)
+}
+
+/// The failing thread's last read of a location another thread wrote before (else of one it
+/// did not write itself), with the started threads that had not finished.
+fn order(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
+    let mut started = Vec::new();
+    let mut ended = Vec::new();
+    for s in steps {
+        match s.kind {
+            OpKind::Start => started.push(s.target as u32),
+            OpKind::End => ended.push(s.thread),
+            _ => {}
+        }
+    }
+    let reader = failing.or_else(|| steps.last().map(|s| s.thread))?;
+    let behind: Vec<u32> = started
+        .into_iter()
+        .filter(|t| *t != reader && !ended.contains(t))
+        .collect();
+    if behind.is_empty() {
+        return None;
+    }
+    let mut writers: HashMap<u64, Vec<u32>> = HashMap::new();
+    let mut shared = None;
+    let mut own = None;
+    for (i, s) in steps.iter().enumerate() {
+        if s.kind == OpKind::Write {
+            let w = writers.entry(s.target).or_default();
+            if !w.contains(&s.thread) {
+                w.push(s.thread);
+            }
+        } else if s.kind == OpKind::Read && s.thread == reader {
+            let w = writers.get(&s.target);
+            if w.is_some_and(|w| w.iter().any(|&t| t != reader)) {
+                shared = Some(i);
+            } else if !w.is_some_and(|w| w.contains(&reader)) {
+                own = Some(i);
+            }
+        }
+    }
+    Some(Cause::Order {
+        read: shared.or(own)?,
+        behind,
+    })
 }
 
 fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
@@ -151,8 +205,8 @@ fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
     for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
         by_loc.entry(s.target).or_default().push(i);
     }
-    // (preempted between, second, between) — larger is better.
-    let mut best: Option<((bool, usize, usize), Cause)> = None;
+    // (racing, preempted between, second, between) — larger is better.
+    let mut best: Option<((bool, bool, usize, usize), Cause)> = None;
     for list in by_loc.values() {
         let mut last_of: HashMap<u32, usize> = HashMap::new();
         for (pos, &c) in list.iter().enumerate() {
@@ -176,13 +230,20 @@ fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
                             | (true, false, true)
                     );
                     let racing = !ordered(steps, clocks, a, b) || !ordered(steps, clocks, b, c);
-                    if !unserializable || !racing {
+                    let woke = (!racing)
+                        .then(|| {
+                            (a + 1..c).find(|&i| {
+                                steps[i].thread == t && steps[i].kind == OpKind::WaitReturn
+                            })
+                        })
+                        .flatten();
+                    if !unserializable || !(racing || woke.is_some()) {
                         continue;
                     }
                     let preempted = steps[a + 1..=b]
                         .iter()
                         .any(|s| s.preempted && s.thread != t);
-                    let score = (preempted, c, b);
+                    let score = (racing, preempted, c, b);
                     if best.as_ref().is_none_or(|(s, _)| score > *s) {
                         best = Some((
                             score,
@@ -190,6 +251,7 @@ fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
                                 first: a,
                                 between: b,
                                 second: c,
+                                woke,
                             },
                         ));
                     }
@@ -348,11 +410,12 @@ mod tests {
         ]);
         s[3].preempted = true;
         assert_eq!(
-            explain(&s, &[]),
+            explain(&s, &[], None),
             Cause::Atomicity {
                 first: 2,
                 between: 4,
-                second: 5
+                second: 5,
+                woke: None
             }
         );
     }
@@ -378,7 +441,7 @@ mod tests {
             (0, Join, 2),
             (0, Read, 9),
         ]);
-        assert_eq!(explain(&s, &[]), Cause::Unknown);
+        assert_eq!(explain(&s, &[], None), Cause::Unknown);
     }
 
     #[test]
@@ -393,7 +456,7 @@ mod tests {
             (2, Write, 9),
         ]);
         assert_eq!(
-            explain(&s, &[]),
+            explain(&s, &[], None),
             Cause::Race {
                 first: 3,
                 second: 5
@@ -413,11 +476,12 @@ mod tests {
         ]);
         s[1].preempted = true;
         assert_eq!(
-            explain(&s, &[]),
+            explain(&s, &[], None),
             Cause::Atomicity {
                 first: 0,
                 between: 1,
-                second: 2
+                second: 2,
+                woke: None
             }
         );
     }
@@ -453,7 +517,7 @@ mod tests {
             },
         ];
         assert_eq!(
-            explain(&s, &blocked),
+            explain(&s, &blocked, None),
             Cause::Deadlock {
                 links: vec![
                     Link {
@@ -492,7 +556,7 @@ mod tests {
             site: 50,
         }];
         assert_eq!(
-            explain(&s, &blocked),
+            explain(&s, &blocked, None),
             Cause::MissedSignal {
                 notify: 1,
                 waiter: Some(0)
@@ -508,7 +572,61 @@ mod tests {
             (2, WaitReturn, 3),
             (2, Wait, 3),
         ]);
-        assert!(matches!(explain(&s, &blocked), Cause::Deadlock { .. }));
+        assert!(matches!(
+            explain(&s, &blocked, None),
+            Cause::Deadlock { .. }
+        ));
+    }
+
+    #[test]
+    fn acting_on_a_condition_checked_before_a_wait_is_named_with_the_wake_up() {
+        // t1 reads count (9) under the lock, waits, t2 writes count and notifies, t1 wakes and
+        // writes count: everything is ordered by the monitor (5), yet t1's check is stale.
+        let s = steps(&[
+            (1, MonitorEnter, 5),
+            (1, Read, 9),
+            (1, Wait, 5),
+            (2, MonitorEnter, 5),
+            (2, Write, 9),
+            (2, Notify, 5),
+            (2, MonitorExit, 5),
+            (1, WaitReturn, 5),
+            (1, Write, 9),
+        ]);
+        assert_eq!(
+            explain(&s, &[], Some(1)),
+            Cause::Atomicity {
+                first: 1,
+                between: 4,
+                second: 8,
+                woke: Some(7)
+            }
+        );
+    }
+
+    #[test]
+    fn a_read_before_a_started_thread_ran_is_an_order_violation() {
+        // main writes the registry (9), starts the loader (1) and a worker (2); the worker reads
+        // it before the loader ran.
+        let s = steps(&[
+            (0, Write, 9),
+            (0, Start, 1),
+            (0, Start, 2),
+            (2, Read, 8),
+            (2, Read, 9),
+            (2, Read, 8),
+        ]);
+        assert_eq!(
+            explain(&s, &[], Some(2)),
+            Cause::Order {
+                read: 4,
+                behind: vec![1]
+            }
+        );
+        // Once the loader has finished there is nobody behind.
+        let mut done = s.clone();
+        done.insert(3, st(4, 1, End, 1));
+        assert_eq!(explain(&done, &[], Some(2)), Cause::Unknown);
     }
 
     #[test]
@@ -523,7 +641,7 @@ mod tests {
             (1, Write, 9),
         ]);
         assert_eq!(
-            explain(&s, &[]),
+            explain(&s, &[], None),
             Cause::Race {
                 first: 3,
                 second: 4

@@ -48,6 +48,8 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
     launch.set_option("executions", "1");
     launch.set_option("first-execution", recorded.execution.to_string());
     launch.set_option("keep-going", "off");
+    // The replay is where a report's steps come from (one execution: worth the cost).
+    launch.set_option("trace", "on");
     launch.remove_option("time-limit-ms");
     // The recorded run may have had a private working directory that is gone by now: a fresh
     // one does as well (the file oracles' files are removed before each execution anyway).

@@ -6,7 +6,7 @@
 use super::jvm::{determinism_args, java_binary, on_off, Launch};
 use super::replay::replay;
 use super::report::{
-    annotate, difference, load_recorded, replay_command, write_report, Expected, Origin,
+    add_steps, annotate, difference, load_recorded, replay_command, write_report, Expected, Origin,
 };
 use super::session::{Finished, Session};
 use super::strategy::{Bounds, Spread, StrategyInfo};
@@ -83,6 +83,8 @@ pub struct Reported {
     pub dir: PathBuf,
     /// It fails the same way without any thread switch: it does not depend on the schedule.
     pub schedule_independent: bool,
+    /// The cause, from the steps of the replay (`explanation.txt`); empty when unknown.
+    pub cause: Vec<String>,
 }
 
 /// What a failing execution turned out to be.
@@ -377,6 +379,7 @@ pub fn confirm(
             dir,
         });
     }
+    let cause = add_steps(&dir, &launch.classpath, &replayed.result)?;
     // Found by `nonpreemptive` itself: it already ran without a switch.
     let schedule_independent = schedule_check
         && ((launch.option("strategy") == Some("nonpreemptive")
@@ -398,6 +401,7 @@ pub fn confirm(
         message,
         dir,
         schedule_independent,
+        cause,
     }))
 }
 
