@@ -1069,6 +1069,37 @@ mod tests {
     }
 
     #[test]
+    fn step_marks_number_the_events_and_flag_preemptions_only_when_asked() {
+        let access = |write| Op::Access {
+            loc: Loc(1),
+            var: VarId(0),
+            write,
+            site: 3,
+        };
+        let mut e = Execution::new(Config::default(), Highest);
+        assert_eq!(e.step_marks(), None, "searches keep no marks");
+        e.record_steps(true);
+        e.announce(T0, Op::Begin).unwrap();
+        // main starts t1; Highest then always runs t1 while it can: main, still enabled, is
+        // preempted at the start's outcome.
+        assert_eq!(
+            e.announce(T0, Op::Start { site: 1 }),
+            run(T0, OpOutcome::Started(T1))
+        );
+        assert_eq!(e.announce(T0, access(true)), normal(T1));
+        assert_eq!(e.announce(T1, access(false)), normal(T1));
+        let marks = e.step_marks().unwrap();
+        assert_eq!(marks.len(), e.events().len());
+        let steps: Vec<u64> = marks.iter().map(|m| m.step).collect();
+        assert_eq!(steps, [1, 2, 3, 4]);
+        let preempted: Vec<bool> = marks.iter().map(|m| m.preempted).collect();
+        assert_eq!(preempted, [false, false, true, false]);
+        e.finish(false).unwrap();
+        e.restart().unwrap();
+        assert_eq!(e.step_marks(), Some(&[][..]), "cleared with the events");
+    }
+
+    #[test]
     fn interrupting_a_waiting_thread_wakes_it_with_the_flag_cleared() {
         let mut e = Execution::new(Config::default(), Highest);
         assert_eq!(e.announce(T0, Op::Begin), normal(T0));

@@ -532,6 +532,9 @@ fn esc(s: &str) -> String {
 /// only.
 pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
 
+/// At most this many rows (the last ones) are drawn in `report.html`.
+const HTML_ROWS: usize = 3000;
+
 /// `report.html`: one self-contained page; threads as lanes (columns), folded steps in order as
 /// rows, the source line in each cell and every step on hover, preemptions and the cause's
 /// steps highlighted, each thread's stack at the failure below.
@@ -573,10 +576,17 @@ pub fn html(story: &Story, message: &str, stacks: &Value) -> String {
     h.push_str("<div id=\"cause\"><pre>");
     h.push_str(&esc(&story.explanation().join("\n")));
     h.push_str("</pre></div>\n");
-    if story.omitted > 0 {
+    let rows = story.rows();
+    // A page stays readable: the last rows, where the failure is.
+    let shown = &rows[rows.len().saturating_sub(HTML_ROWS)..];
+    let hidden: usize = rows[..rows.len() - shown.len()]
+        .iter()
+        .map(|r| r.len())
+        .sum();
+    if story.omitted > 0 || hidden > 0 {
         h.push_str(&format!(
-            "<p>{} earlier steps left out.</p>\n",
-            story.omitted
+            "<p>{} earlier steps left out (timeline.txt has every step kept).</p>\n",
+            story.omitted + hidden as u64
         ));
     }
     h.push_str("<p>Rows: consecutive steps of one thread. A red line above a row: a preemption. Red cells: the steps the cause names. Hover a cell for every step; click it to mark the steps on the same objects.</p>\n");
@@ -588,8 +598,8 @@ pub fn html(story: &Story, message: &str, stacks: &Value) -> String {
         ));
     }
     h.push_str("</tr></thead><tbody>\n");
-    for r in story.rows() {
-        let (range, _, method, place, what) = story.row_text(&r);
+    for r in shown {
+        let (range, _, method, place, what) = story.row_text(r);
         let first = &story.steps[r.start];
         let race = r.clone().any(|i| marked.contains(&i));
         let title: Vec<String> = story.steps[r.clone()]
