@@ -16,7 +16,7 @@ pub struct ThreadStack {
 }
 
 /// At most this many steps (the last ones) go into a result's `steps_trace`.
-pub const TRACE_STEPS: usize = 100_000;
+pub const TRACE_STEPS: usize = 50_000;
 
 /// One step of a traced execution (`trace=on`), or an operation a deadlocked thread waits to
 /// perform. The JSON shape is in agent/PROTOCOL.md ("Traces").

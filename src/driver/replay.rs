@@ -48,8 +48,6 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
     launch.set_option("executions", "1");
     launch.set_option("first-execution", recorded.execution.to_string());
     launch.set_option("keep-going", "off");
-    // The replay is where a report's steps come from (one execution: worth the cost).
-    launch.set_option("trace", "on");
     launch.remove_option("time-limit-ms");
     // The recorded run may have had a private working directory that is gone by now: a fresh
     // one does as well (the file oracles' files are removed before each execution anyway).
@@ -65,8 +63,10 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
     Ok(launch)
 }
 
-/// Replays `recorded` in a fresh JVM (scratch files in `work`).
-pub fn replay(recorded: &Recorded, work: &Path) -> anyhow::Result<Replayed> {
+/// Replays `recorded` in a fresh JVM (scratch files in `work`). With `trace`, the result
+/// carries every step (`steps_trace`, agent option `trace=on`): the replay that proves a bug
+/// is where a report's steps come from (one execution: worth the cost).
+pub fn replay(recorded: &Recorded, work: &Path, trace: bool) -> anyhow::Result<Replayed> {
     std::fs::create_dir_all(work)?;
     for entry in recorded.classpath.iter().chain(&recorded.framework) {
         if !entry.exists() {
@@ -76,7 +76,10 @@ pub fn replay(recorded: &Recorded, work: &Path) -> anyhow::Result<Replayed> {
             )));
         }
     }
-    let launch = launch_for(recorded, work)?;
+    let mut launch = launch_for(recorded, work)?;
+    if trace {
+        launch.set_option("trace", "on");
+    }
     let run = launch.run(&work.join("replay.jsonl"))?;
     let result = run
         .results

@@ -306,7 +306,7 @@ impl Search {
             std::fs::create_dir_all(&dir)?;
             let dir = write_report(&dir, &launch, &sample.result, None)?;
             let recorded = load_recorded(&dir).map_err(|e| anyhow::anyhow!(e))?;
-            let replayed = replay(&recorded, &work.join(format!("sample-replay-{i}")))?;
+            let replayed = replay(&recorded, &work.join(format!("sample-replay-{i}")), false)?;
             if let Some(what) = replayed.difference {
                 let why = match replayed.result["kind"].as_str() {
                     Some("diverged") => replayed.result["message"]
@@ -359,7 +359,7 @@ pub fn confirm(
         });
     }
     let recorded = load_recorded(&dir).map_err(|e| anyhow::anyhow!(e))?;
-    let replayed = replay(&recorded, work)?;
+    let replayed = replay(&recorded, work, true)?;
     if !replayed.reproduced {
         let got = replayed.difference.clone().unwrap_or_default();
         std::fs::write(
