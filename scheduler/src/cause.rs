@@ -69,13 +69,25 @@ pub enum Cause {
     Order { read: usize, behind: Vec<u32> },
     /// Two conflicting accesses that no synchronization orders, the later one nearest the end.
     Race { first: usize, second: usize },
-    /// Every blocked thread with who holds what it waits for.
-    Deadlock { links: Vec<Link> },
+    /// Every blocked thread with who holds what it waits for; `chain` the links (indices into
+    /// `links`) of threads each waiting for the next: a cycle when one exists (the last link's
+    /// holder is the first link's thread), else the longest chain, which ends at a thread
+    /// waiting for something no thread holds (a notify, a permit).
+    Deadlock { links: Vec<Link>, chain: Vec<usize> },
     /// `notify` found no thread waiting on its object; `waiter` (index into `blocked`) waits on
     /// that object for ever.
     MissedSignal {
         notify: usize,
         waiter: Option<usize>,
+    },
+    /// `notify` woke the thread that returned from its wait at `woke` and waited again at
+    /// `rewait`, while `waiter` (index into `blocked`), waiting then too, waits for ever: a
+    /// `notify` that should have been a `notifyAll` (or a condition per role).
+    WastedNotify {
+        notify: usize,
+        woke: usize,
+        rewait: usize,
+        waiter: usize,
     },
     /// Nothing in the steps explains the failure (one thread alone, no shared location).
     Unknown,
@@ -140,12 +152,12 @@ fn is_access(s: &Step) -> bool {
 /// `failing` is the thread whose throwable ended the execution, when one did.
 pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cause {
     if !blocked.is_empty() {
-        if let Some(c) = missed_signal(steps, blocked) {
+        if let Some(c) = missed_signal(steps, blocked).or_else(|| wasted_notify(steps, blocked)) {
             return c;
         }
-        return Cause::Deadlock {
-            links: deadlock_links(steps, blocked),
-        };
+        let links = deadlock_links(steps, blocked);
+        let chain = chain(&links, blocked);
+        return Cause::Deadlock { links, chain };
     }
     let clocks = sync_clocks(steps);
     if let Some(c) = atomicity(steps, &clocks) {
@@ -342,6 +354,86 @@ fn deadlock_links(steps: &[Step], blocked: &[Blocked]) -> Vec<Link> {
         .collect()
 }
 
+/// The first cycle of links, following each blocked thread to the holder it waits for; else
+/// the longest chain.
+fn chain(links: &[Link], blocked: &[Blocked]) -> Vec<usize> {
+    let of_thread = |t: u32| links.iter().position(|l| blocked[l.blocked].thread == t);
+    let mut longest = Vec::new();
+    for start in 0..links.len() {
+        let mut path: Vec<usize> = Vec::new();
+        let mut at = Some(start);
+        while let Some(i) = at {
+            if let Some(p) = path.iter().position(|&x| x == i) {
+                return path.split_off(p);
+            }
+            path.push(i);
+            at = links[i].holder.and_then(of_thread);
+        }
+        if path.len() > longest.len() {
+            longest = path;
+        }
+    }
+    longest
+}
+
+/// The last `notify` whose woken thread waited again on the same object while a thread that
+/// waited there all along is blocked for ever. The woken thread is the first waiter of the
+/// object at the notify to return from its wait after it.
+fn wasted_notify(steps: &[Step], blocked: &[Blocked]) -> Option<Cause> {
+    let stuck: Vec<(usize, &Blocked)> = blocked
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.kind == OpKind::WaitReturn)
+        .collect();
+    for (n, s) in steps.iter().enumerate().rev() {
+        if s.kind != OpKind::Notify {
+            continue;
+        }
+        let obj = s.target;
+        // Threads waiting on `obj` at the notify: a wait before it, no return in between.
+        let waiting = |t: u32| {
+            let last = steps[..n].iter().rposition(|x| {
+                x.thread == t
+                    && x.target == obj
+                    && matches!(x.kind, OpKind::Wait | OpKind::WaitReturn)
+            });
+            last.is_some_and(|i| steps[i].kind == OpKind::Wait)
+        };
+        let Some(woke) = (n + 1..steps.len()).find(|&i| {
+            steps[i].kind == OpKind::WaitReturn
+                && steps[i].target == obj
+                && waiting(steps[i].thread)
+        }) else {
+            continue;
+        };
+        let w = steps[woke].thread;
+        let Some(rewait) = (woke + 1..steps.len()).find(|&i| {
+            steps[i].thread == w && steps[i].kind == OpKind::Wait && steps[i].target == obj
+        }) else {
+            continue;
+        };
+        // Between its return and its new wait the woken thread notified nobody.
+        if steps[woke..rewait]
+            .iter()
+            .any(|x| x.thread == w && matches!(x.kind, OpKind::Notify | OpKind::NotifyAll))
+        {
+            continue;
+        }
+        if let Some(&(waiter, _)) = stuck
+            .iter()
+            .find(|(_, b)| b.target == obj && b.thread != w && waiting(b.thread))
+        {
+            return Some(Cause::WastedNotify {
+                notify: n,
+                woke,
+                rewait,
+                waiter,
+            });
+        }
+    }
+    None
+}
+
 fn missed_signal(steps: &[Step], blocked: &[Blocked]) -> Option<Cause> {
     let mut waiting: HashMap<u64, u32> = HashMap::new();
     let mut lost: HashMap<u64, usize> = HashMap::new();
@@ -384,6 +476,15 @@ mod tests {
             target,
             site: step as i64,
             preempted: false,
+        }
+    }
+
+    fn bl(thread: u32, kind: OpKind, target: u64, site: i64) -> Blocked {
+        Blocked {
+            thread,
+            kind,
+            target,
+            site,
         }
     }
 
@@ -497,28 +598,14 @@ mod tests {
             (2, MonitorEnter, 4),
         ]);
         let blocked = [
-            Blocked {
-                thread: 1,
-                kind: MonitorEnter,
-                target: 4,
-                site: 70,
-            },
-            Blocked {
-                thread: 2,
-                kind: MonitorEnter,
-                target: 3,
-                site: 80,
-            },
-            Blocked {
-                thread: 0,
-                kind: Join,
-                target: 1,
-                site: 90,
-            },
+            bl(1, MonitorEnter, 4, 70),
+            bl(2, MonitorEnter, 3, 80),
+            bl(0, Join, 1, 90),
         ];
         assert_eq!(
             explain(&s, &blocked, None),
             Cause::Deadlock {
+                chain: vec![0, 1],
                 links: vec![
                     Link {
                         blocked: 0,
@@ -549,12 +636,7 @@ mod tests {
             (2, MonitorEnter, 3),
             (2, Wait, 3),
         ]);
-        let blocked = [Blocked {
-            thread: 2,
-            kind: WaitReturn,
-            target: 3,
-            site: 50,
-        }];
+        let blocked = [bl(2, WaitReturn, 3, 50)];
         assert_eq!(
             explain(&s, &blocked, None),
             Cause::MissedSignal {
@@ -600,6 +682,34 @@ mod tests {
                 between: 4,
                 second: 8,
                 woke: Some(7)
+            }
+        );
+    }
+
+    #[test]
+    fn a_notify_that_woke_a_thread_which_waited_again_was_wasted() {
+        // Consumer t1 and producer t2 wait on the buffer (3); consumer t3 notifies, which wakes
+        // t1 (another consumer), which waits again: t2 waits for ever.
+        let s = steps(&[
+            (1, MonitorEnter, 3),
+            (1, Wait, 3),
+            (2, MonitorEnter, 3),
+            (2, Wait, 3),
+            (3, MonitorEnter, 3),
+            (3, Notify, 3),
+            (3, MonitorExit, 3),
+            (1, WaitReturn, 3),
+            (1, Read, 9),
+            (1, Wait, 3),
+        ]);
+        let blocked = [bl(1, WaitReturn, 3, 0), bl(2, WaitReturn, 3, 0)];
+        assert_eq!(
+            explain(&s, &blocked, None),
+            Cause::WastedNotify {
+                notify: 5,
+                woke: 7,
+                rewait: 9,
+                waiter: 1
             }
         );
     }

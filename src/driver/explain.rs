@@ -201,8 +201,14 @@ impl Story {
             } => vec![*first, *between, *second],
             Cause::Order { read, .. } => vec![*read],
             Cause::Race { first, second } => vec![*first, *second],
-            Cause::Deadlock { links } => links.iter().filter_map(|l| l.taken).collect(),
+            Cause::Deadlock { links, .. } => links.iter().filter_map(|l| l.taken).collect(),
             Cause::MissedSignal { notify, .. } => vec![*notify],
+            Cause::WastedNotify {
+                notify,
+                woke,
+                rewait,
+                ..
+            } => vec![*notify, *woke, *rewait],
             Cause::Unknown => Vec::new(),
         }
     }
@@ -328,11 +334,44 @@ impl Story {
                     b.step.step
                 )]
             }
-            Cause::Deadlock { links } => {
-                let mut out = vec![format!(
-                    "deadlock: {} thread(s) wait for ever",
-                    links.len()
-                )];
+            Cause::Deadlock { links, chain } => {
+                let waits: Vec<String> = chain
+                    .iter()
+                    .map(|&i| {
+                        let (l, b) = (&links[i], &self.blocked[links[i].blocked]);
+                        let who = self.who(b.step.thread);
+                        match (b.step.kind, l.holder) {
+                            (OpKind::MonitorEnter, Some(h)) => format!(
+                                "{who} waits for {} at {} held by {}",
+                                b.what(),
+                                b.place(),
+                                self.who(h)
+                            ),
+                            (OpKind::Join, Some(h)) => {
+                                format!("{who} waits at {} to join {}", b.place(), self.who(h))
+                            }
+                            (OpKind::WaitReturn, _) => format!(
+                                "{who} waits on {} at {}, which nobody notifies",
+                                b.what(),
+                                self.blocked_place(b)
+                            ),
+                            (kind, _) => format!("{who} waits at {} ({})", b.place(), kind.as_str()),
+                        }
+                    })
+                    .collect();
+                let closed = match (chain.first(), chain.last()) {
+                    (Some(&f), Some(&l)) => {
+                        links[l].holder == Some(self.blocked[links[f].blocked].step.thread)
+                    }
+                    _ => false,
+                };
+                let mut out = vec![if closed {
+                    format!("deadlock cycle: {}", waits.join("; "))
+                } else if !waits.is_empty() {
+                    format!("deadlock: {}", waits.join("; "))
+                } else {
+                    format!("deadlock: {} thread(s) wait for ever", links.len())
+                }];
                 // The cycle first (monitors), then waits, joins last.
                 let rank = |k: OpKind| match k {
                     OpKind::MonitorEnter => 0,
@@ -396,6 +435,31 @@ impl Story {
                     ));
                 }
                 out
+            }
+            Cause::WastedNotify {
+                notify,
+                woke,
+                rewait,
+                waiter,
+            } => {
+                let (n, w, r) = (&self.steps[*notify], &self.steps[*woke], &self.steps[*rewait]);
+                let b = &self.blocked[*waiter];
+                vec![
+                    format!(
+                        "wasted notify: {} notified {} at {} (step {}), which woke {} (step {}), which waited again at {} (step {}); {} waits on it for ever since {}",
+                        self.who(n.step.thread),
+                        n.what(),
+                        n.place(),
+                        n.step.step,
+                        self.who(w.step.thread),
+                        w.step.step,
+                        r.place(),
+                        r.step.step,
+                        self.who(b.step.thread),
+                        self.blocked_place(b)
+                    ),
+                    "  notify wakes one waiter, any of them: notifyAll (or a condition per kind of waiter) wakes the one that can go on".to_string(),
+                ]
             }
             Cause::Unknown => vec![
                 "no conflicting accesses of two threads found in the steps: the failure does not come from a race rankcheck sees".to_string(),
@@ -556,6 +620,7 @@ pub fn html(story: &Story, message: &str, stacks: &Value) -> String {
     h.push_str("<title>rankcheck report</title>\n<style>\n");
     h.push_str(
         "body{font:13px/1.4 system-ui,sans-serif;margin:1em;color:#222}\n\
+         h1{font-size:16px}\n\
          pre{font:12px monospace;white-space:pre-wrap}\n\
          #cause{background:#fff4d6;border:1px solid #e0b84c;padding:.5em 1em}\n\
          table.lanes{border-collapse:collapse;margin-top:1em}\n\
