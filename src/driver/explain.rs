@@ -755,3 +755,91 @@ pub fn html(story: &Story, message: &str, stacks: &Value) -> String {
     h.push_str("</body></html>\n");
     h
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use java_harness::hooks::SiteKind;
+    use serde_json::json;
+
+    fn site(id: i64, method: &str, line: u32, kind: SiteKind) -> (i64, SiteRecord) {
+        let detail = match kind {
+            SiteKind::FieldRead | SiteKind::FieldWrite => "account/Account.balance:I",
+            _ => "-",
+        };
+        let rec = SiteRecord {
+            id,
+            class: "account/Account".into(),
+            method: method.into(),
+            descriptor: "(I)V".into(),
+            bci: 0,
+            line: Some(line),
+            kind,
+            detail: detail.into(),
+        };
+        (id, rec)
+    }
+
+    fn step(step: u64, thread: u32, op: &str, site: i64, preempted: bool) -> Value {
+        json!({"step": step, "thread": thread, "op": op, "target": 77, "obj": 1,
+               "class": "account.Account", "index": null, "site": site, "preempted": preempted})
+    }
+
+    #[test]
+    fn steps_fold_into_rows_with_lines_and_the_lost_update_is_worded() {
+        let sites: HashMap<i64, SiteRecord> = [
+            site(10, "deposit", 12, SiteKind::FieldRead),
+            site(11, "deposit", 15, SiteKind::FieldWrite),
+        ]
+        .into_iter()
+        .collect();
+        let result = json!({"message": "uncaught in thread t0 (main): boom", "steps_trace": {
+        "threads": ["main", "Thread-0", "Thread-1"], "omitted": 0, "blocked": [],
+        "steps": [
+            step(16, 1, "read", 10, false),
+            step(18, 2, "read", 10, true),
+            step(19, 2, "write", 11, false),
+            step(20, 1, "write", 11, false),
+        ]}});
+        let story = story(&result, &sites).unwrap();
+        assert_eq!(
+            story.cause,
+            Cause::Atomicity {
+                first: 0,
+                between: 2,
+                second: 3,
+                woke: None
+            }
+        );
+        let first = &story.explanation()[0];
+        assert!(
+            first.starts_with(
+                "atomicity violation: t2 (Thread-1) wrote Account#1.balance at Account.java:15 \
+                 between t1 (Thread-0)'s read at Account.java:12 and its write at Account.java:15"
+            ),
+            "{first}"
+        );
+        // Each step the cause names is a row of its own (so is the step after one), so t2's
+        // read and write are two rows here.
+        let rows: Vec<_> = story.rows().iter().map(|r| story.row_text(r)).collect();
+        assert_eq!(rows.len(), 4);
+        assert_eq!(
+            rows[1],
+            (
+                "18".to_string(),
+                "t2 (Thread-1)".to_string(),
+                "Account.deposit".to_string(),
+                "Account.java:12".to_string(),
+                "read Account#1.balance".to_string()
+            )
+        );
+        let text = story.timeline();
+        assert!(text.contains("* 18 "), "a preemption is starred:\n{text}");
+        assert!(
+            text.contains("> 19 "),
+            "the cause's steps are marked:\n{text}"
+        );
+        let page = html(&story, "boom", &json!([]));
+        assert!(page.contains(CSP) && page.matches("class=\"on race\"").count() == 3);
+    }
+}
