@@ -91,6 +91,11 @@ pub struct Expected {
     pub t: Option<u32>,
     /// A free word: atomicity, order, deadlock, livelock, watchdog, exit, …
     pub kind: String,
+    /// What the cause at the top of a bug report (`explanation.txt`) names: each string must
+    /// appear in it — the racing accesses (`Account#3.balance`, `Account.java:23`), the locks
+    /// of a deadlock cycle, the notify that found no waiter.
+    #[serde(default)]
+    pub cause: Vec<String>,
 }
 
 /// A parsed `fail_on_file` oracle.
@@ -212,6 +217,9 @@ impl Manifest {
             }
             if exp.t == Some(0) {
                 return Err("expected.t must be at least 1".into());
+            }
+            if exp.cause.iter().any(|c| c.trim().is_empty()) {
+                return Err("expected.cause has an empty string".into());
             }
         }
         if self.fixed.as_deref() == Some(self.name.as_str()) {
@@ -645,6 +653,7 @@ c = 1
 v = 1
 t = 2
 kind = "atomicity"
+cause = ["Account.balance", "Account.java:23"]
 "#;
 
     fn parse(text: &str) -> Result<Manifest, String> {
@@ -671,6 +680,10 @@ kind = "atomicity"
             (e.c, e.v, e.t, e.kind.as_str()),
             (Some(1), Some(1), Some(2), "atomicity")
         );
+        assert_eq!(e.cause, ["Account.balance", "Account.java:23"]);
+        assert!(parse(&GOOD.replace("\"Account.java:23\"", "\" \""))
+            .unwrap_err()
+            .contains("expected.cause"));
     }
 
     #[test]

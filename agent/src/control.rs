@@ -21,7 +21,8 @@ use crate::report::{ExecutionResult, ThreadStack};
 use jni::sys::{jobject, JNIEnv};
 use rustc_hash::FxHashMap as IdMap;
 use scheduler::{
-    Decision, ExecError, Execution, Loc, ObjId, Op, OpOutcome, SiteId, Stop, ThreadId, VarId,
+    Decision, ExecError, Execution, Loc, ObjId, Op, OpKind, OpOutcome, SiteId, Stop, ThreadId,
+    ThreadStatus, VarId,
 };
 use std::cell::Cell;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -164,6 +165,9 @@ struct Exec {
     next_confinement_id: u64,
     /// The value `RC.quietCovers` holds (likewise).
     quiet_covers: i32,
+    /// With `trace=on`: what each access location is, `(object id, array index or -1)`
+    /// (object 0: a static field), for the result's `steps_trace`.
+    locs: IdMap<u64, (u64, i32)>,
 }
 
 /// What the harness needs to know about a site (from the site table).
@@ -342,6 +346,19 @@ impl Control {
     fn tagged_id(&self, epoch: u32, obj: jobject) -> Option<u64> {
         let tag = self.jvmti.get_tag(obj).unwrap_or(0);
         (tag != 0 && (tag >> 32) as u32 == epoch).then_some((tag & 0xffff_ffff) as u64)
+    }
+
+    /// The class names of execution `epoch`'s objects `ids` that are still alive, by id.
+    fn classes(&self, epoch: u32, ids: &[u64]) -> IdMap<u64, String> {
+        let tags: Vec<i64> = ids
+            .iter()
+            .map(|&id| ((epoch as i64) << 32) | id as i64)
+            .collect();
+        self.jvmti
+            .classes_of_tags(crate::natives::current_env(), &tags)
+            .into_iter()
+            .map(|(tag, class)| ((tag & 0xffff_ffff) as u64, class))
+            .collect()
     }
 
     fn thread_of(&self, ex: &mut Exec, thread: jobject) -> Option<ThreadId> {
@@ -791,11 +808,32 @@ impl Control {
             }
             Decision::Deadlock { blocked } => {
                 let ex = st.exec.as_ref().unwrap();
+                let name = |t: ThreadId| ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
+                let ids: Vec<u64> = blocked
+                    .iter()
+                    .filter_map(|(_, op)| op.obj().map(|o| o.0))
+                    .collect();
+                let classes = self.classes(ex.epoch, &ids);
+                let object = |o: scheduler::ObjId| match classes.get(&o.0) {
+                    Some(class) => format!("{class}#{}", o.0),
+                    None => format!("object #{}", o.0),
+                };
                 let parts: Vec<String> = blocked
                     .iter()
                     .map(|(t, op)| {
-                        let name = ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
-                        format!("{t} ({name}) blocked at {}", crate::explain::op(op))
+                        let holder = match op {
+                            Op::MonitorEnter { obj, .. } => st
+                                .model
+                                .monitor(*obj)
+                                .map(|(h, _)| format!(" held by {h} ({})", name(h))),
+                            _ => None,
+                        };
+                        format!(
+                            "{t} ({}) blocked at {}{}",
+                            name(*t),
+                            crate::explain::op_named(op, &object),
+                            holder.unwrap_or_default()
+                        )
                     })
                     .collect();
                 end("deadlock", true, format!("deadlock: {}", parts.join("; ")))
@@ -902,7 +940,18 @@ impl Control {
             self.harness_cv.notify_all();
             return;
         }
-        let threads: Vec<(u32, jobject, String, Place)> = ex
+        // A thread the model blocks (monitor, wait, join, park) waits in the agent: the
+        // model's word for it says what for; the JVM would say "running native code".
+        let guard = st;
+        let st = &*guard;
+        let Some(ex) = st.exec.as_ref() else { return };
+        let place = |s: i64| st.site_places.get(&s).map(|p| p.to_string());
+        let no_name = |_: ThreadId| String::new();
+        let names = crate::explain::Names {
+            thread: &no_name,
+            place: &place,
+        };
+        let threads: Vec<(u32, jobject, String, Option<String>)> = ex
             .threads
             .iter()
             .enumerate()
@@ -910,19 +959,26 @@ impl Control {
                 !r.thread.is_null()
                     && matches!(r.place, Place::Running | Place::Parked | Place::RealWait)
             })
-            .map(|(i, r)| (i as u32, r.thread, r.name.clone(), r.place))
+            .map(|(i, r)| {
+                let modelled = st
+                    .model
+                    .status(ThreadId(i as u32))
+                    .filter(|s| !matches!(s, ThreadStatus::Running))
+                    .map(|s| crate::explain::state(s, &names));
+                (i as u32, r.thread, r.name.clone(), modelled)
+            })
             .collect();
-        drop(st);
+        drop(guard);
         // The other threads stay where they are until the harness wakes them, so their stacks
         // are the ones of the failure.
         let stacks: Vec<ThreadStack> = threads
             .into_iter()
-            .map(|(id, thread, name, _)| {
+            .map(|(id, thread, name, modelled)| {
                 let state = self.jvmti.thread_state(thread).unwrap_or(0);
                 ThreadStack {
                     thread: id,
                     name,
-                    state: jvmti::describe_state(state).to_string(),
+                    state: modelled.unwrap_or_else(|| jvmti::describe_state(state).to_string()),
                     frames: trim_frames(self.jvmti.stack(thread, 96).unwrap_or_default()),
                 }
             })
@@ -1280,6 +1336,7 @@ impl Control {
             quiet_covers: 0,
             confinement: Default::default(),
             next_confinement_id: 0,
+            locs: Default::default(),
         };
         if let Some(refs) = self.java() {
             crate::natives::clear_quiet(&refs);
@@ -1517,6 +1574,10 @@ impl Control {
         let inconclusive =
             end.bug && matches!(end.bound, Some("watchdog" | "wall-clock" | "steps"));
         let bug = end.bug && !inconclusive;
+        let steps_trace = self
+            .options
+            .trace
+            .then(|| self.steps_trace(&st, &ex, end.kind == "deadlock"));
         let more = st.model.finish(bug).unwrap_or(false) && !st.model.strategy().exhausted();
         let exhausted = st.model.strategy().exhausted();
         if let Some(path) = &self.options.state {
@@ -1564,6 +1625,7 @@ impl Control {
             coverage,
             exhausted,
             hb,
+            steps_trace,
         };
         // Plain main without `out=` says it in one paragraph (plain.rs) instead.
         if !(self.is_plain() && self.options.out.is_none()) {
@@ -1575,6 +1637,98 @@ impl Control {
             st.done = true;
         }
         Some(result)
+    }
+
+    /// Every step of the execution that ends now, for the result's `steps_trace` (at most the
+    /// last [`crate::report::TRACE_STEPS`]), with the threads blocked for ever when it
+    /// `deadlocked`.
+    fn steps_trace(&self, st: &State, ex: &Exec, deadlocked: bool) -> crate::report::StepsTrace {
+        use crate::report::{TracedStep, TRACE_STEPS};
+        let events = st.model.events();
+        let marks = st.model.step_marks().unwrap_or(&[]);
+        let skip = events.len().saturating_sub(TRACE_STEPS);
+        let object_of = |kind: OpKind, target: u64| -> (Option<u64>, Option<i32>) {
+            match kind {
+                OpKind::Read | OpKind::Write => match ex.locs.get(&target) {
+                    Some(&(0, _)) | None => (None, None),
+                    Some(&(obj, index)) => (Some(obj), (index >= 0).then_some(index)),
+                },
+                OpKind::MonitorEnter
+                | OpKind::MonitorExit
+                | OpKind::Wait
+                | OpKind::WaitReturn
+                | OpKind::Notify
+                | OpKind::NotifyAll => (Some(target), None),
+                _ => (None, None),
+            }
+        };
+        let mut steps: Vec<TracedStep> = events
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .map(|(i, e)| {
+                let (obj, index) = object_of(e.kind, e.target);
+                let mark = marks.get(i);
+                TracedStep {
+                    step: mark.map_or(i as u64 + 1, |m| m.step),
+                    thread: e.thread.0,
+                    kind: e.kind,
+                    target: e.target,
+                    obj,
+                    class: None,
+                    index,
+                    site: e.site,
+                    preempted: mark.is_some_and(|m| m.preempted),
+                }
+            })
+            .collect();
+        let mut blocked = Vec::new();
+        if deadlocked {
+            for t in 0..st.model.thread_count() {
+                let t = ThreadId(t);
+                let stuck = matches!(
+                    st.model.status(t),
+                    Some(
+                        ThreadStatus::BlockedOnMonitor { .. }
+                            | ThreadStatus::Waiting { .. }
+                            | ThreadStatus::Joining { .. }
+                            | ThreadStatus::Parked
+                    )
+                );
+                let Some(op) = st.model.pending(t).filter(|_| stuck) else {
+                    continue;
+                };
+                let target = op
+                    .obj()
+                    .map(|o| o.0)
+                    .or(op.target().map(|x| u64::from(x.0)))
+                    .unwrap_or(u64::from(t.0));
+                blocked.push(TracedStep {
+                    step: st.model.steps() + 1,
+                    thread: t.0,
+                    kind: op.kind(),
+                    target,
+                    obj: op.obj().map(|o| o.0),
+                    class: None,
+                    index: None,
+                    site: op.site().unwrap_or(0),
+                    preempted: false,
+                });
+            }
+        }
+        let mut ids: Vec<u64> = steps.iter().chain(&blocked).filter_map(|s| s.obj).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let classes = self.classes(ex.epoch, &ids);
+        for s in steps.iter_mut().chain(blocked.iter_mut()) {
+            s.class = s.obj.and_then(|o| classes.get(&o).cloned());
+        }
+        crate::report::StepsTrace {
+            threads: ex.threads.iter().map(|r| r.name.clone()).collect(),
+            omitted: skip as u64,
+            steps,
+            blocked,
+        }
     }
 
     pub fn exit_status(&self) -> i32 {
@@ -1701,7 +1855,9 @@ impl ExecView<'_> {
         if index >= 0 {
             let id = control.obj_id(self.ex, obj);
             let var = self.alloc_var(control, id, obj);
-            return (Loc(mix(id.0, index as u64 | 1 << 40)), var);
+            let loc = Loc(mix(id.0, index as u64 | 1 << 40));
+            self.traced(control, loc, id.0, index);
+            return (loc, var);
         }
         let field = info.map_or(site as u64, |i| i.field);
         if obj.is_null() {
@@ -1711,9 +1867,17 @@ impl ExecView<'_> {
             } else {
                 crate::naming::static_var(field)
             };
+            self.traced(control, Loc(mix(0, field)), 0, -1);
             return (Loc(mix(0, field)), var);
         }
         self.field_access(control, obj, field)
+    }
+
+    /// Remembers what `loc` is, with `trace=on`.
+    fn traced(&mut self, control: &Control, loc: Loc, obj: u64, index: i32) {
+        if control.options.trace {
+            self.ex.locs.insert(loc.0, (obj, index));
+        }
     }
 
     /// The location and variable of an access to the field with key `field`
@@ -1723,10 +1887,12 @@ impl ExecView<'_> {
     /// class than the analysis does).
     pub fn field_access(&mut self, control: &Control, obj: jobject, field: u64) -> (Loc, VarId) {
         if obj.is_null() {
+            self.traced(control, Loc(mix(0, field)), 0, -1);
             return (Loc(mix(0, field)), crate::naming::static_var(field));
         }
         let id = control.obj_id(self.ex, obj);
         let var = self.alloc_var(control, id, obj);
+        self.traced(control, Loc(mix(id.0, field)), id.0, -1);
         (Loc(mix(id.0, field)), var)
     }
 

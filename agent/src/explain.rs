@@ -12,9 +12,14 @@ pub struct Names<'a> {
 
 /// One operation as people read it.
 pub fn op(op: &Op) -> String {
+    op_named(op, &|o| format!("object #{}", o.0))
+}
+
+/// [`op`], with the objects named by `object` (`account.Account#3`).
+pub fn op_named(op: &Op, object: &dyn Fn(scheduler::ObjId) -> String) -> String {
     match op {
-        Op::MonitorEnter { obj, .. } => format!("monitorenter on object #{}", obj.0),
-        Op::WaitReturn { obj } => format!("Object.wait on object #{}", obj.0),
+        Op::MonitorEnter { obj, .. } => format!("monitorenter on {}", object(*obj)),
+        Op::WaitReturn { obj } => format!("Object.wait on {}", object(*obj)),
         Op::Join { target, .. } => format!("join of {target}"),
         Op::Park { .. } => "LockSupport.park".to_string(),
         Op::Access { write, .. } => if *write { "write" } else { "read" }.to_string(),
@@ -32,21 +37,25 @@ pub fn op_at(o: &Op, names: &Names<'_>) -> String {
 
 /// Where thread `t` stands (`None`: the model has no such thread).
 pub fn status(t: ThreadId, status: Option<ThreadStatus>, names: &Names<'_>) -> String {
-    let who = format!("{t} ({})", (names.thread)(t));
     match status {
         None => format!("{t}, which this run has not started"),
-        Some(ThreadStatus::Running) => format!("{who}, running"),
-        Some(ThreadStatus::Ready(o)) => format!("{who}, ready to {}", op_at(&o, names)),
-        Some(ThreadStatus::BlockedOnMonitor { obj, owner }) => match owner {
-            Some(o) => format!("{who}, blocked on object #{} held by {o}", obj.0),
-            None => format!("{who}, blocked on object #{}", obj.0),
+        Some(s) => format!("{t} ({}), {}", (names.thread)(t), state(s, names)),
+    }
+}
+
+/// A thread's state in the model, in a few words: `blocked on object #3 held by t2`.
+pub fn state(status: ThreadStatus, names: &Names<'_>) -> String {
+    match status {
+        ThreadStatus::Running => "running".to_string(),
+        ThreadStatus::Ready(o) => format!("ready to {}", op_at(&o, names)),
+        ThreadStatus::BlockedOnMonitor { obj, owner } => match owner {
+            Some(o) => format!("blocked on object #{} held by {o}", obj.0),
+            None => format!("blocked on object #{}", obj.0),
         },
-        Some(ThreadStatus::Waiting { obj, .. }) => {
-            format!("{who}, waiting on object #{}", obj.0)
-        }
-        Some(ThreadStatus::Joining { target }) => format!("{who}, joining {target}"),
-        Some(ThreadStatus::Parked) => format!("{who}, parked"),
-        Some(ThreadStatus::Finished) => format!("{who}, finished"),
+        ThreadStatus::Waiting { obj, .. } => format!("waiting on object #{}", obj.0),
+        ThreadStatus::Joining { target } => format!("joining {target}"),
+        ThreadStatus::Parked => "parked".to_string(),
+        ThreadStatus::Finished => "finished".to_string(),
     }
 }
 

@@ -124,6 +124,59 @@ impl Jvmti {
         text
     }
 
+    /// The class names (`java.lang.Object`, `[I`) of the live objects carrying `tags`, by tag;
+    /// a tag whose object is gone (or was never set) is missing from the answer. `env` is the
+    /// calling thread's JNI environment.
+    pub fn classes_of_tags(
+        self,
+        env: *mut jni::sys::JNIEnv,
+        tags: &[jlong],
+    ) -> std::collections::HashMap<jlong, String> {
+        let mut out = std::collections::HashMap::new();
+        if tags.is_empty() || env.is_null() {
+            return out;
+        }
+        let mut count: jint = 0;
+        let mut objects: *mut jobject = std::ptr::null_mut();
+        let mut found: *mut jlong = std::ptr::null_mut();
+        if call!(
+            self.0,
+            GetObjectsWithTags,
+            tags.len() as jint,
+            tags.as_ptr(),
+            &mut count,
+            &mut objects,
+            &mut found
+        )
+        .is_err()
+        {
+            return out;
+        }
+        for i in 0..count.max(0) as usize {
+            // SAFETY: JVMTI returned `count` objects (local references) and tags.
+            let (obj, tag) = unsafe { (*objects.add(i), *found.add(i)) };
+            let class = crate::natives::jni!(env, GetObjectClass, obj);
+            let mut sig: *mut c_char = std::ptr::null_mut();
+            if !class.is_null()
+                && call!(
+                    self.0,
+                    GetClassSignature,
+                    class,
+                    &mut sig,
+                    std::ptr::null_mut()
+                )
+                .is_ok()
+            {
+                out.insert(tag, java_name(&self.take_string(sig)));
+            }
+            crate::natives::delete_local(env, class);
+            crate::natives::delete_local(env, obj);
+        }
+        let _ = call!(self.0, Deallocate, objects as *mut u8);
+        let _ = call!(self.0, Deallocate, found as *mut u8);
+        out
+    }
+
     /// `thread`'s Java stack (null: the current thread), innermost frame first, in the format
     /// of `Throwable.printStackTrace` (`at pkg.Cls.method(File.java:12)`), at most `max` frames.
     pub fn stack(self, thread: jobject, max: usize) -> JResult<Vec<String>> {

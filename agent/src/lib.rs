@@ -131,7 +131,7 @@ impl Covering for Replaying {
 fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     let mut options = Options::parse(text).map_err(|e| e.to_string())?;
     let strategy = make_strategy(&options)?;
-    let model: Model = Execution::starting_at(
+    let mut model: Model = Execution::starting_at(
         Config {
             max_steps: options.max_steps,
             livelock_window: options.livelock_window,
@@ -142,6 +142,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
         strategy,
         options.first_execution,
     );
+    model.record_steps(options.trace);
     let sink = report::Sink::open(options.out.as_deref()).map_err(|e| {
         format!(
             "cannot create result file {}: {e}",

@@ -68,6 +68,10 @@ pub struct Options {
     pub record_at: Option<u64>,
     /// Print one line per execution on stderr even when writing a result file.
     pub verbose: bool,
+    /// Put every step of a failing execution in its result (`steps_trace`): what a report
+    /// shows. Costs a lookup table per access; the CLI asks for it in the replay that proves a
+    /// bug, never in a search.
+    pub trace: bool,
     /// No scheduling points in code run by a static initializer (costs a stack walk, about
     /// 1 µs, per scheduling point once a second thread exists).
     pub clinit_check: bool,
@@ -123,6 +127,7 @@ impl Default for Options {
             record_all: false,
             record_at: None,
             verbose: false,
+            trace: false,
             clinit_check: true,
             load: crate::loadhook::LoadOptions::default(),
             plain: true,
@@ -175,6 +180,7 @@ pub const KEYS: &[&str] = &[
     "record",
     "record-at",
     "verbose",
+    "trace",
     "clinit-check",
     "options-file",
     "juc",
@@ -275,6 +281,7 @@ impl Options {
             }
             "record-at" => self.record_at = Some(num(value)?),
             "verbose" => self.verbose = switch(value)?,
+            "trace" => self.trace = switch(value)?,
             "clinit-check" => self.clinit_check = switch(value)?,
             "pin-app" => self.pin_app = switch(value)?,
             "plain" => self.plain = switch(value)?,

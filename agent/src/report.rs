@@ -15,6 +15,68 @@ pub struct ThreadStack {
     pub frames: Vec<String>,
 }
 
+/// At most this many steps (the last ones) go into a result's `steps_trace`.
+pub const TRACE_STEPS: usize = 50_000;
+
+/// One step of a traced execution (`trace=on`), or an operation a deadlocked thread waits to
+/// perform. The JSON shape is in agent/PROTOCOL.md ("Traces").
+#[derive(Clone, Debug)]
+pub struct TracedStep {
+    pub step: u64,
+    pub thread: u32,
+    pub kind: scheduler::OpKind,
+    /// The location of an access, the object of a monitor operation, a thread (scheduler's
+    /// `Event::target`).
+    pub target: u64,
+    /// The object touched (an instance field's or array's owner, a monitor), by execution id.
+    pub obj: Option<u64>,
+    /// Its class, when the object was still alive at the end.
+    pub class: Option<String>,
+    /// The array index of an element access.
+    pub index: Option<i32>,
+    pub site: i64,
+    pub preempted: bool,
+}
+
+impl TracedStep {
+    fn to_json(&self) -> Value {
+        json!({
+            "step": self.step,
+            "thread": self.thread,
+            "op": self.kind.as_str(),
+            "target": self.target,
+            "obj": self.obj,
+            "class": self.class,
+            "index": self.index,
+            "site": self.site,
+            "preempted": self.preempted,
+        })
+    }
+}
+
+/// Every step of one execution, for reports.
+#[derive(Clone, Debug, Default)]
+pub struct StepsTrace {
+    /// Every application thread's name, by thread id (finished threads too).
+    pub threads: Vec<String>,
+    /// Steps left out at the start (only the last [`TRACE_STEPS`] are kept).
+    pub omitted: u64,
+    pub steps: Vec<TracedStep>,
+    /// For a deadlock: every thread blocked for ever and the operation it waits to perform.
+    pub blocked: Vec<TracedStep>,
+}
+
+impl StepsTrace {
+    pub fn to_json(&self) -> Value {
+        json!({
+            "threads": self.threads,
+            "omitted": self.omitted,
+            "steps": self.steps.iter().map(TracedStep::to_json).collect::<Vec<_>>(),
+            "blocked": self.blocked.iter().map(TracedStep::to_json).collect::<Vec<_>>(),
+        })
+    }
+}
+
 /// Everything known about one execution when it is over.
 #[derive(Clone, Debug)]
 pub struct ExecutionResult {
@@ -40,6 +102,8 @@ pub struct ExecutionResult {
     pub exhausted: bool,
     /// The execution's happens-before graph hash, when the strategy computes it.
     pub hb: Option<u64>,
+    /// Every step, with `trace=on`.
+    pub steps_trace: Option<StepsTrace>,
 }
 
 impl ExecutionResult {
@@ -69,6 +133,7 @@ impl ExecutionResult {
             "coverage": self.coverage,
             "exhausted": self.exhausted,
             "hb": self.hb,
+            "steps_trace": self.steps_trace.as_ref().map(StepsTrace::to_json),
         })
     }
 
@@ -146,6 +211,7 @@ mod tests {
             coverage: "12 executions".into(),
             exhausted: false,
             hb: Some(7),
+            steps_trace: None,
         };
         let line = r.to_json().to_string();
         assert!(!line.contains('\n'), "one line per execution");

@@ -268,6 +268,19 @@ pub struct Execution<S: Strategy> {
     schedule: Schedule,
     events: EventLog,
     fairness: Fairness,
+    /// With [`Execution::record_steps`]: per event, its step number and whether it preempted.
+    marks: Option<Vec<StepMark>>,
+    /// The pick being performed took the turn from a running thread that was enabled.
+    preempting: bool,
+}
+
+/// Where an event stands in the schedule (kept only when asked, for reports): its step number
+/// (1-based; steps that are no events, such as accesses passed in a quiet stretch, are counted
+/// too) and whether performing it preempted the running thread (which was enabled).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepMark {
+    pub step: u64,
+    pub preempted: bool,
 }
 
 impl<S: Strategy> Execution<S> {
@@ -298,6 +311,8 @@ impl<S: Strategy> Execution<S> {
             schedule: Schedule::new(),
             events: EventLog::new(),
             fairness: Fairness::default(),
+            marks: None,
+            preempting: false,
         };
         e.reset_model();
         e
@@ -321,6 +336,32 @@ impl<S: Strategy> Execution<S> {
         self.schedule.clear();
         self.events.clear();
         self.fairness.clear();
+        if let Some(m) = &mut self.marks {
+            m.clear();
+        }
+        self.preempting = false;
+    }
+
+    /// Keep a [`StepMark`] per event from now on (a replay that writes a report asks; searches
+    /// do not pay for it).
+    pub fn record_steps(&mut self, on: bool) {
+        self.marks = on.then(Vec::new);
+    }
+
+    /// One mark per event of [`Execution::events`], when [`Execution::record_steps`] is on.
+    pub fn step_marks(&self) -> Option<&[StepMark]> {
+        self.marks.as_deref()
+    }
+
+    fn push_event(&mut self, e: Event) {
+        self.events.push(e);
+        if let Some(m) = &mut self.marks {
+            m.push(StepMark {
+                step: self.steps,
+                preempted: std::mem::take(&mut self.preempting),
+            });
+        }
+        self.preempting = false;
     }
 
     /// `running` (the one thread allowed to run) reached a scheduling point and `next` is its
@@ -760,6 +801,7 @@ impl<S: Strategy> Execution<S> {
         if via == Via::Spurious {
             self.spurious_used += 1;
         }
+        self.preempting = running_enabled && running != Some(picked);
         self.run_picked(picked, op, via)
     }
 
@@ -814,7 +856,7 @@ impl<S: Strategy> Execution<S> {
         let outcome = match self.perform(picked, &op, via) {
             Ok(o) => o,
             Err(Halt::Stop(stop)) => {
-                self.events.push(Event::new(picked, &op, occurrence, None));
+                self.push_event(Event::new(picked, &op, occurrence, None));
                 return self.end(Ending::Stopped, Decision::Stopped(stop));
             }
             Err(Halt::BadPick(w)) => {
@@ -829,7 +871,7 @@ impl<S: Strategy> Execution<S> {
             _ => None,
         };
         self.fairness.performed(picked, &op, via == Via::Timeout);
-        self.events.push(Event::new(picked, &op, occurrence, child));
+        self.push_event(Event::new(picked, &op, occurrence, child));
         if let Op::Exit { status, .. } = op {
             return self.end(Ending::Exit(status), Decision::Exit { status });
         }
@@ -1073,6 +1115,37 @@ mod tests {
 
     fn normal(t: ThreadId) -> Result<Decision, ExecError> {
         run(t, OpOutcome::Normal)
+    }
+
+    #[test]
+    fn step_marks_number_the_events_and_flag_preemptions_only_when_asked() {
+        let access = |write| Op::Access {
+            loc: Loc(1),
+            var: VarId(0),
+            write,
+            site: 3,
+        };
+        let mut e = Execution::new(Config::default(), Highest);
+        assert_eq!(e.step_marks(), None, "searches keep no marks");
+        e.record_steps(true);
+        e.announce(T0, Op::Begin).unwrap();
+        // main starts t1; Highest then always runs t1 while it can: main, still enabled, is
+        // preempted at the start's outcome.
+        assert_eq!(
+            e.announce(T0, Op::Start { site: 1 }),
+            run(T0, OpOutcome::Started(T1))
+        );
+        assert_eq!(e.announce(T0, access(true)), normal(T1));
+        assert_eq!(e.announce(T1, access(false)), normal(T1));
+        let marks = e.step_marks().unwrap();
+        assert_eq!(marks.len(), e.events().len());
+        let steps: Vec<u64> = marks.iter().map(|m| m.step).collect();
+        assert_eq!(steps, [1, 2, 3, 4]);
+        let preempted: Vec<bool> = marks.iter().map(|m| m.preempted).collect();
+        assert_eq!(preempted, [false, false, true, false]);
+        e.finish(false).unwrap();
+        e.restart().unwrap();
+        assert_eq!(e.step_marks(), Some(&[][..]), "cleared with the events");
     }
 
     #[test]

@@ -142,6 +142,7 @@
 //!   [`ExecutionSummary`].
 
 pub mod bounds;
+pub mod cause;
 pub mod coverage;
 mod events;
 mod execution;
@@ -156,7 +157,7 @@ pub mod sim;
 pub mod strategy;
 
 pub use events::{Event, EventLog};
-pub use execution::{Config, ExecError, Execution, ThreadStatus, Timeouts};
+pub use execution::{Config, ExecError, Execution, StepMark, ThreadStatus, Timeouts};
 pub use ids::{Loc, ObjId, SiteId, ThreadId, VarId};
 pub use op::{Decision, Op, OpKind, OpOutcome};
 pub use rng::{RandomSource, SeededRandom};

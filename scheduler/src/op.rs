@@ -99,6 +99,35 @@ pub enum OpKind {
 }
 
 impl OpKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [OpKind; 20] = [
+        OpKind::Begin,
+        OpKind::End,
+        OpKind::Read,
+        OpKind::Write,
+        OpKind::MonitorEnter,
+        OpKind::MonitorExit,
+        OpKind::Wait,
+        OpKind::WaitReturn,
+        OpKind::Notify,
+        OpKind::NotifyAll,
+        OpKind::Start,
+        OpKind::Join,
+        OpKind::Sleep,
+        OpKind::Yield,
+        OpKind::Interrupt,
+        OpKind::Interrupted,
+        OpKind::IsInterrupted,
+        OpKind::Park,
+        OpKind::Unpark,
+        OpKind::Exit,
+    ];
+
+    /// The kind named `name` ([`OpKind::as_str`]).
+    pub fn parse(name: &str) -> Option<OpKind> {
+        OpKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
     /// A short lower-case name, used in messages.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -123,6 +123,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 bugs += 1;
                 say(format!("{}: {} ({})", head("FOUND"), bug.message, bug.kind));
                 say("  replayed: the recorded schedule reproduces it".into());
+                for line in &bug.cause {
+                    say(format!("  {}", line.trim_start()));
+                }
                 if bug.schedule_independent {
                     say(format!("  note: it {SCHEDULE_INDEPENDENT}"));
                 }

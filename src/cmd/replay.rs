@@ -80,7 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         println!("rankcheck: {changed} class(es) changed since the report");
     }
     let work = std::env::temp_dir().join(format!("rankcheck-replay-{}", std::process::id()));
-    let replayed = replay(&recorded, &work);
+    let replayed = replay(&recorded, &work, false);
     let _ = std::fs::remove_dir_all(&work);
     let replayed = replayed?;
     let r = &replayed.result;

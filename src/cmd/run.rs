@@ -186,6 +186,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     Verdict::Bug(bug) => {
                         any_bug = true;
                         println!("  replayed: the recorded schedule reproduces it");
+                        for line in &bug.cause {
+                            println!("  {}", line.trim_start());
+                        }
                         if bug.schedule_independent {
                             println!("  note: it {SCHEDULE_INDEPENDENT}");
                         }

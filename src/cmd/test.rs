@@ -377,6 +377,9 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             bug.execution, bug.kind, bug.message
         ));
         say("  replayed: the recorded schedule reproduces it".into());
+        for line in &bug.cause {
+            say(format!("  {}", line.trim_start()));
+        }
         if bug.schedule_independent {
             say(format!(
                 "  note: it {SCHEDULE_INDEPENDENT}: one run without preemptions fails the same \

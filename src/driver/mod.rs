@@ -9,6 +9,7 @@
 pub mod baseline;
 pub mod bench_suite;
 pub mod classpath;
+pub mod explain;
 pub mod folder;
 pub mod junit;
 pub mod jvm;

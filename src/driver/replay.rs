@@ -63,8 +63,10 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
     Ok(launch)
 }
 
-/// Replays `recorded` in a fresh JVM (scratch files in `work`).
-pub fn replay(recorded: &Recorded, work: &Path) -> anyhow::Result<Replayed> {
+/// Replays `recorded` in a fresh JVM (scratch files in `work`). With `trace`, the result
+/// carries every step (`steps_trace`, agent option `trace=on`): the replay that proves a bug
+/// is where a report's steps come from (one execution: worth the cost).
+pub fn replay(recorded: &Recorded, work: &Path, trace: bool) -> anyhow::Result<Replayed> {
     std::fs::create_dir_all(work)?;
     for entry in recorded.classpath.iter().chain(&recorded.framework) {
         if !entry.exists() {
@@ -74,7 +76,10 @@ pub fn replay(recorded: &Recorded, work: &Path) -> anyhow::Result<Replayed> {
             )));
         }
     }
-    let launch = launch_for(recorded, work)?;
+    let mut launch = launch_for(recorded, work)?;
+    if trace {
+        launch.set_option("trace", "on");
+    }
     let run = launch.run(&work.join("replay.jsonl"))?;
     let result = run
         .results

@@ -181,6 +181,7 @@ pub fn write_report(
                     | "time-limit-ms"
                     | "pin"
                     | "record-at"
+                    | "trace"
             )
         })
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
@@ -304,10 +305,24 @@ pub fn describe_site(site: &SiteRecord) -> String {
     )
 }
 
-/// A readable timeline of the execution: the runs of the schedule (which thread performed
-/// which steps), and, when the result carries the executed events (`events`: objects with
-/// `thread` and `site`), the source line of every step.
+/// A readable timeline of the execution. With the steps of a traced replay (`steps_trace`):
+/// the cause on top (`explain::Story::explanation`), then every step folded into rows of one
+/// thread with method, source lines, operations and objects. Without: the runs of the schedule.
 pub fn timeline(result: &Value, sites: &HashMap<i64, SiteRecord>) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{}\n\n",
+        result["message"].as_str().unwrap_or("(no message)")
+    ));
+    if let Some(story) = super::explain::story(result, sites) {
+        for line in story.explanation() {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.push('\n');
+        out.push_str(&story.timeline());
+        return out;
+    }
     let names: HashMap<u64, String> = result["stacks"]
         .as_array()
         .into_iter()
@@ -318,24 +333,6 @@ pub fn timeline(result: &Value, sites: &HashMap<i64, SiteRecord>) -> String {
         Some(n) => format!("t{t} ({n})"),
         None => format!("t{t}"),
     };
-    let mut out = String::new();
-    out.push_str(&format!(
-        "{}\n\n",
-        result["message"].as_str().unwrap_or("(no message)")
-    ));
-    if let Some(events) = result["events"].as_array() {
-        out.push_str("step  thread  site\n");
-        for (i, e) in events.iter().enumerate() {
-            let thread = e["thread"].as_u64().unwrap_or(u64::MAX);
-            let site = e["site"].as_i64().and_then(|s| sites.get(&s));
-            let what = match site {
-                Some(s) => describe_site(s),
-                None => e["op"].as_str().unwrap_or("-").to_string(),
-            };
-            out.push_str(&format!("{:>4}  {}  {what}\n", i + 1, who(thread)));
-        }
-        return out;
-    }
     let Some(text) = result["schedule"].as_str() else {
         out.push_str("(no schedule recorded)\n");
         return out;
@@ -364,6 +361,40 @@ pub fn timeline(result: &Value, sites: &HashMap<i64, SiteRecord>) -> String {
         sites.len()
     ));
     out
+}
+
+/// Adds the steps of the replay that proved the bug (`replayed`, a result line with
+/// `steps_trace`) to the report in `dir`: into `result.json`, and `timeline.txt`,
+/// `explanation.txt` and `report.html` written from them. Returns the explanation's lines
+/// (empty when the replay carried no steps).
+pub fn add_steps(
+    dir: &Path,
+    classpath: &[PathBuf],
+    replayed: &Value,
+) -> anyhow::Result<Vec<String>> {
+    let path = dir.join("result.json");
+    let mut result: Value = serde_json::from_str(&std::fs::read_to_string(&path)?)?;
+    let Some(trace) = replayed.get("steps_trace").filter(|t| t.is_object()) else {
+        return Ok(Vec::new());
+    };
+    result["steps_trace"] = trace.clone();
+    std::fs::write(&path, serde_json::to_string_pretty(&result)?)?;
+    let sites = site_table(classpath);
+    let Some(story) = super::explain::story(&result, &sites) else {
+        return Ok(Vec::new());
+    };
+    let explanation = story.explanation();
+    std::fs::write(dir.join("explanation.txt"), explanation.join("\n") + "\n")?;
+    std::fs::write(dir.join("timeline.txt"), timeline(&result, &sites))?;
+    std::fs::write(
+        dir.join("report.html"),
+        super::explain::html(
+            &story,
+            result["message"].as_str().unwrap_or(""),
+            &result["stacks"],
+        ),
+    )?;
+    Ok(explanation)
 }
 
 /// What `replay` reads back from a report folder (`run.json`).

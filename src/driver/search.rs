@@ -7,7 +7,7 @@ use super::jvm::{determinism_args, java_binary, on_off, Launch};
 use super::progress::Progress;
 use super::replay::replay;
 use super::report::{
-    annotate, difference, load_recorded, replay_command, write_report, Expected, Origin,
+    add_steps, annotate, difference, load_recorded, replay_command, write_report, Expected, Origin,
 };
 use super::session::{Finished, Session};
 use super::strategy::{Bounds, Spread, StrategyInfo};
@@ -87,6 +87,8 @@ pub struct Reported {
     pub dir: PathBuf,
     /// It fails the same way without any thread switch: it does not depend on the schedule.
     pub schedule_independent: bool,
+    /// The cause, from the steps of the replay (`explanation.txt`); empty when unknown.
+    pub cause: Vec<String>,
 }
 
 /// What a failing execution turned out to be.
@@ -332,7 +334,7 @@ impl Search {
             std::fs::create_dir_all(&dir)?;
             let dir = write_report(&dir, &launch, &sample.result, None)?;
             let recorded = load_recorded(&dir).map_err(|e| anyhow::anyhow!(e))?;
-            let replayed = replay(&recorded, &work.join(format!("sample-replay-{i}")))?;
+            let replayed = replay(&recorded, &work.join(format!("sample-replay-{i}")), false)?;
             if let Some(what) = replayed.difference {
                 let why = match replayed.result["kind"].as_str() {
                     Some("diverged") => replayed.result["message"]
@@ -385,7 +387,7 @@ pub fn confirm(
         });
     }
     let recorded = load_recorded(&dir).map_err(|e| anyhow::anyhow!(e))?;
-    let replayed = replay(&recorded, work)?;
+    let replayed = replay(&recorded, work, true)?;
     if !replayed.reproduced {
         let got = replayed.difference.clone().unwrap_or_default();
         std::fs::write(
@@ -405,6 +407,7 @@ pub fn confirm(
             dir,
         });
     }
+    let cause = add_steps(&dir, &launch.classpath, &replayed.result)?;
     // Found by `nonpreemptive` itself: it already ran without a switch.
     let schedule_independent = schedule_check
         && ((launch.option("strategy") == Some("nonpreemptive")
@@ -426,6 +429,7 @@ pub fn confirm(
         message,
         dir,
         schedule_independent,
+        cause,
     }))
 }
 

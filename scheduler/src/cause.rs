@@ -1,0 +1,761 @@
+//! The cause of a failure, read off the steps of the failing execution: which accesses raced,
+//! which locks closed a deadlock cycle, which notify found no waiter.
+//!
+//! Input is the report's trace (agent/PROTOCOL.md, "Traces"): every performed step with its
+//! thread, operation, location and site, and, for a deadlock, what each blocked thread waits
+//! for. Happens-before comes from [`crate::hb::HbTracker`] fed with the synchronization alone
+//! (monitors, wait/notify, start/end/join, park permits: data accesses add no edge), so two
+//! accesses of different threads to one location, one of them a write, *race* when neither
+//! happens before the other. Pure: no I/O; the CLI words and draws the answer.
+
+use crate::hb::{HbTracker, Key, Mode, VectorClock};
+use crate::op::OpKind;
+use std::collections::HashMap;
+
+/// One performed step, as the trace records it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// Step number in the schedule (1-based).
+    pub step: u64,
+    pub thread: u32,
+    pub kind: OpKind,
+    /// For accesses the location (same value, same memory); for monitor, wait and notify
+    /// operations the object; for `Start` the child, for `Join`/`Interrupt`/`Unpark` the target
+    /// thread.
+    pub target: u64,
+    pub site: i64,
+    /// Performing this step took the turn from a running thread that could have gone on.
+    pub preempted: bool,
+}
+
+/// A thread blocked for ever at the end of a deadlock, with the operation it waits to perform.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Blocked {
+    pub thread: u32,
+    pub kind: OpKind,
+    /// As in [`Step::target`]: the monitor's object for `MonitorEnter`/`WaitReturn`, the
+    /// target thread for `Join`.
+    pub target: u64,
+    pub site: i64,
+}
+
+/// What a deadlocked thread waits for, and who stands in its way.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    /// Index into the `blocked` list.
+    pub blocked: usize,
+    /// The thread holding the monitor (or the joined thread).
+    pub holder: Option<u32>,
+    /// Index of the step at which the holder took the monitor (its outermost enter still held).
+    pub taken: Option<usize>,
+}
+
+/// The explanation. Indices are into the `steps` given to [`explain`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cause {
+    /// `thread` accessed a location at `first` and `second`, and another thread's conflicting
+    /// access `between` them makes the pair unserializable (read-write-read, write-write-read,
+    /// read-write-write, write-read-write).
+    Atomicity {
+        first: usize,
+        between: usize,
+        second: usize,
+        /// When no synchronization is missing: the step at which the thread returned from a
+        /// wait between its two accesses (it acted on a condition checked before waiting).
+        woke: Option<usize>,
+    },
+    /// `read` (a read by the failing thread) came before the threads `behind`, started and not
+    /// finished, had done their part.
+    Order { read: usize, behind: Vec<u32> },
+    /// Two conflicting accesses that no synchronization orders, the later one nearest the end.
+    Race { first: usize, second: usize },
+    /// Every blocked thread with who holds what it waits for; `chain` the links (indices into
+    /// `links`) of threads each waiting for the next: a cycle when one exists (the last link's
+    /// holder is the first link's thread), else the longest chain, which ends at a thread
+    /// waiting for something no thread holds (a notify, a permit).
+    Deadlock { links: Vec<Link>, chain: Vec<usize> },
+    /// `notify` found no thread waiting on its object; `waiter` (index into `blocked`) waits on
+    /// that object for ever.
+    MissedSignal {
+        notify: usize,
+        waiter: Option<usize>,
+    },
+    /// `notify` woke the thread that returned from its wait at `woke` and waited again at
+    /// `rewait`, while `waiter` (index into `blocked`), waiting then too, waits for ever: a
+    /// `notify` that should have been a `notifyAll` (or a condition per role).
+    WastedNotify {
+        notify: usize,
+        woke: usize,
+        rewait: usize,
+        waiter: usize,
+    },
+    /// Nothing in the steps explains the failure (one thread alone, no shared location).
+    Unknown,
+}
+
+const MONITOR: u64 = 1 << 60;
+const LIFE: u64 = 2 << 60;
+const PERMIT: u64 = 3 << 60;
+
+/// Synchronization-only happens-before clocks, one per step.
+pub fn sync_clocks(steps: &[Step]) -> Vec<VectorClock> {
+    let mut hb = HbTracker::new();
+    let mut seen = Vec::<bool>::new();
+    let mut clocks = Vec::with_capacity(steps.len());
+    for s in steps {
+        let t = s.thread as usize;
+        if seen.len() <= t {
+            seen.resize(t + 1, false);
+        }
+        let mut touches: Vec<(Key, Mode)> = Vec::with_capacity(2);
+        if !seen[t] {
+            // A thread's first step comes after its start.
+            seen[t] = true;
+            touches.push((LIFE | u64::from(s.thread), Mode::Write));
+        }
+        let key = match s.kind {
+            OpKind::MonitorEnter
+            | OpKind::MonitorExit
+            | OpKind::Wait
+            | OpKind::WaitReturn
+            | OpKind::Notify
+            | OpKind::NotifyAll => Some(MONITOR | s.target),
+            OpKind::Start | OpKind::Join => Some(LIFE | s.target),
+            OpKind::End => Some(LIFE | u64::from(s.thread)),
+            OpKind::Unpark => Some(PERMIT | s.target),
+            OpKind::Park => Some(PERMIT | u64::from(s.thread)),
+            _ => None,
+        };
+        if let Some(k) = key {
+            touches.push((k, Mode::Write));
+        }
+        clocks.push(hb.record(s.thread, s.kind as u64, &touches).clone());
+    }
+    clocks
+}
+
+/// Whether step `a` (earlier) happens before step `b` under `clocks`.
+fn ordered(steps: &[Step], clocks: &[VectorClock], a: usize, b: usize) -> bool {
+    let t = steps[a].thread as usize;
+    clocks[a].get(t) <= clocks[b].get(t)
+}
+
+fn is_access(s: &Step) -> bool {
+    matches!(s.kind, OpKind::Read | OpKind::Write)
+}
+
+/// The cause of a failure: for a deadlock (`blocked` not empty) a missed signal when a waiter
+/// waits on an object a notify found empty, else the blocked threads and their holders; for any
+/// other failure the unserializable access triple nearest the end (preferring one whose thread
+/// was preempted between its two accesses), else the last race.
+///
+/// `failing` is the thread whose throwable ended the execution, when one did.
+pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cause {
+    if !blocked.is_empty() {
+        if let Some(c) = missed_signal(steps, blocked).or_else(|| wasted_notify(steps, blocked)) {
+            return c;
+        }
+        let links = deadlock_links(steps, blocked);
+        let chain = chain(&links, blocked);
+        return Cause::Deadlock { links, chain };
+    }
+    let clocks = sync_clocks(steps);
+    if let Some(c) = atomicity(steps, &clocks) {
+        return c;
+    }
+    race(steps, &clocks)
+        .or_else(|| order(steps, failing))
+        .unwrap_or(Cause::Unknown)
+}
+
+/// The failing thread's last read of a location another thread wrote before (else of one it
+/// did not write itself), with the started threads that had not finished.
+fn order(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
+    let mut started = Vec::new();
+    let mut ended = Vec::new();
+    for s in steps {
+        match s.kind {
+            OpKind::Start => started.push(s.target as u32),
+            OpKind::End => ended.push(s.thread),
+            _ => {}
+        }
+    }
+    let reader = failing.or_else(|| steps.last().map(|s| s.thread))?;
+    let behind: Vec<u32> = started
+        .into_iter()
+        .filter(|t| *t != reader && !ended.contains(t))
+        .collect();
+    if behind.is_empty() {
+        return None;
+    }
+    let mut writers: HashMap<u64, Vec<u32>> = HashMap::new();
+    let mut shared = None;
+    let mut own = None;
+    for (i, s) in steps.iter().enumerate() {
+        if s.kind == OpKind::Write {
+            let w = writers.entry(s.target).or_default();
+            if !w.contains(&s.thread) {
+                w.push(s.thread);
+            }
+        } else if s.kind == OpKind::Read && s.thread == reader {
+            let w = writers.get(&s.target);
+            if w.is_some_and(|w| w.iter().any(|&t| t != reader)) {
+                shared = Some(i);
+            } else if !w.is_some_and(|w| w.contains(&reader)) {
+                own = Some(i);
+            }
+        }
+    }
+    Some(Cause::Order {
+        read: shared.or(own)?,
+        behind,
+    })
+}
+
+fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
+    let mut by_loc: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
+        by_loc.entry(s.target).or_default().push(i);
+    }
+    // (racing, preempted between, second, between) — larger is better.
+    let mut best: Option<((bool, bool, usize, usize), Cause)> = None;
+    for list in by_loc.values() {
+        let mut last_of: HashMap<u32, usize> = HashMap::new();
+        for (pos, &c) in list.iter().enumerate() {
+            let t = steps[c].thread;
+            if let Some(&apos) = last_of.get(&t) {
+                let a = list[apos];
+                for &b in list[apos + 1..pos].iter().rev() {
+                    if steps[b].thread == t {
+                        continue;
+                    }
+                    let (wa, wb, wc) = (
+                        steps[a].kind == OpKind::Write,
+                        steps[b].kind == OpKind::Write,
+                        steps[c].kind == OpKind::Write,
+                    );
+                    let unserializable = matches!(
+                        (wa, wb, wc),
+                        (false, true, false)
+                            | (true, true, false)
+                            | (false, true, true)
+                            | (true, false, true)
+                    );
+                    let racing = !ordered(steps, clocks, a, b) || !ordered(steps, clocks, b, c);
+                    let woke = (!racing)
+                        .then(|| {
+                            (a + 1..c).find(|&i| {
+                                steps[i].thread == t && steps[i].kind == OpKind::WaitReturn
+                            })
+                        })
+                        .flatten();
+                    if !unserializable || !(racing || woke.is_some()) {
+                        continue;
+                    }
+                    let preempted = steps[a + 1..=b]
+                        .iter()
+                        .any(|s| s.preempted && s.thread != t);
+                    let score = (racing, preempted, c, b);
+                    if best.as_ref().is_none_or(|(s, _)| score > *s) {
+                        best = Some((
+                            score,
+                            Cause::Atomicity {
+                                first: a,
+                                between: b,
+                                second: c,
+                                woke,
+                            },
+                        ));
+                    }
+                }
+            }
+            last_of.insert(t, pos);
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+fn race(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
+    let mut by_loc: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut best: Option<(usize, usize)> = None;
+    for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
+        let list = by_loc.entry(s.target).or_default();
+        if let Some(&j) = list.iter().rev().find(|&&j| {
+            let o = &steps[j];
+            o.thread != s.thread
+                && (o.kind == OpKind::Write || s.kind == OpKind::Write)
+                && !ordered(steps, clocks, j, i)
+        }) {
+            best = Some((j, i));
+        }
+        list.push(i);
+    }
+    best.map(|(first, second)| Cause::Race { first, second })
+}
+
+/// Who holds each monitor at the end, and the step of its outermost enter still held.
+fn holders(steps: &[Step]) -> HashMap<u64, (u32, usize)> {
+    // object → (owner, depth, step of the outermost enter); a waiter's depth is kept aside.
+    let mut owned: HashMap<u64, (u32, u32, usize)> = HashMap::new();
+    let mut saved: HashMap<(u64, u32), (u32, usize)> = HashMap::new();
+    for (i, s) in steps.iter().enumerate() {
+        match s.kind {
+            OpKind::MonitorEnter => {
+                let e = owned.entry(s.target).or_insert((s.thread, 0, i));
+                if e.1 == 0 {
+                    *e = (s.thread, 0, i);
+                }
+                e.1 += 1;
+            }
+            OpKind::MonitorExit => {
+                if let Some(e) = owned.get_mut(&s.target) {
+                    e.1 = e.1.saturating_sub(1);
+                }
+            }
+            OpKind::Wait => {
+                if let Some(e) = owned.get_mut(&s.target) {
+                    saved.insert((s.target, s.thread), (e.1, e.2));
+                    e.1 = 0;
+                }
+            }
+            OpKind::WaitReturn => {
+                let (depth, at) = saved.remove(&(s.target, s.thread)).unwrap_or((1, i));
+                owned.insert(s.target, (s.thread, depth, at));
+            }
+            _ => {}
+        }
+    }
+    owned
+        .into_iter()
+        .filter(|(_, (_, depth, _))| *depth > 0)
+        .map(|(o, (t, _, at))| (o, (t, at)))
+        .collect()
+}
+
+fn deadlock_links(steps: &[Step], blocked: &[Blocked]) -> Vec<Link> {
+    let held = holders(steps);
+    blocked
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let (holder, taken) = match b.kind {
+                OpKind::MonitorEnter => held
+                    .get(&b.target)
+                    .map_or((None, None), |&(t, at)| (Some(t), Some(at))),
+                OpKind::Join => (Some(b.target as u32), None),
+                _ => (None, None),
+            };
+            Link {
+                blocked: i,
+                holder,
+                taken,
+            }
+        })
+        .collect()
+}
+
+/// The first cycle of links, following each blocked thread to the holder it waits for; else
+/// the longest chain.
+fn chain(links: &[Link], blocked: &[Blocked]) -> Vec<usize> {
+    let of_thread = |t: u32| links.iter().position(|l| blocked[l.blocked].thread == t);
+    let mut longest = Vec::new();
+    for start in 0..links.len() {
+        let mut path: Vec<usize> = Vec::new();
+        let mut at = Some(start);
+        while let Some(i) = at {
+            if let Some(p) = path.iter().position(|&x| x == i) {
+                return path.split_off(p);
+            }
+            path.push(i);
+            at = links[i].holder.and_then(of_thread);
+        }
+        if path.len() > longest.len() {
+            longest = path;
+        }
+    }
+    longest
+}
+
+/// The last `notify` whose woken thread waited again on the same object while a thread that
+/// waited there all along is blocked for ever. The woken thread is the first waiter of the
+/// object at the notify to return from its wait after it.
+fn wasted_notify(steps: &[Step], blocked: &[Blocked]) -> Option<Cause> {
+    let stuck: Vec<(usize, &Blocked)> = blocked
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.kind == OpKind::WaitReturn)
+        .collect();
+    for (n, s) in steps.iter().enumerate().rev() {
+        if s.kind != OpKind::Notify {
+            continue;
+        }
+        let obj = s.target;
+        // Threads waiting on `obj` at the notify: a wait before it, no return in between.
+        let waiting = |t: u32| {
+            let last = steps[..n].iter().rposition(|x| {
+                x.thread == t
+                    && x.target == obj
+                    && matches!(x.kind, OpKind::Wait | OpKind::WaitReturn)
+            });
+            last.is_some_and(|i| steps[i].kind == OpKind::Wait)
+        };
+        let Some(woke) = (n + 1..steps.len()).find(|&i| {
+            steps[i].kind == OpKind::WaitReturn
+                && steps[i].target == obj
+                && waiting(steps[i].thread)
+        }) else {
+            continue;
+        };
+        let w = steps[woke].thread;
+        let Some(rewait) = (woke + 1..steps.len()).find(|&i| {
+            steps[i].thread == w && steps[i].kind == OpKind::Wait && steps[i].target == obj
+        }) else {
+            continue;
+        };
+        // Between its return and its new wait the woken thread notified nobody.
+        if steps[woke..rewait]
+            .iter()
+            .any(|x| x.thread == w && matches!(x.kind, OpKind::Notify | OpKind::NotifyAll))
+        {
+            continue;
+        }
+        if let Some(&(waiter, _)) = stuck
+            .iter()
+            .find(|(_, b)| b.target == obj && b.thread != w && waiting(b.thread))
+        {
+            return Some(Cause::WastedNotify {
+                notify: n,
+                woke,
+                rewait,
+                waiter,
+            });
+        }
+    }
+    None
+}
+
+fn missed_signal(steps: &[Step], blocked: &[Blocked]) -> Option<Cause> {
+    let mut waiting: HashMap<u64, u32> = HashMap::new();
+    let mut lost: HashMap<u64, usize> = HashMap::new();
+    for (i, s) in steps.iter().enumerate() {
+        match s.kind {
+            OpKind::Wait => *waiting.entry(s.target).or_default() += 1,
+            OpKind::Notify | OpKind::NotifyAll => {
+                let w = waiting.entry(s.target).or_default();
+                if *w == 0 {
+                    lost.insert(s.target, i);
+                } else if s.kind == OpKind::Notify {
+                    *w -= 1;
+                } else {
+                    *w = 0;
+                }
+            }
+            _ => {}
+        }
+    }
+    let (waiter, notify) = blocked
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| b.kind == OpKind::WaitReturn)
+        .find_map(|(i, b)| lost.get(&b.target).map(|&n| (i, n)))?;
+    Some(Cause::MissedSignal {
+        notify,
+        waiter: Some(waiter),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn st(step: u64, thread: u32, kind: OpKind, target: u64) -> Step {
+        Step {
+            step,
+            thread,
+            kind,
+            target,
+            site: step as i64,
+            preempted: false,
+        }
+    }
+
+    fn bl(thread: u32, kind: OpKind, target: u64, site: i64) -> Blocked {
+        Blocked {
+            thread,
+            kind,
+            target,
+            site,
+        }
+    }
+
+    fn steps(list: &[(u32, OpKind, u64)]) -> Vec<Step> {
+        list.iter()
+            .enumerate()
+            .map(|(i, &(t, k, x))| st(i as u64 + 1, t, k, x))
+            .collect()
+    }
+
+    use OpKind::*;
+
+    #[test]
+    fn a_lost_update_is_the_write_between_a_read_and_its_write() {
+        // t1 reads balance (9), t2 reads and writes it, t1 writes: t2's write is between.
+        let mut s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, Read, 9),
+            (2, Read, 9),
+            (2, Write, 9),
+            (1, Write, 9),
+            (0, Read, 9),
+        ]);
+        s[3].preempted = true;
+        assert_eq!(
+            explain(&s, &[], None),
+            Cause::Atomicity {
+                first: 2,
+                between: 4,
+                second: 5,
+                woke: None
+            }
+        );
+    }
+
+    #[test]
+    fn accesses_ordered_by_a_lock_do_not_race() {
+        // Both updates inside the same monitor (obj 5): nothing races; the main thread's
+        // final read after joins is ordered too.
+        let s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, MonitorEnter, 5),
+            (1, Read, 9),
+            (1, Write, 9),
+            (1, MonitorExit, 5),
+            (2, MonitorEnter, 5),
+            (2, Read, 9),
+            (2, Write, 9),
+            (2, MonitorExit, 5),
+            (1, End, 1),
+            (2, End, 2),
+            (0, Join, 1),
+            (0, Join, 2),
+            (0, Read, 9),
+        ]);
+        assert_eq!(explain(&s, &[], None), Cause::Unknown);
+    }
+
+    #[test]
+    fn an_unlocked_writer_races_with_a_locked_reader() {
+        // t2 writes without the lock t1 holds: a race, and the pair is t1's read then t2's write.
+        let s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, MonitorEnter, 5),
+            (1, Read, 9),
+            (1, MonitorExit, 5),
+            (2, Write, 9),
+        ]);
+        assert_eq!(
+            explain(&s, &[], None),
+            Cause::Race {
+                first: 3,
+                second: 5
+            }
+        );
+    }
+
+    #[test]
+    fn the_preempted_triple_wins_over_a_later_one() {
+        let mut s = steps(&[
+            (1, Read, 9),
+            (2, Write, 9),
+            (1, Write, 9),
+            (1, Read, 7),
+            (2, Write, 7),
+            (1, Read, 7),
+        ]);
+        s[1].preempted = true;
+        assert_eq!(
+            explain(&s, &[], None),
+            Cause::Atomicity {
+                first: 0,
+                between: 1,
+                second: 2,
+                woke: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_deadlock_names_each_holder_and_where_it_took_the_lock() {
+        let s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, MonitorEnter, 3),
+            (1, MonitorEnter, 3),
+            (1, MonitorExit, 3),
+            (2, MonitorEnter, 4),
+        ]);
+        let blocked = [
+            bl(1, MonitorEnter, 4, 70),
+            bl(2, MonitorEnter, 3, 80),
+            bl(0, Join, 1, 90),
+        ];
+        assert_eq!(
+            explain(&s, &blocked, None),
+            Cause::Deadlock {
+                chain: vec![0, 1],
+                links: vec![
+                    Link {
+                        blocked: 0,
+                        holder: Some(2),
+                        taken: Some(5)
+                    },
+                    Link {
+                        blocked: 1,
+                        holder: Some(1),
+                        taken: Some(2)
+                    },
+                    Link {
+                        blocked: 2,
+                        holder: Some(1),
+                        taken: None
+                    },
+                ]
+            }
+        );
+    }
+
+    #[test]
+    fn a_notify_before_the_wait_is_a_missed_signal() {
+        let s = steps(&[
+            (1, MonitorEnter, 3),
+            (1, Notify, 3),
+            (1, MonitorExit, 3),
+            (2, MonitorEnter, 3),
+            (2, Wait, 3),
+        ]);
+        let blocked = [bl(2, WaitReturn, 3, 50)];
+        assert_eq!(
+            explain(&s, &blocked, None),
+            Cause::MissedSignal {
+                notify: 1,
+                waiter: Some(0)
+            }
+        );
+        // A notify that woke a waiter is no missed signal: the deadlock is the answer then.
+        let s = steps(&[
+            (2, MonitorEnter, 3),
+            (2, Wait, 3),
+            (1, MonitorEnter, 3),
+            (1, Notify, 3),
+            (1, MonitorExit, 3),
+            (2, WaitReturn, 3),
+            (2, Wait, 3),
+        ]);
+        assert!(matches!(
+            explain(&s, &blocked, None),
+            Cause::Deadlock { .. }
+        ));
+    }
+
+    #[test]
+    fn acting_on_a_condition_checked_before_a_wait_is_named_with_the_wake_up() {
+        // t1 reads count (9) under the lock, waits, t2 writes count and notifies, t1 wakes and
+        // writes count: everything is ordered by the monitor (5), yet t1's check is stale.
+        let s = steps(&[
+            (1, MonitorEnter, 5),
+            (1, Read, 9),
+            (1, Wait, 5),
+            (2, MonitorEnter, 5),
+            (2, Write, 9),
+            (2, Notify, 5),
+            (2, MonitorExit, 5),
+            (1, WaitReturn, 5),
+            (1, Write, 9),
+        ]);
+        assert_eq!(
+            explain(&s, &[], Some(1)),
+            Cause::Atomicity {
+                first: 1,
+                between: 4,
+                second: 8,
+                woke: Some(7)
+            }
+        );
+    }
+
+    #[test]
+    fn a_notify_that_woke_a_thread_which_waited_again_was_wasted() {
+        // Consumer t1 and producer t2 wait on the buffer (3); consumer t3 notifies, which wakes
+        // t1 (another consumer), which waits again: t2 waits for ever.
+        let s = steps(&[
+            (1, MonitorEnter, 3),
+            (1, Wait, 3),
+            (2, MonitorEnter, 3),
+            (2, Wait, 3),
+            (3, MonitorEnter, 3),
+            (3, Notify, 3),
+            (3, MonitorExit, 3),
+            (1, WaitReturn, 3),
+            (1, Read, 9),
+            (1, Wait, 3),
+        ]);
+        let blocked = [bl(1, WaitReturn, 3, 0), bl(2, WaitReturn, 3, 0)];
+        assert_eq!(
+            explain(&s, &blocked, None),
+            Cause::WastedNotify {
+                notify: 5,
+                woke: 7,
+                rewait: 9,
+                waiter: 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_read_before_a_started_thread_ran_is_an_order_violation() {
+        // main writes the registry (9), starts the loader (1) and a worker (2); the worker reads
+        // it before the loader ran.
+        let s = steps(&[
+            (0, Write, 9),
+            (0, Start, 1),
+            (0, Start, 2),
+            (2, Read, 8),
+            (2, Read, 9),
+            (2, Read, 8),
+        ]);
+        assert_eq!(
+            explain(&s, &[], Some(2)),
+            Cause::Order {
+                read: 4,
+                behind: vec![1]
+            }
+        );
+        // Once the loader has finished there is nobody behind.
+        let mut done = s.clone();
+        done.insert(3, st(4, 1, End, 1));
+        assert_eq!(explain(&done, &[], Some(2)), Cause::Unknown);
+    }
+
+    #[test]
+    fn a_start_orders_the_parents_earlier_writes() {
+        // main writes, then starts t1, which reads: ordered, no race; t1's write after main's
+        // later read is a race.
+        let s = steps(&[
+            (0, Write, 9),
+            (0, Start, 1),
+            (1, Read, 9),
+            (0, Read, 9),
+            (1, Write, 9),
+        ]);
+        assert_eq!(
+            explain(&s, &[], None),
+            Cause::Race {
+                first: 3,
+                second: 4
+            }
+        );
+    }
+}

@@ -1,0 +1,845 @@
+//! A failing execution as people read it: every step named (thread, operation, object, field,
+//! source line), the cause on top, and the same as a picture (`report.html`).
+//!
+//! Reads the agent's `steps_trace` (agent/PROTOCOL.md, "Traces") and the site table; the cause
+//! itself is chosen by `scheduler::cause` — this module only words and draws it.
+
+use java_harness::hooks::SiteRecord;
+use scheduler::cause::{self, Blocked, Cause, Step};
+use scheduler::OpKind;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// One step with everything a reader needs.
+#[derive(Clone, Debug)]
+pub struct Named {
+    pub step: Step,
+    /// `Account#1` (class simple name and execution id), `Account.balance` for a static,
+    /// `int[]#4[2]` for an array element; empty when the step touches no object.
+    pub object: String,
+    /// The field's name (`balance`), empty for non-field steps.
+    pub field: String,
+    /// The method (`Account.deposit`), `?` when the site is unknown.
+    pub method: String,
+    /// Source file and line (`Account.java`, 12).
+    pub file: String,
+    pub line: Option<u32>,
+}
+
+impl Named {
+    /// `Account#1.balance`, `Account.count` (a static), `int[]#4[2]`, `Object#3`.
+    pub fn what(&self) -> String {
+        match (self.object.is_empty(), self.field.is_empty()) {
+            (false, false) => format!("{}.{}", self.object, self.field),
+            (false, true) => self.object.clone(),
+            (true, false) => self.field.clone(),
+            (true, true) => String::new(),
+        }
+    }
+
+    /// `Account.java:12`, or the method when the line is unknown.
+    pub fn place(&self) -> String {
+        match self.line {
+            Some(l) => format!("{}:{l}", self.file),
+            None => self.method.clone(),
+        }
+    }
+}
+
+/// A traced execution with its cause.
+pub struct Story {
+    /// Thread names by id.
+    pub threads: Vec<String>,
+    pub steps: Vec<Named>,
+    pub blocked: Vec<Named>,
+    pub cause: Cause,
+    /// Steps left out at the start of a very long execution.
+    pub omitted: u64,
+}
+
+fn simple_class(internal: &str) -> &str {
+    internal.rsplit(['/', '.']).next().unwrap_or(internal)
+}
+
+fn source_file(internal: &str) -> String {
+    let outer = simple_class(internal).split('$').next().unwrap_or("");
+    format!("{outer}.java")
+}
+
+fn name(v: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Named> {
+    let kind = OpKind::parse(v["op"].as_str()?)?;
+    let site = v["site"].as_i64().unwrap_or(0);
+    let rec = sites.get(&site);
+    // `owner.name:descriptor` for field sites.
+    let (owner, field) = rec
+        .and_then(|r| {
+            let (head, _) = r.detail.split_once(':')?;
+            let (owner, f) = head.rsplit_once('.')?;
+            Some((owner.to_string(), f.to_string()))
+        })
+        .filter(|_| matches!(kind, OpKind::Read | OpKind::Write))
+        .unwrap_or_default();
+    let object = match (v["obj"].as_u64(), v["class"].as_str()) {
+        (Some(id), Some(class)) => {
+            let short = simple_class(class).to_string();
+            let base = if let Some(elem) = class.strip_prefix('[') {
+                format!("{}[]", array_element(elem))
+            } else {
+                short
+            };
+            match v["index"].as_i64() {
+                Some(i) => format!("{base}#{id}[{i}]"),
+                None => format!("{base}#{id}"),
+            }
+        }
+        (Some(id), None) => match v["index"].as_i64() {
+            Some(i) => format!("array#{id}[{i}]"),
+            None => format!("object#{id}"),
+        },
+        // A static field: named by its class.
+        (None, _) if !owner.is_empty() => simple_class(&owner).to_string(),
+        (None, _) => String::new(),
+    };
+    Some(Named {
+        step: Step {
+            step: v["step"].as_u64().unwrap_or(0),
+            thread: v["thread"].as_u64().unwrap_or(0) as u32,
+            kind,
+            target: v["target"].as_u64().unwrap_or(0),
+            site,
+            preempted: v["preempted"].as_bool().unwrap_or(false),
+        },
+        object,
+        field,
+        method: rec.map_or_else(
+            || "?".to_string(),
+            |r| format!("{}.{}", simple_class(&r.class), r.method),
+        ),
+        file: rec.map_or_else(String::new, |r| source_file(&r.class)),
+        line: rec.and_then(|r| r.line),
+    })
+}
+
+fn array_element(desc: &str) -> String {
+    match desc.chars().next() {
+        Some('I') => "int".into(),
+        Some('J') => "long".into(),
+        Some('Z') => "boolean".into(),
+        Some('B') => "byte".into(),
+        Some('C') => "char".into(),
+        Some('S') => "short".into(),
+        Some('D') => "double".into(),
+        Some('F') => "float".into(),
+        Some('[') => format!("{}[]", array_element(&desc[1..])),
+        _ => simple_class(desc.trim_start_matches('L').trim_end_matches(';')).to_string(),
+    }
+}
+
+/// The thread whose throwable ended the execution (`uncaught in thread t2 (…)`).
+fn failing_thread(result: &Value) -> Option<u32> {
+    let message = result["message"].as_str()?;
+    let rest = message.strip_prefix("uncaught in thread t")?;
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
+}
+
+/// The story of a result line that carries `steps_trace` (`None` without one).
+pub fn story(result: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Story> {
+    let trace = result.get("steps_trace").filter(|t| t.is_object())?;
+    let list = |key: &str| -> Vec<Named> {
+        trace[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| name(v, sites))
+            .collect()
+    };
+    let steps = list("steps");
+    let blocked = list("blocked");
+    let plain: Vec<Step> = steps.iter().map(|n| n.step.clone()).collect();
+    let stuck: Vec<Blocked> = blocked
+        .iter()
+        .map(|b| Blocked {
+            thread: b.step.thread,
+            kind: b.step.kind,
+            target: b.step.target,
+            site: b.step.site,
+        })
+        .collect();
+    let cause = cause::explain(&plain, &stuck, failing_thread(result));
+    Some(Story {
+        threads: trace["threads"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|n| n.as_str().unwrap_or("").to_string())
+            .collect(),
+        steps,
+        blocked,
+        cause,
+        omitted: trace["omitted"].as_u64().unwrap_or(0),
+    })
+}
+
+impl Story {
+    /// `t2 (Thread-1)`.
+    pub fn who(&self, t: u32) -> String {
+        match self.threads.get(t as usize).filter(|n| !n.is_empty()) {
+            Some(n) => format!("t{t} ({n})"),
+            None => format!("t{t}"),
+        }
+    }
+
+    /// Indices of the steps the cause names (drawn highlighted).
+    pub fn highlighted(&self) -> Vec<usize> {
+        match &self.cause {
+            Cause::Atomicity {
+                first,
+                between,
+                second,
+                ..
+            } => vec![*first, *between, *second],
+            Cause::Order { read, .. } => vec![*read],
+            Cause::Race { first, second } => vec![*first, *second],
+            Cause::Deadlock { links, .. } => links.iter().filter_map(|l| l.taken).collect(),
+            Cause::MissedSignal { notify, .. } => vec![*notify],
+            Cause::WastedNotify {
+                notify,
+                woke,
+                rewait,
+                ..
+            } => vec![*notify, *woke, *rewait],
+            Cause::Unknown => Vec::new(),
+        }
+    }
+
+    /// Where a blocked thread waits: its pending operation's line, or for a wait the line of
+    /// its last `wait` on that object.
+    fn blocked_place(&self, b: &Named) -> String {
+        if b.line.is_some() {
+            return b.place();
+        }
+        self.steps
+            .iter()
+            .rev()
+            .find(|s| {
+                s.step.thread == b.step.thread
+                    && s.step.kind == OpKind::Wait
+                    && s.step.target == b.step.target
+            })
+            .map_or_else(|| b.place(), Named::place)
+    }
+
+    /// The cause in a few lines, most important first.
+    pub fn explanation(&self) -> Vec<String> {
+        let verb = |k: OpKind| match k {
+            OpKind::Read => "read",
+            OpKind::Write => "wrote",
+            other => other.as_str(),
+        };
+        let noun = |k: OpKind| match k {
+            OpKind::Read => "read",
+            OpKind::Write => "write",
+            other => other.as_str(),
+        };
+        match &self.cause {
+            Cause::Atomicity {
+                first,
+                between,
+                second,
+                woke,
+            } => {
+                let (a, b, c) = (&self.steps[*first], &self.steps[*between], &self.steps[*second]);
+                let mut out = vec![
+                    format!(
+                        "{}: {} {} {} at {} between {}'s {} at {} and its {} at {} (steps {}, {}, {})",
+                        if woke.is_some() {
+                            "stale condition"
+                        } else {
+                            "atomicity violation"
+                        },
+                        self.who(b.step.thread),
+                        verb(b.step.kind),
+                        b.what(),
+                        b.place(),
+                        self.who(a.step.thread),
+                        noun(a.step.kind),
+                        a.place(),
+                        noun(c.step.kind),
+                        c.place(),
+                        a.step.step,
+                        b.step.step,
+                        c.step.step
+                    ),
+                    format!(
+                        "  {} in {}, {} in {}, {} in {}",
+                        a.place(),
+                        a.method,
+                        b.place(),
+                        b.method,
+                        c.place(),
+                        c.method
+                    ),
+                ];
+                if let Some(w) = woke.map(|w| &self.steps[w]) {
+                    out.push(format!(
+                        "  {} checked before waiting and acted after it woke at {} (step {}) without checking again",
+                        self.who(a.step.thread),
+                        self.blocked_place(w),
+                        w.step.step
+                    ));
+                }
+                out
+            }
+            Cause::Order { read, behind } => {
+                let r = &self.steps[*read];
+                let who: Vec<String> = behind
+                    .iter()
+                    .map(|&t| {
+                        let steps = self.steps.iter().filter(|s| s.step.thread == t).count();
+                        let started = self
+                            .steps
+                            .iter()
+                            .find(|s| s.step.kind == OpKind::Start && s.step.target == u64::from(t))
+                            .map(|s| format!(", started at {} (step {})", s.place(), s.step.step))
+                            .unwrap_or_default();
+                        if steps == 0 {
+                            format!("{}{started} had not run yet", self.who(t))
+                        } else {
+                            format!("{}{started} had not finished", self.who(t))
+                        }
+                    })
+                    .collect();
+                vec![format!(
+                    "order violation: {} read {} at {} (step {}) while {}",
+                    self.who(r.step.thread),
+                    r.what(),
+                    r.place(),
+                    r.step.step,
+                    who.join(" and ")
+                )]
+            }
+            Cause::Race { first, second } => {
+                let (a, b) = (&self.steps[*first], &self.steps[*second]);
+                vec![format!(
+                    "data race: {} {} {} at {} (step {}) and {} {} it at {} (step {}); no synchronization orders the two",
+                    self.who(a.step.thread),
+                    verb(a.step.kind),
+                    a.what(),
+                    a.place(),
+                    a.step.step,
+                    self.who(b.step.thread),
+                    verb(b.step.kind),
+                    b.place(),
+                    b.step.step
+                )]
+            }
+            Cause::Deadlock { links, chain } => {
+                let waits: Vec<String> = chain
+                    .iter()
+                    .map(|&i| {
+                        let (l, b) = (&links[i], &self.blocked[links[i].blocked]);
+                        let who = self.who(b.step.thread);
+                        match (b.step.kind, l.holder) {
+                            (OpKind::MonitorEnter, Some(h)) => format!(
+                                "{who} waits for {} at {} held by {}",
+                                b.what(),
+                                b.place(),
+                                self.who(h)
+                            ),
+                            (OpKind::Join, Some(h)) => {
+                                format!("{who} waits at {} to join {}", b.place(), self.who(h))
+                            }
+                            (OpKind::WaitReturn, _) => format!(
+                                "{who} waits on {} at {}, which nobody notifies",
+                                b.what(),
+                                self.blocked_place(b)
+                            ),
+                            (kind, _) => format!("{who} waits at {} ({})", b.place(), kind.as_str()),
+                        }
+                    })
+                    .collect();
+                let closed = match (chain.first(), chain.last()) {
+                    (Some(&f), Some(&l)) => {
+                        links[l].holder == Some(self.blocked[links[f].blocked].step.thread)
+                    }
+                    _ => false,
+                };
+                let mut out = vec![if closed {
+                    format!("deadlock cycle: {}", waits.join("; "))
+                } else if !waits.is_empty() {
+                    format!("deadlock: {}", waits.join("; "))
+                } else {
+                    format!("deadlock: {} thread(s) wait for ever", links.len())
+                }];
+                // The cycle first (monitors), then waits, joins last.
+                let rank = |k: OpKind| match k {
+                    OpKind::MonitorEnter => 0,
+                    OpKind::WaitReturn => 1,
+                    OpKind::Join => 3,
+                    _ => 2,
+                };
+                let mut links: Vec<_> = links.iter().collect();
+                links.sort_by_key(|l| (rank(self.blocked[l.blocked].step.kind), l.blocked));
+                for l in links {
+                    let b = &self.blocked[l.blocked];
+                    let line = match b.step.kind {
+                        OpKind::MonitorEnter => format!(
+                            "  {} waits at {} for the lock of {}, held by {}{}",
+                            self.who(b.step.thread),
+                            b.place(),
+                            b.what(),
+                            l.holder.map_or_else(|| "nobody".to_string(), |h| self.who(h)),
+                            l.taken
+                                .map(|i| format!(" since {} (step {})", self.steps[i].place(), self.steps[i].step.step))
+                                .unwrap_or_default()
+                        ),
+                        OpKind::Join => format!(
+                            "  {} waits at {} to join {}",
+                            self.who(b.step.thread),
+                            b.place(),
+                            l.holder.map_or_else(|| "?".to_string(), |h| self.who(h))
+                        ),
+                        OpKind::WaitReturn => format!(
+                            "  {} waits on {} at {} and nobody notifies it",
+                            self.who(b.step.thread),
+                            b.what(),
+                            self.blocked_place(b)
+                        ),
+                        other => format!(
+                            "  {} waits at {} ({})",
+                            self.who(b.step.thread),
+                            b.place(),
+                            other.as_str()
+                        ),
+                    };
+                    out.push(line);
+                }
+                out
+            }
+            Cause::MissedSignal { notify, waiter } => {
+                let n = &self.steps[*notify];
+                let mut out = vec![format!(
+                    "missed signal: {} notified {} at {} (step {}) when no thread waited on it",
+                    self.who(n.step.thread),
+                    n.what(),
+                    n.place(),
+                    n.step.step
+                )];
+                if let Some(w) = waiter.map(|w| &self.blocked[w]) {
+                    out.push(format!(
+                        "  {} waits on {} for ever since {}",
+                        self.who(w.step.thread),
+                        w.what(),
+                        self.blocked_place(w)
+                    ));
+                }
+                out
+            }
+            Cause::WastedNotify {
+                notify,
+                woke,
+                rewait,
+                waiter,
+            } => {
+                let (n, w, r) = (&self.steps[*notify], &self.steps[*woke], &self.steps[*rewait]);
+                let b = &self.blocked[*waiter];
+                vec![
+                    format!(
+                        "wasted notify: {} notified {} at {} (step {}), which woke {} (step {}), which waited again at {} (step {}); {} waits on it for ever since {}",
+                        self.who(n.step.thread),
+                        n.what(),
+                        n.place(),
+                        n.step.step,
+                        self.who(w.step.thread),
+                        w.step.step,
+                        r.place(),
+                        r.step.step,
+                        self.who(b.step.thread),
+                        self.blocked_place(b)
+                    ),
+                    "  notify wakes one waiter, any of them: notifyAll (or a condition per kind of waiter) wakes the one that can go on".to_string(),
+                ]
+            }
+            Cause::Unknown => vec![
+                "no conflicting accesses of two threads found in the steps: the failure does not come from a race rankcheck sees".to_string(),
+            ],
+        }
+    }
+
+    /// Consecutive steps of one thread, split around the steps the cause names.
+    pub fn rows(&self) -> Vec<std::ops::Range<usize>> {
+        let marked = self.highlighted();
+        let mut rows: Vec<std::ops::Range<usize>> = Vec::new();
+        for i in 0..self.steps.len() {
+            let alone = marked.contains(&i) || (i > 0 && marked.contains(&(i - 1)));
+            match rows.last_mut() {
+                Some(r)
+                    if !alone
+                        && !self.steps[i].step.preempted
+                        && self.steps[r.end - 1].step.thread == self.steps[i].step.thread =>
+                {
+                    r.end = i + 1
+                }
+                _ => rows.push(i..i + 1),
+            }
+        }
+        rows
+    }
+
+    /// One row in words: `18-19  t2 (Thread-1)  Account.deposit  Account.java:12-15  read/write Account#1.balance`.
+    pub fn row_text(&self, r: &std::ops::Range<usize>) -> (String, String, String, String, String) {
+        let steps = &self.steps[r.clone()];
+        let first = steps[0].step.step;
+        let last = steps[steps.len() - 1].step.step;
+        let range = if first == last {
+            first.to_string()
+        } else {
+            format!("{first}-{last}")
+        };
+        let mut methods: Vec<&str> = Vec::new();
+        let mut ops: Vec<&str> = Vec::new();
+        let mut whats: Vec<String> = Vec::new();
+        for s in steps {
+            if s.step.site != 0 && !methods.contains(&s.method.as_str()) {
+                methods.push(&s.method);
+            }
+            let op = match s.step.kind {
+                OpKind::MonitorEnter => "lock",
+                OpKind::MonitorExit => "unlock",
+                other => other.as_str(),
+            };
+            if !ops.contains(&op) {
+                ops.push(op);
+            }
+            let w = s.what();
+            if !w.is_empty() && !whats.contains(&w) {
+                whats.push(w);
+            }
+        }
+        let file = steps
+            .iter()
+            .find(|s| s.line.is_some())
+            .map_or_else(String::new, |s| s.file.clone());
+        let lines: Vec<u32> = steps
+            .iter()
+            .filter(|s| s.file == file)
+            .filter_map(|s| s.line)
+            .collect();
+        let place = match (lines.iter().min(), lines.iter().max()) {
+            (Some(a), Some(b)) if a == b => format!("{file}:{a}"),
+            (Some(a), Some(b)) => format!("{file}:{a}-{b}"),
+            _ => "-".to_string(),
+        };
+        let cut = |v: Vec<String>| {
+            if v.len() > 3 {
+                format!("{}, … ({} more)", v[..3].join(", "), v.len() - 3)
+            } else {
+                v.join(", ")
+            }
+        };
+        (
+            range,
+            self.who(steps[0].step.thread),
+            cut(methods.iter().map(|s| s.to_string()).collect()),
+            place,
+            format!("{} {}", ops.join("/"), cut(whats))
+                .trim()
+                .to_string(),
+        )
+    }
+
+    /// The timeline's rows as text (after the explanation).
+    pub fn timeline(&self) -> String {
+        let marked = self.highlighted();
+        let mut out = String::new();
+        if self.omitted > 0 {
+            out.push_str(&format!("({} earlier steps left out)\n", self.omitted));
+        }
+        out.push_str("  steps        thread              method                      line              what\n");
+        for r in self.rows() {
+            let (range, who, method, place, what) = self.row_text(&r);
+            let mark = if r.clone().any(|i| marked.contains(&i)) {
+                '>'
+            } else if self.steps[r.start].step.preempted {
+                '*'
+            } else {
+                ' '
+            };
+            out.push_str(&format!(
+                "{mark} {range:<12} {who:<19} {method:<27} {place:<17} {what}\n"
+            ));
+        }
+        for b in &self.blocked {
+            out.push_str(&format!(
+                "  blocked      {:<19} {:<27} {:<17} {} {}\n",
+                self.who(b.step.thread),
+                b.method,
+                self.blocked_place(b),
+                b.step.kind.as_str(),
+                b.what()
+            ));
+        }
+        out.push_str("\n'*': the thread was switched in while the one before could have gone on (a preemption); '>': a step the cause names.\n");
+        out
+    }
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The content security policy of `report.html`: nothing is fetched, inline style and script
+/// only.
+pub const CSP: &str = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
+
+/// At most this many rows (the last ones) are drawn in `report.html`.
+const HTML_ROWS: usize = 3000;
+
+/// `report.html`: one self-contained page; threads as lanes (columns), folded steps in order as
+/// rows, the source line in each cell and every step on hover, preemptions and the cause's
+/// steps highlighted, each thread's stack at the failure below.
+pub fn html(story: &Story, message: &str, stacks: &Value) -> String {
+    let marked = story.highlighted();
+    let lanes = story.threads.len().max(
+        story
+            .steps
+            .iter()
+            .map(|s| s.step.thread as usize + 1)
+            .max()
+            .unwrap_or(0),
+    );
+    let mut h = String::new();
+    h.push_str("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n");
+    h.push_str(&format!(
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">\n"
+    ));
+    h.push_str("<title>rankcheck report</title>\n<style>\n");
+    h.push_str(
+        "body{font:13px/1.4 system-ui,sans-serif;margin:1em;color:#222}\n\
+         h1{font-size:16px}\n\
+         pre{font:12px monospace;white-space:pre-wrap}\n\
+         #cause{background:#fff4d6;border:1px solid #e0b84c;padding:.5em 1em}\n\
+         table.lanes{border-collapse:collapse;margin-top:1em}\n\
+         table.lanes th{position:sticky;top:0;background:#eee;padding:4px 8px;border:1px solid #ccc}\n\
+         table.lanes td{border:1px solid #e4e4e4;padding:2px 6px;vertical-align:top;font:12px monospace}\n\
+         td.step{color:#888;text-align:right}\n\
+         tr.preempt td{border-top:3px solid #c33}\n\
+         td.on{background:#eef4ff}\n\
+         td.on.race{background:#ffd0d0;font-weight:bold}\n\
+         .blocked{background:#e8e8e8;font-style:italic}\n\
+         .hl td.on{outline:2px solid #36c}\n",
+    );
+    h.push_str("</style></head><body>\n");
+    h.push_str(&format!(
+        "<h1>rankcheck: {}</h1>\n",
+        esc(message.lines().next().unwrap_or(""))
+    ));
+    h.push_str("<div id=\"cause\"><pre>");
+    h.push_str(&esc(&story.explanation().join("\n")));
+    h.push_str("</pre></div>\n");
+    let rows = story.rows();
+    // A page stays readable: the last rows, where the failure is.
+    let shown = &rows[rows.len().saturating_sub(HTML_ROWS)..];
+    let hidden: usize = rows[..rows.len() - shown.len()]
+        .iter()
+        .map(|r| r.len())
+        .sum();
+    if story.omitted > 0 || hidden > 0 {
+        h.push_str(&format!(
+            "<p>{} earlier steps left out (timeline.txt has every step kept).</p>\n",
+            story.omitted + hidden as u64
+        ));
+    }
+    h.push_str("<p>Rows: consecutive steps of one thread. A red line above a row: a preemption. Red cells: the steps the cause names. Hover a cell for every step; click it to mark the steps on the same objects.</p>\n");
+    h.push_str("<table class=\"lanes\"><thead><tr><th>steps</th>");
+    for t in 0..lanes {
+        h.push_str(&format!(
+            "<th class=\"lane\" data-thread=\"{t}\">{}</th>",
+            esc(&story.who(t as u32))
+        ));
+    }
+    h.push_str("</tr></thead><tbody>\n");
+    for r in shown {
+        let (range, _, method, place, what) = story.row_text(r);
+        let first = &story.steps[r.start];
+        let race = r.clone().any(|i| marked.contains(&i));
+        let title: Vec<String> = story.steps[r.clone()]
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {} {} {} ({})",
+                    s.step.step,
+                    s.step.kind.as_str(),
+                    s.what(),
+                    s.place(),
+                    s.method
+                )
+            })
+            .collect();
+        let objects: Vec<String> = story.steps[r.clone()]
+            .iter()
+            .map(|s| s.what())
+            .filter(|w| !w.is_empty())
+            .collect();
+        h.push_str(&format!(
+            "<tr class=\"row{}\"><td class=\"step\">{}</td>",
+            if first.step.preempted { " preempt" } else { "" },
+            esc(&range)
+        ));
+        for t in 0..lanes {
+            if t as u32 == first.step.thread {
+                h.push_str(&format!(
+                    "<td class=\"on{}\" data-steps=\"{}\" data-objects=\"{}\" title=\"{}\">{} <b>{}</b><br>{}</td>",
+                    if race { " race" } else { "" },
+                    esc(&range),
+                    esc(&objects.join(" ")),
+                    esc(&title.join("\n")),
+                    esc(&method),
+                    esc(&place),
+                    esc(&what)
+                ));
+            } else {
+                h.push_str("<td></td>");
+            }
+        }
+        h.push_str("</tr>\n");
+    }
+    if !story.blocked.is_empty() {
+        h.push_str("<tr class=\"row\"><td class=\"step\">end</td>");
+        for t in 0..lanes {
+            match story.blocked.iter().find(|b| b.step.thread as usize == t) {
+                Some(b) => h.push_str(&format!(
+                    "<td class=\"blocked\">blocked: {} {}<br>{}</td>",
+                    esc(b.step.kind.as_str()),
+                    esc(&b.what()),
+                    esc(&story.blocked_place(b))
+                )),
+                None => h.push_str("<td></td>"),
+            }
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</tbody></table>\n<h2>Stacks at the failure</h2>\n");
+    for s in stacks.as_array().into_iter().flatten() {
+        h.push_str(&format!(
+            "<div class=\"stack\" data-thread=\"{}\"><b>{}</b> ({})<pre>",
+            s["thread"],
+            esc(&story.who(s["thread"].as_u64().unwrap_or(0) as u32)),
+            esc(s["state"].as_str().unwrap_or(""))
+        ));
+        for f in s["frames"].as_array().into_iter().flatten() {
+            h.push_str(&esc(f.as_str().unwrap_or("")));
+            h.push('\n');
+        }
+        h.push_str("</pre></div>\n");
+    }
+    h.push_str(
+        "<script>\n\
+         document.querySelectorAll('td.on').forEach(function(td){\n\
+           td.addEventListener('click',function(){\n\
+             var mine=td.getAttribute('data-objects').split(' ');\n\
+             document.querySelectorAll('tr.hl').forEach(function(r){r.classList.remove('hl');});\n\
+             document.querySelectorAll('td.on').forEach(function(o){\n\
+               var theirs=o.getAttribute('data-objects').split(' ');\n\
+               if(mine[0]&&theirs.some(function(x){return mine.indexOf(x)>=0;}))o.parentNode.classList.add('hl');\n\
+             });\n\
+           });\n\
+         });\n\
+         document.body.setAttribute('data-ready','yes');\n\
+         </script>\n",
+    );
+    h.push_str("</body></html>\n");
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use java_harness::hooks::SiteKind;
+    use serde_json::json;
+
+    fn site(id: i64, method: &str, line: u32, kind: SiteKind) -> (i64, SiteRecord) {
+        let detail = match kind {
+            SiteKind::FieldRead | SiteKind::FieldWrite => "account/Account.balance:I",
+            _ => "-",
+        };
+        let rec = SiteRecord {
+            id,
+            class: "account/Account".into(),
+            method: method.into(),
+            descriptor: "(I)V".into(),
+            bci: 0,
+            line: Some(line),
+            kind,
+            detail: detail.into(),
+        };
+        (id, rec)
+    }
+
+    fn step(step: u64, thread: u32, op: &str, site: i64, preempted: bool) -> Value {
+        json!({"step": step, "thread": thread, "op": op, "target": 77, "obj": 1,
+               "class": "account.Account", "index": null, "site": site, "preempted": preempted})
+    }
+
+    #[test]
+    fn steps_fold_into_rows_with_lines_and_the_lost_update_is_worded() {
+        let sites: HashMap<i64, SiteRecord> = [
+            site(10, "deposit", 12, SiteKind::FieldRead),
+            site(11, "deposit", 15, SiteKind::FieldWrite),
+        ]
+        .into_iter()
+        .collect();
+        let result = json!({"message": "uncaught in thread t0 (main): boom", "steps_trace": {
+        "threads": ["main", "Thread-0", "Thread-1"], "omitted": 0, "blocked": [],
+        "steps": [
+            step(16, 1, "read", 10, false),
+            step(18, 2, "read", 10, true),
+            step(19, 2, "write", 11, false),
+            step(20, 1, "write", 11, false),
+        ]}});
+        let story = story(&result, &sites).unwrap();
+        assert_eq!(
+            story.cause,
+            Cause::Atomicity {
+                first: 0,
+                between: 2,
+                second: 3,
+                woke: None
+            }
+        );
+        let first = &story.explanation()[0];
+        assert!(
+            first.starts_with(
+                "atomicity violation: t2 (Thread-1) wrote Account#1.balance at Account.java:15 \
+                 between t1 (Thread-0)'s read at Account.java:12 and its write at Account.java:15"
+            ),
+            "{first}"
+        );
+        // Each step the cause names is a row of its own (so is the step after one), so t2's
+        // read and write are two rows here.
+        let rows: Vec<_> = story.rows().iter().map(|r| story.row_text(r)).collect();
+        assert_eq!(rows.len(), 4);
+        assert_eq!(
+            rows[1],
+            (
+                "18".to_string(),
+                "t2 (Thread-1)".to_string(),
+                "Account.deposit".to_string(),
+                "Account.java:12".to_string(),
+                "read Account#1.balance".to_string()
+            )
+        );
+        let text = story.timeline();
+        assert!(text.contains("* 18 "), "a preemption is starred:\n{text}");
+        assert!(
+            text.contains("> 19 "),
+            "the cause's steps are marked:\n{text}"
+        );
+        let page = html(&story, "boom", &json!([]));
+        assert!(page.contains(CSP) && page.matches("class=\"on race\"").count() == 3);
+    }
+}

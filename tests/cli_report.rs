@@ -1,0 +1,203 @@
+//! Bug reports a person reads: for the bundled buggy programs whose manifest states the cause
+//! (`[expected] cause`), the report's first lines (`explanation.txt`, the top of
+//! `timeline.txt`, the lines under the CLI's BUG line) name the racing accesses, the deadlock
+//! cycle or the lost notify with their source lines; `report.html` is checked in headless
+//! Chromium: lanes, the cause's steps marked, its script ran, and it fetches nothing.
+
+mod cli_support;
+
+use cli_support::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// `Account#3.balance` reads as `Account.balance`: execution ids are not part of the answer.
+fn without_ids(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '#' && chars.peek().is_some_and(char::is_ascii_digit) {
+            while chars.peek().is_some_and(char::is_ascii_digit) {
+                chars.next();
+            }
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Runs `rankcheck test --manifest` on one bundled program; returns its report folder.
+fn report_of(program: &str, out: &Path) -> (PathBuf, Ran) {
+    let manifest = root().join("contest-bench").join(program);
+    let ran = rankcheck(
+        &root(),
+        &[
+            "test",
+            "--manifest",
+            manifest.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--seed",
+            "0",
+            "-j",
+            "1",
+        ],
+        Duration::from_secs(120),
+    );
+    assert_eq!(ran.code, 1, "{program}: a bug is found\n{}", ran.both());
+    let dir = std::fs::read_dir(out)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.join("run.json").is_file())
+        .unwrap_or_else(|| panic!("{program}: no report folder in {}", out.display()));
+    (dir, ran)
+}
+
+#[test]
+fn bundled_bug_reports_start_with_their_cause() {
+    let suite = rankcheck::suite::Suite::load(&root().join("contest-bench")).unwrap();
+    let with_cause: Vec<_> = suite
+        .programs
+        .iter()
+        .filter_map(|p| {
+            let e = p.manifest.expected.as_ref()?;
+            (!e.cause.is_empty())
+                .then(|| (p.manifest.name.clone(), e.kind.clone(), e.cause.clone()))
+        })
+        .collect();
+    let mut kinds: Vec<&str> = with_cause.iter().map(|(_, k, _)| k.as_str()).collect();
+    kinds.sort_unstable();
+    kinds.dedup();
+    assert!(
+        with_cause.len() >= 8 && kinds.len() >= 4,
+        "the known answers cover 8 programs of 4 kinds: {with_cause:?}"
+    );
+    let scratch = scratch("report-causes");
+    // Three programs at a time (each search runs in one JVM).
+    let reports: Vec<(PathBuf, Ran)> = std::thread::scope(|s| {
+        let chunks: Vec<_> = with_cause.chunks(with_cause.len().div_ceil(3)).collect();
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                let scratch = &scratch;
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|(name, _, _)| report_of(name, &scratch.join(name)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+    let mut wrong = Vec::new();
+    for ((name, _, cause), (dir, ran)) in with_cause.iter().zip(reports) {
+        let explanation = std::fs::read_to_string(dir.join("explanation.txt"))
+            .unwrap_or_else(|e| panic!("{name}: explanation.txt: {e}"));
+        let first = explanation.lines().next().unwrap_or("");
+        let top = without_ids(&explanation.lines().take(6).collect::<Vec<_>>().join("\n"));
+        for want in cause {
+            if !top.contains(want.as_str()) {
+                wrong.push(format!(
+                    "{name}: the cause does not name {want:?}:\n{explanation}"
+                ));
+            }
+        }
+        // The same words lead the timeline (after the failure's message) and the CLI's answer.
+        let timeline = std::fs::read_to_string(dir.join("timeline.txt")).unwrap();
+        assert!(
+            timeline.lines().take(3).any(|l| l == first),
+            "{name}: timeline.txt starts with the cause:\n{timeline}"
+        );
+        assert!(
+            ran.stdout.contains(first.trim_start()),
+            "{name}: the BUG message carries the cause\n{}",
+            ran.both()
+        );
+        // Every step is named: rows with a source line and an object.
+        assert!(
+            timeline.contains(".java:") && timeline.contains('#'),
+            "{name}: timeline rows name lines and objects:\n{timeline}"
+        );
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+/// What the page's DOM after load must show; `Err` says what is missing.
+fn check_dom(dom: &str, threads: usize) -> Result<(), String> {
+    let lanes = dom.matches("<th class=\"lane\"").count();
+    if lanes != threads {
+        return Err(format!("{lanes} lanes, expected {threads}"));
+    }
+    if dom.matches("class=\"on race\"").count() < 2 {
+        return Err("the racing steps are not marked".into());
+    }
+    if !dom.contains("class=\"row preempt\"") {
+        return Err("no preemption marked".into());
+    }
+    if !dom.contains("data-ready=\"yes\"") {
+        return Err("the page's script did not run".into());
+    }
+    if !dom.contains("class=\"stack\"") {
+        return Err("no stack at the failure".into());
+    }
+    Ok(())
+}
+
+fn chromium(args: &[&str]) -> std::process::Output {
+    Command::new("chromium")
+        .args([
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--no-first-run",
+        ])
+        .args(args)
+        .output()
+        .expect("chromium runs (scripts/ensure-deps installs it)")
+}
+
+#[test]
+fn the_report_page_draws_lanes_and_the_race_in_a_browser() {
+    let scratch = scratch("report-html");
+    let (dir, _) = report_of("Account", &scratch.join("out"));
+    let page = dir.join("report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    // Self-contained: a strict policy forbids every fetch, and nothing names the network.
+    assert!(
+        html.contains(
+            "content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\""
+        ),
+        "the page has the strict Content-Security-Policy"
+    );
+    assert!(
+        !html.contains("http://") && !html.contains("https://") && !html.contains("src="),
+        "the page names no URL and loads nothing"
+    );
+    let url = format!("file://{}", page.display());
+    let shown = chromium(&["--virtual-time-budget=2000", "--dump-dom", &url]);
+    let dom = String::from_utf8_lossy(&shown.stdout);
+    // Account: main and two tellers.
+    check_dom(&dom, 3).unwrap_or_else(|e| panic!("{e}\n{dom}"));
+    // The same check fails on a page without the marks (so it can fail).
+    let unmarked = scratch.join("unmarked.html");
+    std::fs::write(&unmarked, html.replace("on race", "on")).unwrap();
+    let dom2 = chromium(&["--dump-dom", &format!("file://{}", unmarked.display())]);
+    assert!(check_dom(&String::from_utf8_lossy(&dom2.stdout), 3).is_err());
+    let shot = scratch.join("report.png");
+    chromium(&[
+        &format!("--screenshot={}", shot.display()),
+        "--window-size=1200,900",
+        &url,
+    ]);
+    let png = std::fs::read(&shot).expect("a screenshot");
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "a drawn page"
+    );
+}
