@@ -1867,8 +1867,9 @@ impl ExecView<'_> {
             } else {
                 crate::naming::static_var(field)
             };
-            self.traced(control, Loc(mix(0, field)), 0, -1);
-            return (Loc(mix(0, field)), var);
+            let loc = Loc(mix(0, field));
+            self.traced(control, loc, 0, -1);
+            return (loc, var);
         }
         self.field_access(control, obj, field)
     }
@@ -1887,13 +1888,15 @@ impl ExecView<'_> {
     /// class than the analysis does).
     pub fn field_access(&mut self, control: &Control, obj: jobject, field: u64) -> (Loc, VarId) {
         if obj.is_null() {
-            self.traced(control, Loc(mix(0, field)), 0, -1);
-            return (Loc(mix(0, field)), crate::naming::static_var(field));
+            let loc = Loc(mix(0, field));
+            self.traced(control, loc, 0, -1);
+            return (loc, crate::naming::static_var(field));
         }
         let id = control.obj_id(self.ex, obj);
         let var = self.alloc_var(control, id, obj);
-        self.traced(control, Loc(mix(id.0, field)), id.0, -1);
-        (Loc(mix(id.0, field)), var)
+        let loc = Loc(mix(id.0, field));
+        self.traced(control, loc, id.0, -1);
+        (loc, var)
     }
 
     fn alloc_var(&mut self, control: &Control, id: ObjId, obj: jobject) -> VarId {
