@@ -168,8 +168,12 @@ pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cau
         .unwrap_or(Cause::Unknown)
 }
 
-/// The failing thread's last read of a location another thread wrote before (else of one it
-/// did not write itself), with the started threads that had not finished.
+/// The failing thread's last read of what a thread still behind had written (a partial state),
+/// else of what another thread wrote after the reader started, else of a location nobody had
+/// written (the default value a thread behind would have set), else of anything, with the
+/// started threads that had not finished. What the reader's starter wrote before the start is
+/// ordered initialization (its own fields) and rarely the culprit; a location nobody wrote
+/// includes the JDK's statics, so it comes after what the program's threads wrote.
 fn order(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
     let mut started = Vec::new();
     let mut ended = Vec::new();
@@ -188,26 +192,32 @@ fn order(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
     if behind.is_empty() {
         return None;
     }
-    let mut writers: HashMap<u64, Vec<u32>> = HashMap::new();
-    let mut shared = None;
-    let mut own = None;
+    let reader_start = steps
+        .iter()
+        .position(|s| s.kind == OpKind::Start && s.target as u32 == reader);
+    // Per location, the threads that wrote it and whether one did after the reader started.
+    let mut writers: HashMap<u64, (Vec<u32>, bool)> = HashMap::new();
+    // Last read of each rank: partial, shared, unwritten, initialized.
+    let mut last = [None; 4];
     for (i, s) in steps.iter().enumerate() {
         if s.kind == OpKind::Write {
-            let w = writers.entry(s.target).or_default();
+            let (w, after_start) = writers.entry(s.target).or_default();
             if !w.contains(&s.thread) {
                 w.push(s.thread);
             }
+            *after_start |= s.thread != reader && reader_start.is_none_or(|r| i > r);
         } else if s.kind == OpKind::Read && s.thread == reader {
-            let w = writers.get(&s.target);
-            if w.is_some_and(|w| w.iter().any(|&t| t != reader)) {
-                shared = Some(i);
-            } else if !w.is_some_and(|w| w.contains(&reader)) {
-                own = Some(i);
-            }
+            let rank = match writers.get(&s.target) {
+                Some((w, _)) if w.iter().any(|t| behind.contains(t)) => 0,
+                Some((_, true)) => 1,
+                None => 2,
+                Some(_) => 3,
+            };
+            last[rank] = Some(i);
         }
     }
     Some(Cause::Order {
-        read: shared.or(own)?,
+        read: last.into_iter().flatten().next()?,
         behind,
     })
 }
@@ -716,20 +726,74 @@ mod tests {
 
     #[test]
     fn a_read_before_a_started_thread_ran_is_an_order_violation() {
-        // main writes the registry (9), starts the loader (1) and a worker (2); the worker reads
-        // it before the loader ran.
+        // main sets the worker's registry field (9), starts the loader (1) and a worker (2); the
+        // worker reads its field, then the registry's contents (8) before the loader filled
+        // them: the read of 8 saw the default value, the read of 9 what main had set.
         let s = steps(&[
             (0, Write, 9),
             (0, Start, 1),
             (0, Start, 2),
-            (2, Read, 8),
             (2, Read, 9),
             (2, Read, 8),
+            (2, Read, 9),
         ]);
         assert_eq!(
             explain(&s, &[], Some(2)),
             Cause::Order {
                 read: 4,
+                behind: vec![1]
+            }
+        );
+        // With nothing unwritten, the last read of what another thread wrote.
+        let mut all_set = s.clone();
+        all_set.insert(0, st(9, 0, Write, 8));
+        assert_eq!(
+            explain(&all_set, &[], Some(2)),
+            Cause::Order {
+                read: 6,
+                behind: vec![1]
+            }
+        );
+        // main checks an array a finished sorter wrote (5) before the second sorter ran, then
+        // reads a static nobody wrote in the execution (4, System.out): the array is named.
+        let check = steps(&[
+            (0, Start, 1),
+            (1, MonitorEnter, 6),
+            (1, Write, 5),
+            (1, MonitorExit, 6),
+            (1, End, 1),
+            (0, Start, 2),
+            (0, Join, 1),
+            (0, Read, 5),
+            (0, Read, 4),
+        ]);
+        assert_eq!(
+            explain(&check, &[], Some(0)),
+            Cause::Order {
+                read: 7,
+                behind: vec![2]
+            }
+        );
+        // A read of what the loader had begun to write (under the registry's lock, so no race)
+        // comes first: a partial state.
+        let mut partial = s.clone();
+        for (at, (thread, kind, target)) in [
+            (1, MonitorEnter, 6),
+            (1, Write, 7),
+            (1, MonitorExit, 6),
+            (2, MonitorEnter, 6),
+            (2, Read, 7),
+            (2, MonitorExit, 6),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            partial.insert(3 + at, st(9, thread, kind, target));
+        }
+        assert_eq!(
+            explain(&partial, &[], Some(2)),
+            Cause::Order {
+                read: 7,
                 behind: vec![1]
             }
         );

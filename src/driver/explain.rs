@@ -517,20 +517,26 @@ impl Story {
                 whats.push(w);
             }
         }
-        let file = steps
+        // Each file's line range, in the order the row reaches the files (a row may run through
+        // a constructor in another class).
+        let mut files: Vec<(&str, u32, u32)> = Vec::new();
+        for s in steps {
+            let Some(l) = s.line else { continue };
+            match files.iter_mut().find(|(f, _, _)| *f == s.file) {
+                Some((_, lo, hi)) => (*lo, *hi) = ((*lo).min(l), (*hi).max(l)),
+                None => files.push((&s.file, l, l)),
+            }
+        }
+        let places: Vec<String> = files
             .iter()
-            .find(|s| s.line.is_some())
-            .map_or_else(String::new, |s| s.file.clone());
-        let lines: Vec<u32> = steps
-            .iter()
-            .filter(|s| s.file == file)
-            .filter_map(|s| s.line)
+            .map(|(f, a, b)| {
+                if a == b {
+                    format!("{f}:{a}")
+                } else {
+                    format!("{f}:{a}-{b}")
+                }
+            })
             .collect();
-        let place = match (lines.iter().min(), lines.iter().max()) {
-            (Some(a), Some(b)) if a == b => format!("{file}:{a}"),
-            (Some(a), Some(b)) => format!("{file}:{a}-{b}"),
-            _ => "-".to_string(),
-        };
         let cut = |v: Vec<String>| {
             if v.len() > 3 {
                 format!("{}, … ({} more)", v[..3].join(", "), v.len() - 3)
@@ -542,7 +548,11 @@ impl Story {
             range,
             self.who(steps[0].step.thread),
             cut(methods.iter().map(|s| s.to_string()).collect()),
-            place,
+            if places.is_empty() {
+                "-".to_string()
+            } else {
+                cut(places)
+            },
             format!("{} {}", ops.join("/"), cut(whats))
                 .trim()
                 .to_string(),
@@ -841,5 +851,29 @@ mod tests {
         );
         let page = html(&story, "boom", &json!([]));
         assert!(page.contains(CSP) && page.matches("class=\"on race\"").count() == 3);
+    }
+
+    #[test]
+    fn a_row_through_several_files_names_each_files_lines() {
+        let mut other = site(12, "<init>", 7, SiteKind::FieldWrite);
+        other.1.class = "shop/Worker".into();
+        let sites: HashMap<i64, SiteRecord> = [
+            site(10, "deposit", 12, SiteKind::FieldRead),
+            site(11, "deposit", 15, SiteKind::FieldWrite),
+            other,
+        ]
+        .into_iter()
+        .collect();
+        let result = json!({"message": "uncaught in thread t0 (main): boom", "steps_trace": {
+        "threads": ["main"], "omitted": 0, "blocked": [],
+        "steps": [
+            step(1, 0, "read", 10, false),
+            step(2, 0, "write", 12, false),
+            step(3, 0, "write", 11, false),
+        ]}});
+        let story = story(&result, &sites).unwrap();
+        let rows: Vec<_> = story.rows().iter().map(|r| story.row_text(r)).collect();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(rows[0].3, "Account.java:12-15, Worker.java:7");
     }
 }
