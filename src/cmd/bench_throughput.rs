@@ -1,4 +1,4 @@
-//! `rankcheck bench throughput [SUITE_DIR] [--programs …]`: executions per second over a suite
+//! `rankcheck bench throughput [SUITE_DIR…] [--programs …]`: executions per second over suites
 //! (default: the correct programs of the bundled contest-bench/, so every execution runs to
 //! the end), side by side in one run: the original classes repeated in one JVM without the
 //! agent (`driver::baseline`), and rankcheck (random walk, one JVM per 200 executions) with
@@ -9,9 +9,11 @@
 //! mean rate). The load-time column runs the plain classes with the agent instrumenting every
 //! site as classes load (`--load-time`); its cost is given per JVM start over the all-sites
 //! figure (the JVMs of both run the same executions, so the difference is the load-time
-//! rewriting: class parsing, the JDK's java.util.concurrent included in both).
+//! rewriting: class parsing, the JDK's java.util.concurrent included in both). A second table
+//! (`bench_whole`) shows what a user measures: the simplest repetition loop against the whole
+//! `rankcheck test` command, warm and cold.
 
-use crate::driver::baseline::{geomean, repeat};
+use crate::driver::baseline::{geomean, repeat, Repetition};
 use crate::driver::classpath::{self, Mode};
 use crate::driver::search::Search;
 use crate::driver::strategy::Bounds;
@@ -22,8 +24,8 @@ use std::time::Duration;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The suite folder (default: the bundled contest-bench/).
-    pub suite: Option<PathBuf>,
+    /// Suite folders (default: the bundled contest-bench/); geometric means run over all.
+    pub suites: Vec<PathBuf>,
     /// Only these programs (comma-separated names).
     #[arg(long, value_delimiter = ',')]
     pub programs: Vec<String>,
@@ -51,11 +53,40 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if args.executions == 0 {
         return Err(bad_input("--executions must be at least 1"));
     }
-    let root = bench_suite::locate(args.suite.as_deref(), "contest-bench")?;
-    let programs: Vec<_> = bench_suite::load(&root, &args.programs)?
-        .into_iter()
-        .filter(|p| args.all || !args.programs.is_empty() || p.manifest.correct)
-        .collect();
+    let roots = if args.suites.is_empty() {
+        vec![bench_suite::locate(None, "contest-bench")?]
+    } else {
+        args.suites
+            .iter()
+            .map(|s| bench_suite::locate(Some(s), "contest-bench"))
+            .collect::<anyhow::Result<_>>()?
+    };
+    let mut programs = Vec::new();
+    for root in &roots {
+        // A name given with --programs needs to be in one suite only.
+        let suite = bench_suite::load(root, &[])?;
+        programs.extend(suite.into_iter().filter(|p| {
+            if args.programs.is_empty() {
+                args.all || p.manifest.correct
+            } else {
+                args.programs.iter().any(|n| n == p.name())
+            }
+        }));
+    }
+    if let Some(missing) = args
+        .programs
+        .iter()
+        .find(|n| !programs.iter().any(|p| p.name() == n.as_str()))
+    {
+        return Err(bad_input(format!(
+            "no program {missing:?} in {}",
+            roots
+                .iter()
+                .map(|r| r.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
     let n = args.executions;
     let work = std::env::temp_dir().join(format!("rankcheck-bench-{}", std::process::id()));
     std::fs::create_dir_all(&work)?;
@@ -71,6 +102,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let (mut slow_sync, mut slow_all) = (Vec::new(), Vec::new());
     let (mut base_rates, mut sync_rates, mut all_rates) = (Vec::new(), Vec::new(), Vec::new());
     let mut v1_rates = Vec::new();
+    let mut whole_rows = Vec::new();
     for p in &programs {
         let original =
             crate::suite::compile(p, &crate::driver::classpath::cache_dir()?.join("javac"))
@@ -84,8 +116,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 n,
                 &work,
                 Duration::from_secs(120),
+                Repetition::HarnessShaped,
             )?,
         );
+        whole_rows.push(super::bench_whole::measure(p, &original, n, &work)?);
         let controlled = |program: crate::driver::search::Program| -> anyhow::Result<Option<f64>> {
             let search = Search::quiet(
                 strategy::lookup("random")?,
@@ -172,6 +206,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             "\nLoad-time instrumentation costs at most {worst:.2} s per JVM start over offline instrumentation."
         );
     }
+    super::bench_whole::print(
+        &whole_rows,
+        n,
+        std::thread::available_parallelism().map_or(1, |c| c.get()),
+    );
     super::bench_junit::rows(n, &work)?;
     let _ = std::fs::remove_dir_all(&work);
     Ok(Outcome::Clean)

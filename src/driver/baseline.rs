@@ -28,6 +28,7 @@ public final class Repeat {
         List<URL> urls = new ArrayList<>();
         String mainClass = null;
         int n = 1;
+        boolean plain = false;
         List<String> args = new ArrayList<>();
         for (int i = 0; i < a.length; i++) {
             switch (a[i]) {
@@ -36,6 +37,7 @@ public final class Repeat {
                     break;
                 case "--main": mainClass = a[++i]; break;
                 case "--executions": n = Integer.parseInt(a[++i]); break;
+                case "--plain": plain = true; break;
                 case "--": args.addAll(Arrays.asList(a).subList(i + 1, a.length)); i = a.length; break;
                 default: throw new IllegalArgumentException("unknown argument " + a[i]);
             }
@@ -49,6 +51,21 @@ public final class Repeat {
         for (int k = 0; k < n; k++) {
             URLClassLoader loader = new URLClassLoader(urls.toArray(new URL[0]), Repeat.class.getClassLoader());
             Method m = Class.forName(mainClass, true, loader).getMethod("main", String[].class);
+            if (plain) {
+                // The simplest loop a user writes: main called directly, output discarded, the
+                // program's threads joined by the program itself.
+                System.setOut(sink);
+                System.setErr(sink);
+                try {
+                    m.invoke(null, (Object) argv);
+                } catch (Throwable e) {
+                    failures++;
+                }
+                System.setOut(out);
+                System.setErr(err);
+                loader.close();
+                continue;
+            }
             ThreadGroup group = new ThreadGroup("execution-" + k);
             Throwable[] thrown = new Throwable[1];
             Thread main = new Thread(group, () -> {
@@ -120,7 +137,7 @@ fn runner() -> anyhow::Result<PathBuf> {
 }
 
 /// Runs a child to the end within `limit`; `None` when it had to be killed.
-fn run_bounded(mut cmd: Command, limit: Duration) -> anyhow::Result<Option<(f64, String)>> {
+pub fn run_bounded(mut cmd: Command, limit: Duration) -> anyhow::Result<Option<(f64, String)>> {
     let started = Instant::now();
     let out_file = std::env::temp_dir().join(format!(
         "rankcheck-baseline-{}-{:?}.out",
@@ -155,6 +172,18 @@ fn run_bounded(mut cmd: Command, limit: Duration) -> anyhow::Result<Option<(f64,
     Ok(Some((seconds, text)))
 }
 
+/// How the repeat runner calls a program's `main`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Repetition {
+    /// As the harness does: `main` in a thread named main, then every other non-daemon thread
+    /// of the program joined, on every CPU.
+    HarnessShaped,
+    /// The simplest loop a user writes: `main` called directly, the program's threads joined by
+    /// the program itself, the JVM pinned to one CPU (`taskset -c 0`, when present), as a
+    /// controlled execution runs one thread at a time.
+    PlainOnOneCpu,
+}
+
 /// Wall seconds of one JVM running the original program `executions` times without the agent
 /// (start-up included, as for the controlled runs); `None` when it did not finish in `limit`
 /// or exited abnormally (e.g. the program calls `System.exit`).
@@ -165,9 +194,17 @@ pub fn repeat(
     executions: u64,
     cwd: &Path,
     limit: Duration,
+    how: Repetition,
 ) -> anyhow::Result<Option<f64>> {
     let runner = runner()?;
-    let mut cmd = Command::new(java_binary());
+    let taskset = Path::new("/usr/bin/taskset");
+    let mut cmd = if how == Repetition::PlainOnOneCpu && taskset.is_file() {
+        let mut c = Command::new(taskset);
+        c.args(["-c", "0"]).arg(java_binary());
+        c
+    } else {
+        Command::new(java_binary())
+    };
     cmd.arg("-cp")
         .arg(&runner)
         .arg("rankcheck.bench.Repeat")
@@ -177,6 +214,7 @@ pub fn repeat(
         .arg(main)
         .arg("--executions")
         .arg(executions.to_string())
+        .args((how == Repetition::PlainOnOneCpu).then_some("--plain"))
         .arg("--")
         .args(args)
         .current_dir(cwd);
