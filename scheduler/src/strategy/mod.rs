@@ -12,6 +12,7 @@ pub mod random;
 pub mod rankchecker;
 pub mod replay;
 pub mod scs;
+pub mod surw;
 
 pub use api::{Candidate, Divergence, Ending, ExecutionSummary, Pick, Stop, Strategy, Via, View};
 pub use by_name::{from_name, Bounds, ChooseError, Chosen};

@@ -1,0 +1,253 @@
+//! SURW — selectively uniform random walk (after the ASPLOS 2025 paper of that name; written
+//! here from its idea, stated below).
+//!
+//! A random walk that picks an enabled thread uniformly at every point favours interleavings
+//! that switch early and often: two threads of 10 events each interleave in 184,756 ways, but
+//! the walk gives the one that runs a whole thread first probability 2⁻¹⁰. Picking a thread with
+//! probability proportional to the events it still has to perform makes every interleaving
+//! equally likely (the interleavings that start with thread i's event are a fraction n_i / Σ n
+//! of all). SURW applies this only to the *interesting* events — accesses to the shared
+//! variables the instrumentation chose, monitor acquisitions, waits, notifies, parks, yields —
+//! so the interleavings of what can race are sampled uniformly, while everything else runs at
+//! once:
+//!
+//! 1. An enabled thread whose pending operation is not interesting runs first (the running
+//!    thread if it is one, else the lowest id): thread starts, ends, joins, monitor exits and
+//!    the like never split an interleaving of interesting events.
+//! 2. When every enabled thread's pending operation is interesting, thread t is drawn with
+//!    weight `max(1, estimate(t) − done(t))`: its interesting events still to come.
+//! 3. `estimate(t)` is the most interesting events thread t (by creation order) performed in an
+//!    earlier execution of this strategy value: a chunk's first execution is a uniform walk over
+//!    the interesting points, the next ones sample by the counts it saw. The estimate only ever
+//!    grows, so a thread that does more work in some interleavings is weighted by its most.
+//!
+//! With exact counts and every thread enabled throughout, each interleaving of interesting
+//! events has probability 1 / (multinomial); the simulator test checks it by a chi-square
+//! against brute-force enumeration.
+
+use super::api::{ExecutionSummary, Pick, Strategy, View};
+use crate::events::EventLog;
+use crate::ids::{ObjId, ThreadId};
+use crate::op::OpKind;
+use crate::rng::{RandomSource, SeededRandom};
+
+/// Whether SURW samples the interleavings of operations of this kind (otherwise they run at
+/// once).
+pub fn interesting(kind: OpKind) -> bool {
+    matches!(
+        kind,
+        OpKind::Read
+            | OpKind::Write
+            | OpKind::MonitorEnter
+            | OpKind::Wait
+            | OpKind::WaitReturn
+            | OpKind::Notify
+            | OpKind::NotifyAll
+            | OpKind::Park
+            | OpKind::Unpark
+            | OpKind::Yield
+            | OpKind::Sleep
+            | OpKind::Interrupt
+            | OpKind::IsInterrupted
+    )
+}
+
+/// The selectively uniform random walk.
+#[derive(Clone, Debug)]
+pub struct Surw {
+    seed: u64,
+    rng: SeededRandom,
+    /// Interesting events per thread id, the most seen in an earlier execution.
+    estimate: Vec<u64>,
+    /// Interesting events per thread id performed in this execution.
+    done: Vec<u64>,
+    /// Events of the execution's log counted so far.
+    consumed: usize,
+}
+
+impl Surw {
+    /// SURW seeded with `seed`; execution `i` draws from `SeededRandom::for_execution(seed, i)`.
+    pub fn new(seed: u64) -> Surw {
+        Surw {
+            seed,
+            rng: SeededRandom::for_execution(seed, 0),
+            estimate: Vec::new(),
+            done: Vec::new(),
+            consumed: 0,
+        }
+    }
+
+    /// The current estimate of thread `t`'s interesting events.
+    pub fn estimate(&self, t: ThreadId) -> u64 {
+        self.estimate.get(t.index()).copied().unwrap_or(0)
+    }
+
+    fn weight(&self, t: ThreadId) -> u64 {
+        let done = self.done.get(t.index()).copied().unwrap_or(0);
+        self.estimate(t).saturating_sub(done).max(1)
+    }
+
+    /// Counts the interesting events performed since the last count.
+    fn count(&mut self, events: &EventLog) {
+        while self.consumed < events.len() {
+            let e = &events[self.consumed];
+            self.consumed += 1;
+            if interesting(e.kind) {
+                let i = e.thread.index();
+                if self.done.len() <= i {
+                    self.done.resize(i + 1, 0);
+                }
+                self.done[i] += 1;
+            }
+        }
+    }
+}
+
+impl Strategy for Surw {
+    fn begin_execution(&mut self, index: u64) {
+        self.rng = SeededRandom::for_execution(self.seed, index);
+        self.done.clear();
+        self.consumed = 0;
+    }
+
+    fn pick(&mut self, view: &View<'_>) -> Pick {
+        self.count(view.events);
+        if let Some(c) = view
+            .running_candidate()
+            .filter(|c| !interesting(c.op.kind()))
+        {
+            return Ok(c.thread);
+        }
+        if let Some(c) = view.enabled.iter().find(|c| !interesting(c.op.kind())) {
+            return Ok(c.thread);
+        }
+        let total: u64 = view.enabled.iter().map(|c| self.weight(c.thread)).sum();
+        let mut draw = self.rng.below(total);
+        for c in view.enabled {
+            let w = self.weight(c.thread);
+            if draw < w {
+                return Ok(c.thread);
+            }
+            draw -= w;
+        }
+        Ok(view.enabled[view.enabled.len() - 1].thread)
+    }
+
+    fn pick_waiter(&mut self, _obj: ObjId, waiters: &[ThreadId]) -> Pick {
+        Ok(waiters[self.rng.index(waiters.len())])
+    }
+
+    fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
+        // The steps after the last pick.
+        self.count(summary.events);
+        if self.estimate.len() < self.done.len() {
+            self.estimate.resize(self.done.len(), 0);
+        }
+        for (e, d) in self.estimate.iter_mut().zip(&self.done) {
+            *e = (*e).max(*d);
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sim::{run_execution, Ins, Program};
+    use crate::strategy::{Dfs, RandomWalk};
+    use crate::{Config, Execution};
+    use std::collections::HashMap;
+
+    /// Main starts two workers and joins them; each worker writes three variables of its own.
+    fn two_writers() -> Program {
+        let writes = |first: u32| -> Vec<Ins> {
+            (first..first + 3)
+                .map(|var| Ins::Write {
+                    var,
+                    val: crate::sim::Val::Const(1),
+                })
+                .collect()
+        };
+        Program {
+            name: "two-writers",
+            vars: vec![0; 6],
+            bodies: vec![
+                vec![Ins::Start(1), Ins::Start(2), Ins::Join(1), Ins::Join(2)],
+                writes(0),
+                writes(3),
+            ],
+        }
+    }
+
+    /// The order of the workers' writes in each of `n` executions (after `skip` first ones).
+    fn interleavings<S: Strategy>(strategy: S, n: u64, skip: u64) -> HashMap<Vec<u32>, u64> {
+        let program = two_writers();
+        let mut exec = Execution::new(Config::default(), strategy);
+        let mut seen = HashMap::new();
+        for i in 0..n + skip {
+            run_execution(&mut exec, &program).unwrap();
+            let order: Vec<u32> = exec
+                .events()
+                .iter()
+                .filter(|e| e.kind == OpKind::Write)
+                .map(|e| e.thread.0)
+                .collect();
+            if i >= skip {
+                *seen.entry(order).or_insert(0) += 1;
+            }
+            if !exec.finish(false).unwrap() {
+                break;
+            }
+            exec.restart().unwrap();
+        }
+        seen
+    }
+
+    /// Pearson's chi-square of `counts` against the uniform distribution over `all`.
+    fn chi_square(counts: &HashMap<Vec<u32>, u64>, all: &HashMap<Vec<u32>, u64>) -> f64 {
+        let n: u64 = counts.values().sum();
+        let expected = n as f64 / all.len() as f64;
+        all.keys()
+            .map(|k| {
+                let o = counts.get(k).copied().unwrap_or(0) as f64;
+                (o - expected).powi(2) / expected
+            })
+            .sum()
+    }
+
+    #[test]
+    fn interleavings_of_interesting_events_are_sampled_uniformly() {
+        // Brute force: every schedule of the program, by DFS.
+        let all = interleavings(Dfs::new(), 1_000_000, 0);
+        assert_eq!(all.len(), 20, "C(6, 3) orders of two threads' three writes");
+        let n = 4_000;
+        let surw = interleavings(Surw::new(7), n, 1);
+        assert!(surw.keys().all(|k| all.contains_key(k)));
+        // 19 degrees of freedom: P(chi² > 43.8) = 0.001 for a uniform sampler.
+        let x = chi_square(&surw, &all);
+        assert!(x < 43.8, "SURW is not uniform: chi² = {x:.1}");
+        // The plain random walk is far from uniform (it runs a whole worker first with
+        // probability 1/8 each way, not 1/20), so the test can tell.
+        let walk = interleavings(RandomWalk::new(7), n, 1);
+        let y = chi_square(&walk, &all);
+        assert!(y > 200.0, "the random walk looked uniform: chi² = {y:.1}");
+    }
+
+    #[test]
+    fn the_first_execution_learns_the_counts_and_seeds_repeat() {
+        let program = two_writers();
+        let mut exec = Execution::new(Config::default(), Surw::new(3));
+        run_execution(&mut exec, &program).unwrap();
+        exec.finish(false).unwrap();
+        assert_eq!(
+            (0..3)
+                .map(|t| exec.strategy().estimate(ThreadId(t)))
+                .collect::<Vec<_>>(),
+            [0, 3, 3]
+        );
+        assert_eq!(
+            interleavings(Surw::new(3), 50, 0),
+            interleavings(Surw::new(3), 50, 0)
+        );
+    }
+}
