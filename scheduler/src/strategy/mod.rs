@@ -11,6 +11,7 @@ pub mod pos;
 pub mod random;
 pub mod rankchecker;
 pub mod replay;
+pub mod rff;
 pub mod scs;
 pub mod surw;
 
