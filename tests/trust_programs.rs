@@ -210,6 +210,23 @@ determinism!(
     "read config null",
     [4, 3] // 2, 1
 );
+/// Threads started through a method reference (`workers.forEach(Thread::start)`) are under
+/// control: the lost update is found and replayed (before the rewriter redirected method
+/// handles, the threads ran uncontrolled and the failure never replayed: exit 3).
+#[test]
+fn method_ref_lost_update_found_and_replayed() {
+    found_after_the_first_execution_and_replayed(
+        "MethodRefLostUpdate",
+        "lost update: total",
+        &[3, 1, 2, 4, 5, 6],
+    );
+}
+
+#[test]
+fn method_ref_lost_update_fixed_no_report() {
+    fixed_gets_no_report("MethodRefLostUpdateFixed");
+}
+
 /// The bug needs the timed wait to time out while the writer could still run: found with
 /// `--timeouts any`; by default (timeouts fire only when nothing else can run) it is no bug.
 #[test]

@@ -337,6 +337,33 @@ impl Hook {
         }
     }
 
+    /// For the [`Placement::Replace`] hooks a method reference or a `MethodHandle` constant may
+    /// name (`threads.forEach(Thread::start)`): the descriptor of the hook's bridge in `RC`, an
+    /// overload without the site id (such a call has no bytecode site; the bridge passes 0).
+    /// The rewriter points the constant at it (`passes::calls::redirect_method_handles`).
+    /// `None` for hooks no method reference reaches: the seed of `new Random()`, the handle
+    /// makers (their results are tracked per call site) and the JDK-internal clock.
+    pub fn bridge_descriptor(self) -> Option<String> {
+        if self.placement() != Placement::Replace
+            || matches!(
+                self,
+                Hook::RandomSeed
+                    | Hook::FindVarHandle
+                    | Hook::FindStaticVarHandle
+                    | Hook::ArrayElementVarHandle
+                    | Hook::UnsafeObjectFieldOffset
+                    | Hook::NanoTimeAdjustment
+            )
+        {
+            return None;
+        }
+        let d = self.descriptor();
+        let close = d.rfind(')')?;
+        d[..close]
+            .strip_suffix('J')
+            .map(|params| format!("{params}{}", &d[close..]))
+    }
+
     /// For [`Placement::Replace`] hooks: the JDK method whose calls this hook replaces. The owner
     /// is the declaring class; the rewriter also replaces calls that name a subclass as owner
     /// (`invokevirtual MyThread.join()V`) when the method resolves to this one.

@@ -17,6 +17,12 @@ pub const TAG_FIELDREF: u8 = 9;
 pub const TAG_METHODREF: u8 = 10;
 pub const TAG_INTERFACE_METHODREF: u8 = 11;
 pub const TAG_NAME_AND_TYPE: u8 = 12;
+pub const TAG_METHOD_HANDLE: u8 = 15;
+
+/// `CONSTANT_MethodHandle` reference kinds (JVMS §5.4.3.5).
+pub const REF_INVOKE_VIRTUAL: u8 = 5;
+pub const REF_INVOKE_STATIC: u8 = 6;
+pub const REF_INVOKE_INTERFACE: u8 = 9;
 
 /// A member reference resolved to its three names (raw modified UTF-8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +49,8 @@ pub struct ConstantPool<'a> {
     nat_cache: HashMap<(u16, u16), u16>,
     method_cache: HashMap<(u16, u16), u16>,
     long_cache: HashMap<i64, u16>,
+    /// Original `CONSTANT_MethodHandle` entries rewritten in place: entry offset → (kind, ref).
+    handle_patches: Vec<(usize, u8, u16)>,
 }
 
 impl<'a> ConstantPool<'a> {
@@ -104,6 +112,7 @@ impl<'a> ConstantPool<'a> {
                 nat_cache: HashMap::new(),
                 method_cache: HashMap::new(),
                 long_cache: HashMap::new(),
+                handle_patches: Vec::new(),
             },
             end,
         ))
@@ -267,15 +276,51 @@ impl<'a> ConstantPool<'a> {
         Ok(i)
     }
 
-    /// True when entries were appended.
-    pub fn grew(&self) -> bool {
-        !self.appended.is_empty()
+    /// The indices of the original `CONSTANT_MethodHandle` entries.
+    pub fn method_handles(&self) -> Vec<u16> {
+        (1..self.offsets.len() as u16)
+            .filter(|&i| self.tag(i) == Some(TAG_METHOD_HANDLE))
+            .collect()
     }
 
-    /// Writes `constant_pool_count` and every entry, original ones byte for byte.
+    /// Entry `index` as a method handle: its reference kind and the index of the member it
+    /// refers to.
+    pub fn method_handle(&self, index: u16) -> Result<(u8, u16), RewriteError> {
+        let mut r = self.entry(index, TAG_METHOD_HANDLE)?;
+        Ok((r.u1()?, r.u2()?))
+    }
+
+    /// Makes original entry `index` a method handle of `kind` referring to entry `member`
+    /// (written in place: every use of the constant sees the new target).
+    pub fn set_method_handle(
+        &mut self,
+        index: u16,
+        kind: u8,
+        member: u16,
+    ) -> Result<(), RewriteError> {
+        self.entry(index, TAG_METHOD_HANDLE)?;
+        let off = self.offsets[index as usize] as usize;
+        self.handle_patches.retain(|(o, _, _)| *o != off);
+        self.handle_patches.push((off, kind, member));
+        Ok(())
+    }
+
+    /// True when entries were appended or rewritten.
+    pub fn grew(&self) -> bool {
+        !self.appended.is_empty() || !self.handle_patches.is_empty()
+    }
+
+    /// Writes `constant_pool_count` and every entry, original ones byte for byte (apart from the
+    /// method handles [`set_method_handle`](Self::set_method_handle) rewrote).
     pub fn write(&self, out: &mut Vec<u8>) {
         put_u2(out, self.next_index as u16);
+        let base = out.len();
         out.extend_from_slice(&self.bytes[self.original.clone()]);
+        for &(off, kind, member) in &self.handle_patches {
+            let at = base + off - self.original.start;
+            out[at + 1] = kind;
+            out[at + 2..at + 4].copy_from_slice(&member.to_be_bytes());
+        }
         out.extend_from_slice(&self.appended);
     }
 }

@@ -9,7 +9,10 @@
 use super::MethodCtx;
 use crate::bytes::{decode_mutf8, put_u2};
 use crate::code::op;
-use crate::RewriteError;
+use crate::constant_pool::{
+    ConstantPool, MemberRef, REF_INVOKE_INTERFACE, REF_INVOKE_STATIC, REF_INVOKE_VIRTUAL,
+};
+use crate::{Config, RewriteError};
 use java_harness::hooks::{Hook, Placement, SiteKind};
 
 /// True when some hook replaces a method called `name` with `descriptor`.
@@ -37,6 +40,60 @@ fn replaces_static(hook: Hook) -> bool {
     let m = hook.replaced_call().expect("replace hook");
     let (params, ret) = m.descriptor[1..].split_once(')').expect("descriptor");
     hook.descriptor() == format!("({params}J){ret}")
+}
+
+/// The hook that replaces a call of `m` (`is_static`: an `invokestatic`), if any.
+fn replacing_hook(config: &Config, m: &MemberRef, is_static: bool) -> Option<Hook> {
+    let name = decode_mutf8(m.name);
+    let descriptor = decode_mutf8(m.descriptor);
+    let owner = decode_mutf8(m.owner);
+    Hook::ALL.iter().copied().find(|&h| {
+        h.placement() == Placement::Replace
+            && h != Hook::RandomSeed
+            && (config.pin_nondeterminism
+                || !matches!(h, Hook::IdentityHashCode | Hook::MathRandom))
+            && (config.data || !makes_handle(h))
+            && h.replaced_call().is_some_and(|r| {
+                r.name == name
+                    && r.descriptor == descriptor
+                    && replaces_static(h) == is_static
+                    && (r.owner == owner
+                        || config
+                            .hierarchy
+                            .resolves_to(&owner, r.owner, &name, &descriptor))
+            })
+    })
+}
+
+/// Points every method-handle constant that names a replaced JDK method (a method reference
+/// such as `Thread::start`, or an `ldc` of a handle) at the hook's bridge in `RC`
+/// ([`Hook::bridge_descriptor`]): without it the lambda calls the JDK method directly and the
+/// thread it starts, the monitor it waits on, escape the scheduler. Returns how many changed.
+pub fn redirect_method_handles(
+    cp: &mut ConstantPool,
+    config: &Config,
+) -> Result<usize, RewriteError> {
+    let mut changed = 0;
+    for index in cp.method_handles() {
+        let (kind, member) = cp.method_handle(index)?;
+        if !matches!(
+            kind,
+            REF_INVOKE_VIRTUAL | REF_INVOKE_STATIC | REF_INVOKE_INTERFACE
+        ) {
+            continue;
+        }
+        let m = cp.member(member)?;
+        let Some(hook) = replacing_hook(config, &m, kind == REF_INVOKE_STATIC) else {
+            continue;
+        };
+        let Some(descriptor) = hook.bridge_descriptor() else {
+            continue;
+        };
+        let bridge = cp.add_methodref(java_harness::hooks::RC_CLASS, hook.name(), &descriptor)?;
+        cp.set_method_handle(index, REF_INVOKE_STATIC, bridge)?;
+        changed += 1;
+    }
+    Ok(changed)
 }
 
 /// Handles instruction `i` if it is a replaced call; true when it was.
@@ -80,27 +137,7 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     if !hooked_name {
         return Ok(false);
     }
-    let name = decode_mutf8(m.name);
-    let descriptor = decode_mutf8(m.descriptor);
-    let owner = decode_mutf8(m.owner);
-    let is_static = opc == op::INVOKESTATIC;
-    let hook = Hook::ALL.iter().copied().find(|&h| {
-        h.placement() == Placement::Replace
-            && h != Hook::RandomSeed
-            && (ctx.config.pin_nondeterminism
-                || !matches!(h, Hook::IdentityHashCode | Hook::MathRandom))
-            && (ctx.config.data || !makes_handle(h))
-            && h.replaced_call().is_some_and(|r| {
-                r.name == name
-                    && r.descriptor == descriptor
-                    && replaces_static(h) == is_static
-                    && (r.owner == owner
-                        || ctx
-                            .config
-                            .hierarchy
-                            .resolves_to(&owner, r.owner, &name, &descriptor))
-            })
-    });
+    let hook = replacing_hook(ctx.config, &m, opc == op::INVOKESTATIC);
     let Some(hook) = hook else { return Ok(false) };
     let mut before = ctx.site(SiteKind::Call(hook), bci, String::new())?;
     ctx.edits.before[i].append(&mut before);
@@ -112,6 +149,51 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_bridge_is_a_static_method_of_rc() {
+        let mut jar =
+            zip::ZipArchive::new(std::io::Cursor::new(java_harness::RUNTIME_JAR)).unwrap();
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(
+            &mut jar.by_name("rankcheck/rt/RC.class").unwrap(),
+            &mut bytes,
+        )
+        .unwrap();
+        let class = crate::classfile::ClassFile::parse(&bytes).unwrap();
+        let methods: Vec<(String, String, u16)> = class
+            .methods
+            .iter()
+            .map(|m| {
+                (
+                    class.cp.utf8_string(m.name_index).unwrap(),
+                    class.cp.utf8_string(m.descriptor_index).unwrap(),
+                    m.access,
+                )
+            })
+            .collect();
+        let mut bridges = 0;
+        for hook in Hook::ALL {
+            let Some(descriptor) = hook.bridge_descriptor() else {
+                continue;
+            };
+            bridges += 1;
+            let found = methods
+                .iter()
+                .find(|(n, d, _)| n == hook.name() && *d == descriptor);
+            assert!(
+                found.is_some_and(|(_, _, access)| access & 0x0009 == 0x0009),
+                "RC has no public static {}{descriptor} for method references",
+                hook.name()
+            );
+        }
+        assert!(bridges >= 20, "{bridges}");
+        assert_eq!(
+            Hook::ThreadStart.bridge_descriptor().unwrap(),
+            "(Ljava/lang/Thread;)V"
+        );
+        assert_eq!(Hook::RandomSeed.bridge_descriptor(), None);
+    }
 
     #[test]
     fn static_and_instance_hooks_are_told_apart() {

@@ -304,7 +304,9 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
             Err(e) => return Err(e),
         }
     }
-    if count == 0 {
+    // Method references to replaced JDK methods (`Thread::start`) are calls too.
+    let handles = calls::redirect_method_handles(&mut class.cp, config)?;
+    if count == 0 && handles == 0 {
         let mut out = unchanged(class_name);
         out.warnings = warnings;
         return Ok(out);

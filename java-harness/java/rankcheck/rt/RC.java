@@ -527,4 +527,131 @@ public final class RC {
     private static native void nAccessField(Object obj, long field, boolean write, long site);
     /** The agent's key of a field written {@code owner.name:descriptor}. */
     private static native long nFieldKey(String detail);
+
+    // ---- method-reference bridges ---------------------------------------------------------
+    // A method reference or MethodHandle constant naming a replaced JDK method
+    // (threads.forEach(Thread::start)) has no call site in the bytecode: the rewriter points the
+    // constant at these overloads instead, which call the hook with site 0 ("no site").
+
+    public static void objectWait(Object obj) throws InterruptedException {
+        objectWait(obj, 0L);
+    }
+
+    public static void objectWaitTimed(Object obj, long millis) throws InterruptedException {
+        objectWaitTimed(obj, millis, 0L);
+    }
+
+    public static void objectWaitTimedNanos(Object obj, long millis, int nanos)
+            throws InterruptedException {
+        objectWaitTimedNanos(obj, millis, nanos, 0L);
+    }
+
+    public static void objectNotify(Object obj) {
+        objectNotify(obj, 0L);
+    }
+
+    public static void objectNotifyAll(Object obj) {
+        objectNotifyAll(obj, 0L);
+    }
+
+    public static void threadStart(Thread t) {
+        threadStart(t, 0L);
+    }
+
+    public static void threadJoin(Thread t) throws InterruptedException {
+        threadJoin(t, 0L);
+    }
+
+    public static void threadJoinTimed(Thread t, long millis) throws InterruptedException {
+        threadJoinTimed(t, millis, 0L);
+    }
+
+    public static void threadJoinTimedNanos(Thread t, long millis, int nanos)
+            throws InterruptedException {
+        threadJoinTimedNanos(t, millis, nanos, 0L);
+    }
+
+    public static void threadSleep(long millis) throws InterruptedException {
+        threadSleep(millis, 0L);
+    }
+
+    public static void threadSleepNanos(long millis, int nanos) throws InterruptedException {
+        threadSleepNanos(millis, nanos, 0L);
+    }
+
+    public static void threadYield() {
+        threadYield(0L);
+    }
+
+    public static void threadOnSpinWait() {
+        threadOnSpinWait(0L);
+    }
+
+    public static void threadInterrupt(Thread t) {
+        threadInterrupt(t, 0L);
+    }
+
+    public static boolean threadInterrupted() {
+        return threadInterrupted(0L);
+    }
+
+    public static boolean threadIsInterrupted(Thread t) {
+        return threadIsInterrupted(t, 0L);
+    }
+
+    public static void park() {
+        park(0L);
+    }
+
+    public static void parkBlocker(Object blocker) {
+        parkBlocker(blocker, 0L);
+    }
+
+    public static void parkNanos(long nanos) {
+        parkNanos(nanos, 0L);
+    }
+
+    public static void parkNanosBlocker(Object blocker, long nanos) {
+        parkNanosBlocker(blocker, nanos, 0L);
+    }
+
+    public static void parkUntil(long deadline) {
+        parkUntil(deadline, 0L);
+    }
+
+    public static void parkUntilBlocker(Object blocker, long deadline) {
+        parkUntilBlocker(blocker, deadline, 0L);
+    }
+
+    public static void unpark(Thread t) {
+        unpark(t, 0L);
+    }
+
+    public static void systemExit(int status) {
+        systemExit(status, 0L);
+    }
+
+    public static void runtimeExit(Runtime runtime, int status) {
+        runtimeExit(runtime, status, 0L);
+    }
+
+    public static void runtimeHalt(Runtime runtime, int status) {
+        runtimeHalt(runtime, status, 0L);
+    }
+
+    public static int identityHashCode(Object obj) {
+        return identityHashCode(obj, 0L);
+    }
+
+    public static long currentTimeMillis() {
+        return currentTimeMillis(0L);
+    }
+
+    public static long nanoTime() {
+        return nanoTime(0L);
+    }
+
+    public static double mathRandom() {
+        return mathRandom(0L);
+    }
 }
