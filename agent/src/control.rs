@@ -15,6 +15,7 @@
 //! blocked where rankcheck cannot see with an asynchronous `ExecutionAborted` (JVMTI
 //! `StopThread`), and waits for them to die.
 
+use crate::hash::{mix, splitmix};
 use crate::jvmti::{self, Jvmti};
 use crate::options::Options;
 use crate::report::{ExecutionResult, ThreadStack};
@@ -229,20 +230,6 @@ const QUIET_COVERS_MONITORS: i32 = 2;
 
 pub const BASE_CLOCK_NS: u64 = 1_600_000_000_000_000_000;
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-/// A 64-bit mix of two words (for locations and pinned hash codes).
-pub fn mix(a: u64, b: u64) -> u64 {
-    let mut s = a ^ b.rotate_left(32) ^ 0x517c_c1b7_2722_0a95;
-    splitmix(&mut s)
-}
-
 impl Control {
     pub fn new(jvmti: Jvmti, options: Options, model: Model, results: crate::report::Sink) -> Self {
         Control {
@@ -355,7 +342,7 @@ impl Control {
             .map(|&id| ((epoch as i64) << 32) | id as i64)
             .collect();
         self.jvmti
-            .classes_of_tags(crate::natives::current_env(), &tags)
+            .classes_of_tags(crate::ffi::current_env(), &tags)
             .into_iter()
             .map(|(tag, class)| ((tag & 0xffff_ffff) as u64, class))
             .collect()
@@ -461,7 +448,7 @@ impl Control {
             return;
         }
         if self.jvmti.has_clinit(klass) {
-            let global = crate::natives::new_global(env, klass);
+            let global = crate::ffi::new_global(env, klass);
             PENDING_INIT.with(|p| p.borrow_mut().push(global));
         }
     }
@@ -476,11 +463,11 @@ impl Control {
             }
             let done = crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED
                 | crate::jvmti_sys::JVMTI_CLASS_STATUS_ERROR;
-            let env = crate::natives::current_env();
+            let env = crate::ffi::current_env();
             pending.retain(|&k| {
                 let finished = self.jvmti.class_status(k).map_or(true, |s| s & done != 0);
                 if finished && !env.is_null() {
-                    crate::natives::delete_global(env, k);
+                    crate::ffi::delete_global(env, k);
                 }
                 !finished
             });
@@ -492,7 +479,7 @@ impl Control {
     fn forget_pending(env: *mut JNIEnv) {
         PENDING_INIT.with(|p| {
             for k in p.borrow_mut().drain(..) {
-                crate::natives::delete_global(env, k);
+                crate::ffi::delete_global(env, k);
             }
         });
     }
@@ -707,9 +694,9 @@ impl Control {
                 // monitors still held are performed as enters (each its own step).
                 let passed = used.saturating_sub(held.len() as u64);
                 let ids: Vec<ObjId> = held.iter().map(|&obj| self.obj_id(ex, obj)).collect();
-                let env = crate::natives::current_env();
+                let env = crate::ffi::current_env();
                 for obj in held {
-                    crate::natives::delete_local(env, obj);
+                    crate::ffi::delete_local(env, obj);
                 }
                 if let Some(decision) = st.model.quiet_performed(me, passed).transpose() {
                     return Some(decision);
@@ -1017,7 +1004,7 @@ impl Control {
         };
         let info = self.jvmti.thread_info(thread).ok();
         let rec = &mut ex.threads[me.index()];
-        rec.thread = crate::natives::new_global(env, thread);
+        rec.thread = crate::ffi::new_global(env, thread);
         if let Some(info) = info {
             rec.name = info.name;
             rec.daemon = info.daemon;
@@ -1070,7 +1057,7 @@ impl Control {
             let rec = &mut ex.threads[me.index()];
             rec.place = Place::Gone;
             let global = std::mem::replace(&mut rec.thread, std::ptr::null_mut());
-            crate::natives::delete_global(env, global);
+            crate::ffi::delete_global(env, global);
         }
         self.harness_cv.notify_all();
         drop(st);
@@ -1761,15 +1748,6 @@ mod tests {
             trim_frames(frames),
             vec!["at Deadlock.main(Deadlock.java:23)".to_string()]
         );
-    }
-
-    #[test]
-    fn mixing_is_deterministic_and_spreads() {
-        assert_eq!(mix(1, 2), mix(1, 2));
-        assert_ne!(mix(1, 2), mix(2, 1));
-        let mut s = 7;
-        let a = splitmix(&mut s);
-        assert_ne!(a, splitmix(&mut s));
     }
 }
 

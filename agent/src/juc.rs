@@ -13,8 +13,8 @@
 //! through VarHandles, field updaters and Unsafe whose field is known only at run time (see
 //! `rewriter::passes::handles` for the locations chosen and why).
 
-use crate::jvmti::Jvmti;
-use crate::jvmti_sys::*;
+use crate::ffi::call;
+use crate::jvmti::{check, Jvmti};
 use java_harness::hooks::{site_class_key, site_id};
 use jni::sys::{jboolean, jclass, jlong, jmethodID, jobject, jstring, JNIEnv};
 use rewriter::passes::is_jdk_class;
@@ -212,15 +212,6 @@ pub fn is_test_framework(class: &str) -> bool {
     .any(|p| class.starts_with(p))
 }
 
-macro_rules! call {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: the table entry exists in every JVMTI version; the arguments are valid.
-        let err = unsafe { ((**env).$f.unwrap())(env $(, $arg)*) };
-        err == jvmtiError_JVMTI_ERROR_NONE
-    }};
-}
-
 fn take(jvmti: Jvmti, s: *mut c_char) -> Option<String> {
     if s.is_null() {
         return None;
@@ -233,14 +224,16 @@ fn take(jvmti: Jvmti, s: *mut c_char) -> Option<String> {
 
 fn method_name(jvmti: Jvmti, method: jmethodID) -> Option<String> {
     let mut name: *mut c_char = std::ptr::null_mut();
-    if !call!(
+    if !check(call!(
         jvmti.0,
         GetMethodName,
         method,
         &mut name,
         std::ptr::null_mut(),
         std::ptr::null_mut()
-    ) {
+    ))
+    .is_ok()
+    {
         return None;
     }
     take(jvmti, name)
@@ -248,17 +241,19 @@ fn method_name(jvmti: Jvmti, method: jmethodID) -> Option<String> {
 
 fn class_of(jvmti: Jvmti, method: jmethodID) -> Option<String> {
     let mut class: jclass = std::ptr::null_mut();
-    if !call!(jvmti.0, GetMethodDeclaringClass, method, &mut class) {
+    if !check(call!(jvmti.0, GetMethodDeclaringClass, method, &mut class)).is_ok() {
         return None;
     }
     let mut sig: *mut c_char = std::ptr::null_mut();
-    if !call!(
+    if !check(call!(
         jvmti.0,
         GetClassSignature,
         class,
         &mut sig,
         std::ptr::null_mut()
-    ) {
+    ))
+    .is_ok()
+    {
         return None;
     }
     let sig = take(jvmti, sig)?;
@@ -301,7 +296,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nFieldKey(
     _: jclass,
     detail: jstring,
 ) -> jlong {
-    let text = crate::natives::java_string(env, detail).unwrap_or_default();
+    let text = crate::ffi::java_string(env, detail).unwrap_or_default();
     crate::sites::field_key(&text) as jlong
 }
 

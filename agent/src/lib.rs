@@ -19,6 +19,8 @@ pub mod common_pool;
 pub mod confinement;
 pub mod control;
 pub mod explain;
+pub mod ffi;
+pub mod hash;
 pub mod juc;
 pub mod jvmti;
 #[allow(clippy::all)]
@@ -32,6 +34,7 @@ pub mod plain;
 pub mod report;
 pub mod sites;
 
+use crate::ffi::call;
 use control::{Control, Model};
 use jni::sys::{jint, jobject, JNIEnv, JavaVM, JNI_ERR, JNI_OK};
 use jvmti::Jvmti;
@@ -152,7 +155,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
 
     let mut env: *mut c_void = std::ptr::null_mut();
     // SAFETY: `vm` is the JavaVM the JVM passed to Agent_OnLoad.
-    let rc = unsafe { ((**vm).GetEnv.unwrap())(vm, &mut env, JVMTI_VERSION_1_2 as jint) };
+    let rc = call!(vm, GetEnv, &mut env, JVMTI_VERSION_1_2 as jint);
     if rc != JNI_OK || env.is_null() {
         return Err("this JVM offers no JVMTI 1.2 environment".into());
     }
@@ -195,7 +198,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     plain::boot_runtime(jvmti, &mut options.load);
     loadhook::on_load(jvmti, &options.load);
     pin(options.pin);
-    natives::VM.store(vm, std::sync::atomic::Ordering::Relaxed);
+    ffi::VM.store(vm, std::sync::atomic::Ordering::Relaxed);
     let _ = CONTROL.set(Control::new(jvmti, options, model, sink));
     Ok(())
 }

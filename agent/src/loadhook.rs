@@ -24,7 +24,8 @@
 //! attribute and are left alone. The rewritten bytes are cached per class, so the fresh class
 //! loader of every execution costs a lookup, not a rewrite. Sites go to the agent's site table.
 
-use crate::jvmti::Jvmti;
+use crate::ffi::call;
+use crate::jvmti::{check, Jvmti};
 use crate::jvmti_sys::*;
 use java_harness::hooks::SiteRecord;
 use jni::sys::{jclass, jint, jobject, jvalue, JNIEnv};
@@ -196,24 +197,6 @@ type ClassCache = HashMap<(String, u64), Option<Arc<Vec<u8>>>>;
 
 static HOOK: OnceLock<LoadHook> = OnceLock::new();
 
-macro_rules! call {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: the table entry exists for every JVMTI version >= 9, and callers pass valid
-        // arguments.
-        let err = unsafe { ((**env).$f.unwrap())(env $(, $arg)*) };
-        if err == jvmtiError_JVMTI_ERROR_NONE { Ok(()) } else { Err(err) }
-    }};
-}
-
-macro_rules! jni {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: `env` is the calling thread's JNIEnv and the arguments are valid for the call.
-        unsafe { ((**env).$f.unwrap())(env $(, $arg)*) }
-    }};
-}
-
 /// The capabilities this module needs (added by `Agent_OnLoad` with the others).
 pub fn capabilities(options: &LoadOptions, caps: &mut jvmtiCapabilities) {
     if options.active() {
@@ -242,7 +225,7 @@ pub fn on_load(jvmti: Jvmti, options: &LoadOptions) {
         let jar = options.rt_jar.clone().or_else(|| find_rt_jar(jvmti));
         let added = jar.as_ref().and_then(|j| {
             let c = CString::new(j.to_string_lossy().as_bytes()).ok()?;
-            call!(jvmti.0, AddToBootstrapClassLoaderSearch, c.as_ptr()).ok()
+            check(call!(jvmti.0, AddToBootstrapClassLoaderSearch, c.as_ptr())).ok()
         });
         if added.is_none() {
             eprintln!(
@@ -278,18 +261,18 @@ pub fn on_load(jvmti: Jvmti, options: &LoadOptions) {
 /// clear in its central directory; a directory holds the file).
 fn find_rt_jar(jvmti: Jvmti) -> Option<PathBuf> {
     let mut value: *mut c_char = std::ptr::null_mut();
-    call!(
+    check(call!(
         jvmti.0,
         GetSystemProperty,
         c"java.class.path".as_ptr(),
         &mut value
-    )
+    ))
     .ok()?;
     // SAFETY: JVMTI returned a NUL-terminated string allocated with Allocate.
     let cp = unsafe { CStr::from_ptr(value) }
         .to_string_lossy()
         .into_owned();
-    let _ = call!(jvmti.0, Deallocate, value as *mut c_uchar);
+    let _ = check(call!(jvmti.0, Deallocate, value as *mut c_uchar));
     cp.split(':').map(PathBuf::from).find(|p| holds_rc(p))
 }
 
@@ -331,9 +314,9 @@ fn vm_init(env: *mut JNIEnv) {
 /// rewritten JDK classes may call it.
 fn base_reads_rc(jvmti: Jvmti, env: *mut JNIEnv) -> Result<(), String> {
     let class = |name: &CStr| {
-        let c = jni!(env, FindClass, name.as_ptr());
+        let c = call!(env, FindClass, name.as_ptr());
         if c.is_null() {
-            jni!(env, ExceptionClear);
+            call!(env, ExceptionClear);
         }
         c
     };
@@ -343,7 +326,7 @@ fn base_reads_rc(jvmti: Jvmti, env: *mut JNIEnv) -> Result<(), String> {
     if rc.is_null() || object.is_null() || class_class.is_null() {
         return Err("rankcheck.rt.RC is not on the boot class path".into());
     }
-    let get_module = jni!(
+    let get_module = call!(
         env,
         GetMethodID,
         class_class,
@@ -351,14 +334,14 @@ fn base_reads_rc(jvmti: Jvmti, env: *mut JNIEnv) -> Result<(), String> {
         c"()Ljava/lang/Module;".as_ptr()
     );
     if get_module.is_null() {
-        jni!(env, ExceptionClear);
+        call!(env, ExceptionClear);
         return Err("no Class.getModule".into());
     }
     let no_args: [jvalue; 0] = [];
     let module_of = |c: jclass| {
-        let m = jni!(env, CallObjectMethodA, c, get_module, no_args.as_ptr());
+        let m = call!(env, CallObjectMethodA, c, get_module, no_args.as_ptr());
         if m.is_null() {
-            jni!(env, ExceptionClear);
+            call!(env, ExceptionClear);
         }
         m
     };
@@ -366,8 +349,8 @@ fn base_reads_rc(jvmti: Jvmti, env: *mut JNIEnv) -> Result<(), String> {
     if base.is_null() || rc_module.is_null() {
         return Err("modules not found".into());
     }
-    call!(jvmti.0, AddModuleReads, base, rc_module)
-        .map_err(|e| format!("AddModuleReads failed (error {e})"))
+    check(call!(jvmti.0, AddModuleReads, base, rc_module))
+        .map_err(|e| format!("AddModuleReads failed (error {})", e.0))
 }
 
 /// Retransforms the JDK classes to rewrite that were loaded before the hook was enabled.
@@ -375,7 +358,7 @@ fn retransform_loaded(h: &LoadHook) {
     let jvmti = h.jvmti;
     let mut count: jint = 0;
     let mut classes: *mut jclass = std::ptr::null_mut();
-    if call!(jvmti.0, GetLoadedClasses, &mut count, &mut classes).is_err() {
+    if check(call!(jvmti.0, GetLoadedClasses, &mut count, &mut classes)).is_err() {
         return;
     }
     // SAFETY: JVMTI returned `count` class references at `classes`.
@@ -385,24 +368,24 @@ fn retransform_loaded(h: &LoadHook) {
         .copied()
         .filter(|&c| {
             let mut modifiable: u8 = 0;
-            call!(jvmti.0, IsModifiableClass, c, &mut modifiable).is_ok()
+            check(call!(jvmti.0, IsModifiableClass, c, &mut modifiable)).is_ok()
                 && modifiable != 0
                 && class_name(jvmti, c).is_some_and(|n| h.jdk_config(&n).is_some())
         })
         .collect();
-    let _ = call!(jvmti.0, Deallocate, classes as *mut c_uchar);
+    let _ = check(call!(jvmti.0, Deallocate, classes as *mut c_uchar));
     if targets.is_empty() {
         return;
     }
-    if let Err(e) = call!(
+    if let Err(crate::jvmti::JvmtiError(e)) = check(call!(
         jvmti.0,
         RetransformClasses,
         targets.len() as jint,
         targets.as_ptr()
-    ) {
+    )) {
         // One by one, so that one class the JVM refuses does not leave the others alone.
         for &c in &targets {
-            if call!(jvmti.0, RetransformClasses, 1, &c).is_err() {
+            if check(call!(jvmti.0, RetransformClasses, 1, &c)).is_err() {
                 let name = class_name(jvmti, c).unwrap_or_default();
                 eprintln!(
                     "rankcheck agent: warning: {name} could not be retransformed (error {e})"
@@ -415,19 +398,19 @@ fn retransform_loaded(h: &LoadHook) {
 /// Internal name of a class (`java/util/concurrent/Semaphore`), from its signature.
 fn class_name(jvmti: Jvmti, class: jclass) -> Option<String> {
     let mut sig: *mut c_char = std::ptr::null_mut();
-    call!(
+    check(call!(
         jvmti.0,
         GetClassSignature,
         class,
         &mut sig,
         std::ptr::null_mut()
-    )
+    ))
     .ok()?;
     // SAFETY: a NUL-terminated string allocated by JVMTI.
     let text = unsafe { CStr::from_ptr(sig) }
         .to_string_lossy()
         .into_owned();
-    let _ = call!(jvmti.0, Deallocate, sig as *mut c_uchar);
+    let _ = check(call!(jvmti.0, Deallocate, sig as *mut c_uchar));
     text.strip_prefix('L')?
         .strip_suffix(';')
         .map(str::to_string)
@@ -460,7 +443,7 @@ unsafe extern "C" fn on_class_file_load(
     let rewritten = std::panic::catch_unwind(|| h.rewrite(env, loader, &name, bytes));
     let Ok(Some(out)) = rewritten else { return };
     let mut mem: *mut c_uchar = std::ptr::null_mut();
-    if call!(h.jvmti.0, Allocate, out.len() as i64, &mut mem).is_err() {
+    if check(call!(h.jvmti.0, Allocate, out.len() as i64, &mut mem)).is_err() {
         return;
     }
     // SAFETY: `mem` has room for `out.len()` bytes; JVMTI takes ownership of it.
@@ -496,7 +479,7 @@ impl LoadHook {
         if is_rankcheck_runtime(name) || crate::juc::is_test_framework(name) {
             return None;
         }
-        let key = (name.to_string(), fnv(bytes));
+        let key = (name.to_string(), crate::hash::fnv(bytes));
         if let Some(hit) = self.lock_cache().get(&key) {
             return hit.clone();
         }
@@ -629,31 +612,31 @@ fn add_sites(sites: &[SiteRecord]) {
 /// `loader.getResourceAsStream(name).readAllBytes()`, or `None` (exceptions cleared).
 fn resource_bytes(env: *mut JNIEnv, loader: jobject, name: &str) -> Option<Vec<u8>> {
     let clear = || {
-        if jni!(env, ExceptionCheck) != 0 {
-            jni!(env, ExceptionClear);
+        if call!(env, ExceptionCheck) != 0 {
+            call!(env, ExceptionClear);
         }
     };
-    let loader_class = jni!(env, FindClass, c"java/lang/ClassLoader".as_ptr());
-    let stream_class = jni!(env, FindClass, c"java/io/InputStream".as_ptr());
+    let loader_class = call!(env, FindClass, c"java/lang/ClassLoader".as_ptr());
+    let stream_class = call!(env, FindClass, c"java/io/InputStream".as_ptr());
     if loader_class.is_null() || stream_class.is_null() {
         clear();
         return None;
     }
-    let get = jni!(
+    let get = call!(
         env,
         GetMethodID,
         loader_class,
         c"getResourceAsStream".as_ptr(),
         c"(Ljava/lang/String;)Ljava/io/InputStream;".as_ptr()
     );
-    let read_all = jni!(
+    let read_all = call!(
         env,
         GetMethodID,
         stream_class,
         c"readAllBytes".as_ptr(),
         c"()[B".as_ptr()
     );
-    let close = jni!(
+    let close = call!(
         env,
         GetMethodID,
         stream_class,
@@ -665,24 +648,24 @@ fn resource_bytes(env: *mut JNIEnv, loader: jobject, name: &str) -> Option<Vec<u
         return None;
     }
     let cname = CString::new(name).ok()?;
-    let jname = jni!(env, NewStringUTF, cname.as_ptr());
+    let jname = call!(env, NewStringUTF, cname.as_ptr());
     let args = [jvalue { l: jname }];
-    let stream = jni!(env, CallObjectMethodA, loader, get, args.as_ptr());
+    let stream = call!(env, CallObjectMethodA, loader, get, args.as_ptr());
     clear();
     if stream.is_null() {
         return None;
     }
     let no_args: [jvalue; 0] = [];
-    let array = jni!(env, CallObjectMethodA, stream, read_all, no_args.as_ptr());
+    let array = call!(env, CallObjectMethodA, stream, read_all, no_args.as_ptr());
     clear();
-    jni!(env, CallVoidMethodA, stream, close, no_args.as_ptr());
+    call!(env, CallVoidMethodA, stream, close, no_args.as_ptr());
     clear();
     if array.is_null() {
         return None;
     }
-    let len = jni!(env, GetArrayLength, array);
+    let len = call!(env, GetArrayLength, array);
     let mut out = vec![0u8; len.max(0) as usize];
-    jni!(
+    call!(
         env,
         GetByteArrayRegion,
         array,
@@ -692,15 +675,9 @@ fn resource_bytes(env: *mut JNIEnv, loader: jobject, name: &str) -> Option<Vec<u
     );
     clear();
     for local in [loader_class, stream_class, jname, stream, array] {
-        jni!(env, DeleteLocalRef, local);
+        call!(env, DeleteLocalRef, local);
     }
     Some(out)
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 #[cfg(test)]

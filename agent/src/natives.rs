@@ -7,6 +7,7 @@
 //! an aborted execution is a pending `ExecutionAborted`.
 
 use crate::control::{Control, Turn};
+use crate::ffi::{call, current_env, delete_local, find_class, java_string, new_global, throw_new};
 use crate::CONTROL;
 use jni::sys::{
     jboolean, jclass, jdouble, jint, jlong, jobject, jstring, jthrowable, JNIEnv, JNI_FALSE,
@@ -36,60 +37,11 @@ pub struct JavaRefs {
 unsafe impl Send for JavaRefs {}
 unsafe impl Sync for JavaRefs {}
 
-macro_rules! jni {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: `env` is the calling thread's JNIEnv and the arguments are valid for the call.
-        unsafe { ((**env).$f.unwrap())(env $(, $arg)*) }
-    }};
-}
-/// The one JNI call macro of the agent's JNI modules.
-pub(crate) use jni;
-
-/// The JavaVM, recorded by `Agent_OnLoad`.
-pub static VM: std::sync::atomic::AtomicPtr<jni::sys::JavaVM> =
-    std::sync::atomic::AtomicPtr::new(std::ptr::null_mut());
-
-/// The current thread's JNIEnv (null when it is not attached).
-pub fn current_env() -> *mut JNIEnv {
-    let vm = VM.load(std::sync::atomic::Ordering::Relaxed);
-    if vm.is_null() {
-        return std::ptr::null_mut();
-    }
-    let mut env: *mut std::ffi::c_void = std::ptr::null_mut();
-    // SAFETY: `vm` is the JVM's JavaVM, valid for the life of the process.
-    let rc = unsafe { ((**vm).GetEnv.unwrap())(vm, &mut env, jni::sys::JNI_VERSION_1_8) };
-    if rc == jni::sys::JNI_OK {
-        env as *mut JNIEnv
-    } else {
-        std::ptr::null_mut()
-    }
-}
-
-pub fn new_global(env: *mut JNIEnv, obj: jobject) -> jobject {
-    if obj.is_null() {
-        return obj;
-    }
-    jni!(env, NewGlobalRef, obj)
-}
-
-pub fn delete_local(env: *mut JNIEnv, obj: jobject) {
-    if !env.is_null() && !obj.is_null() {
-        jni!(env, DeleteLocalRef, obj);
-    }
-}
-
-pub fn delete_global(env: *mut JNIEnv, obj: jobject) {
-    if !obj.is_null() {
-        jni!(env, DeleteGlobalRef, obj);
-    }
-}
-
 /// Names the thread (the current one's `Thread` object) that may pass data accesses in Java.
 pub fn set_quiet_thread(refs: &JavaRefs, thread: jobject) {
     let env = current_env();
     if !env.is_null() {
-        jni!(
+        call!(
             env,
             SetStaticObjectField,
             refs.rc,
@@ -104,7 +56,7 @@ pub fn set_quiet_left(refs: &JavaRefs, steps: u64) {
     let env = current_env();
     if !env.is_null() {
         let steps = steps.min(i64::MAX as u64) as jlong;
-        jni!(env, SetStaticLongField, refs.rc, refs.quiet_left, steps);
+        call!(env, SetStaticLongField, refs.rc, refs.quiet_left, steps);
     }
 }
 
@@ -114,8 +66,8 @@ pub fn take_quiet_left(refs: &JavaRefs) -> u64 {
     if env.is_null() {
         return 0;
     }
-    let left = jni!(env, GetStaticLongField, refs.rc, refs.quiet_left);
-    jni!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
+    let left = call!(env, GetStaticLongField, refs.rc, refs.quiet_left);
+    call!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
     left.max(0) as u64
 }
 
@@ -123,7 +75,7 @@ pub fn take_quiet_left(refs: &JavaRefs) -> u64 {
 pub fn set_quiet_covers(refs: &JavaRefs, covers: i32) {
     let env = current_env();
     if !env.is_null() {
-        jni!(env, SetStaticIntField, refs.rc, refs.quiet_covers, covers);
+        call!(env, SetStaticIntField, refs.rc, refs.quiet_covers, covers);
     }
 }
 
@@ -134,15 +86,15 @@ pub fn take_quiet_held(refs: &JavaRefs) -> Vec<jobject> {
     if env.is_null() {
         return Vec::new();
     }
-    let depth = jni!(env, GetStaticIntField, refs.rc, refs.quiet_held_depth);
+    let depth = call!(env, GetStaticIntField, refs.rc, refs.quiet_held_depth);
     if depth <= 0 {
         return Vec::new();
     }
-    jni!(env, SetStaticIntField, refs.rc, refs.quiet_held_depth, 0);
+    call!(env, SetStaticIntField, refs.rc, refs.quiet_held_depth, 0);
     (0..depth)
         .map(|i| {
-            let obj = jni!(env, GetObjectArrayElement, refs.quiet_held, i);
-            jni!(
+            let obj = call!(env, GetObjectArrayElement, refs.quiet_held, i);
+            call!(
                 env,
                 SetObjectArrayElement,
                 refs.quiet_held,
@@ -163,9 +115,9 @@ pub fn clear_quiet(refs: &JavaRefs) {
     for obj in take_quiet_held(refs) {
         delete_local(env, obj);
     }
-    jni!(env, SetStaticIntField, refs.rc, refs.quiet_covers, 0);
-    jni!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
-    jni!(
+    call!(env, SetStaticIntField, refs.rc, refs.quiet_covers, 0);
+    call!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
+    call!(
         env,
         SetStaticObjectField,
         refs.rc,
@@ -174,49 +126,13 @@ pub fn clear_quiet(refs: &JavaRefs) {
     );
 }
 
-fn find_class(env: *mut JNIEnv, name: &str) -> Option<jclass> {
-    let c = CString::new(name).ok()?;
-    let local = jni!(env, FindClass, c.as_ptr());
-    if local.is_null() {
-        jni!(env, ExceptionClear);
-        return None;
-    }
-    let global = new_global(env, local);
-    jni!(env, DeleteLocalRef, local);
-    Some(global)
-}
-
-fn throw_new(env: *mut JNIEnv, class: jclass, message: &str) {
-    let m = CString::new(message).unwrap_or_default();
-    jni!(env, ThrowNew, class, m.as_ptr());
-}
-
-pub fn java_string(env: *mut JNIEnv, s: jstring) -> Option<String> {
-    if s.is_null() {
-        return None;
-    }
-    let len = jni!(env, GetStringLength, s);
-    let chars = jni!(env, GetStringChars, s, std::ptr::null_mut());
-    if chars.is_null() {
-        return None;
-    }
-    if len <= 0 {
-        jni!(env, ReleaseStringChars, s, chars);
-        return Some(String::new());
-    }
-    // SAFETY: GetStringChars returned `len` UTF-16 units.
-    let text = String::from_utf16_lossy(unsafe { std::slice::from_raw_parts(chars, len as usize) });
-    jni!(env, ReleaseStringChars, s, chars);
-    Some(text)
-}
-
 fn control() -> Option<&'static Control> {
     CONTROL.get()
 }
 
 fn abort(env: *mut JNIEnv, c: &Control) {
     if let Some(refs) = c.java() {
-        jni!(env, Throw, refs.abort);
+        call!(env, Throw, refs.abort);
     }
 }
 
@@ -432,17 +348,17 @@ pub extern "system" fn Java_rankcheck_rt_RC_nThreadStart(
 /// Whether `thread` is a fork/join worker: whoever starts it (a parallel stream, `Arrays`'
 /// parallel sorts), it runs the program's tasks, so it is always a controlled thread.
 fn is_pool_worker(env: *mut JNIEnv, thread: jobject) -> bool {
-    let class = jni!(
+    let class = call!(
         env,
         FindClass,
         c"java/util/concurrent/ForkJoinWorkerThread".as_ptr()
     );
     if class.is_null() {
-        jni!(env, ExceptionClear);
+        call!(env, ExceptionClear);
         return false;
     }
-    let worker = jni!(env, IsInstanceOf, thread, class) != 0;
-    jni!(env, DeleteLocalRef, class);
+    let worker = call!(env, IsInstanceOf, thread, class) != 0;
+    call!(env, DeleteLocalRef, class);
     worker
 }
 
@@ -705,25 +621,25 @@ pub fn connect(env: *mut JNIEnv, c: &Control) -> bool {
         eprintln!("rankcheck agent: the runtime classes are missing from the class path");
         return false;
     };
-    let ctor = jni!(
+    let ctor = call!(
         env,
         GetMethodID,
         aborted,
         c"<init>".as_ptr(),
         c"(Ljava/lang/String;)V".as_ptr()
     );
-    let message = jni!(
+    let message = call!(
         env,
         NewStringUTF,
         c"the execution was ended by rankcheck".as_ptr()
     );
     let args = [jni::sys::jvalue { l: message }];
-    let local = jni!(env, NewObjectA, aborted, ctor, args.as_ptr());
+    let local = call!(env, NewObjectA, aborted, ctor, args.as_ptr());
     if local.is_null() {
         return false;
     }
     let field = |name: &std::ffi::CStr, sig: &std::ffi::CStr| {
-        jni!(env, GetStaticFieldID, rc, name.as_ptr(), sig.as_ptr())
+        call!(env, GetStaticFieldID, rc, name.as_ptr(), sig.as_ptr())
     };
     let (on, quiet_thread, quiet_left, quiet_covers, quiet_held_depth, quiet_held) = (
         field(c"on", c"Z"),
@@ -736,7 +652,7 @@ pub fn connect(env: *mut JNIEnv, c: &Control) -> bool {
     let held = if quiet_held.is_null() {
         std::ptr::null_mut()
     } else {
-        jni!(env, GetStaticObjectField, rc, quiet_held)
+        call!(env, GetStaticObjectField, rc, quiet_held)
     };
     if on.is_null()
         || quiet_thread.is_null()
@@ -745,7 +661,7 @@ pub fn connect(env: *mut JNIEnv, c: &Control) -> bool {
         || quiet_held_depth.is_null()
         || held.is_null()
     {
-        jni!(env, ExceptionClear);
+        call!(env, ExceptionClear);
         eprintln!("rankcheck agent: the runtime class rankcheck.rt.RC does not match this agent");
         return false;
     }
@@ -760,7 +676,7 @@ pub fn connect(env: *mut JNIEnv, c: &Control) -> bool {
         quiet_held_depth,
         quiet_held: new_global(env, held),
     });
-    jni!(env, SetStaticBooleanField, rc, on, JNI_TRUE);
+    call!(env, SetStaticBooleanField, rc, on, JNI_TRUE);
     true
 }
 
@@ -858,7 +774,7 @@ pub extern "system" fn Java_rankcheck_harness_Agent_finishExecution(
         }
     }
     match CString::new(ascii) {
-        Ok(text) => jni!(env, NewStringUTF, text.as_ptr()),
+        Ok(text) => call!(env, NewStringUTF, text.as_ptr()),
         Err(_) => std::ptr::null_mut(),
     }
 }

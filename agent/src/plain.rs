@@ -12,6 +12,7 @@
 //! JVM cannot shut down before the result is written.
 
 use crate::control::Control;
+use crate::ffi::call;
 use crate::jvmti_sys::*;
 use crate::report::ExecutionResult;
 use jni::sys::{jobject, JNIEnv, JavaVM};
@@ -27,19 +28,11 @@ pub const STATUS_INCONCLUSIVE: i32 = 87;
 /// schedule, an agent fault).
 pub const STATUS_TOOL: i32 = 88;
 
-macro_rules! jni {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: `env` is the calling thread's JNIEnv and the arguments are valid for the call.
-        unsafe { ((**env).$f.unwrap())(env $(, $arg)*) }
-    }};
-}
-
 fn system_property(jvmti: crate::jvmti::Jvmti, name: &CStr) -> Option<String> {
     let env = jvmti.0;
     let mut value: *mut std::os::raw::c_char = std::ptr::null_mut();
     // SAFETY: valid env, NUL-terminated name, out pointer.
-    let err = unsafe { ((**env).GetSystemProperty.unwrap())(env, name.as_ptr(), &mut value) };
+    let err = call!(env, GetSystemProperty, name.as_ptr(), &mut value);
     if err != jvmtiError_JVMTI_ERROR_NONE || value.is_null() {
         return None;
     }
@@ -48,7 +41,7 @@ fn system_property(jvmti: crate::jvmti::Jvmti, name: &CStr) -> Option<String> {
         .to_string_lossy()
         .into_owned();
     // SAFETY: the string was allocated by JVMTI.
-    unsafe { ((**env).Deallocate.unwrap())(env, value as *mut u8) };
+    call!(env, Deallocate, value as *mut u8);
     Some(text)
 }
 
@@ -153,32 +146,32 @@ pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
 /// Calls a static `rankcheck.harness.Plain` method with no arguments; `Some(text)` for a String
 /// result (empty for void), `None` when it threw.
 fn call_plain(env: *mut JNIEnv, name: &CStr, sig: &CStr) -> Option<String> {
-    let class = jni!(env, FindClass, c"rankcheck/harness/Plain".as_ptr());
+    let class = call!(env, FindClass, c"rankcheck/harness/Plain".as_ptr());
     if class.is_null() {
-        jni!(env, ExceptionClear);
+        call!(env, ExceptionClear);
         return None;
     }
-    let method = jni!(env, GetStaticMethodID, class, name.as_ptr(), sig.as_ptr());
+    let method = call!(env, GetStaticMethodID, class, name.as_ptr(), sig.as_ptr());
     if method.is_null() {
-        jni!(env, ExceptionClear);
+        call!(env, ExceptionClear);
         return None;
     }
     let text = if sig.to_bytes().ends_with(b")V") {
-        jni!(env, CallStaticVoidMethodA, class, method, std::ptr::null());
+        call!(env, CallStaticVoidMethodA, class, method, std::ptr::null());
         Some(String::new())
     } else {
-        let s = jni!(
+        let s = call!(
             env,
             CallStaticObjectMethodA,
             class,
             method,
             std::ptr::null()
         );
-        crate::natives::java_string(env, s)
+        crate::ffi::java_string(env, s)
     };
-    if jni!(env, ExceptionCheck) != 0 {
-        jni!(env, ExceptionDescribe);
-        jni!(env, ExceptionClear);
+    if call!(env, ExceptionCheck) != 0 {
+        call!(env, ExceptionDescribe);
+        call!(env, ExceptionClear);
         return None;
     }
     text
@@ -219,7 +212,7 @@ extern "C" {
 }
 
 fn attach() -> *mut JNIEnv {
-    let vm: *mut JavaVM = crate::natives::VM.load(Ordering::Relaxed);
+    let vm: *mut JavaVM = crate::ffi::VM.load(Ordering::Relaxed);
     if vm.is_null() {
         return std::ptr::null_mut();
     }
@@ -231,13 +224,12 @@ fn attach() -> *mut JNIEnv {
     };
     let mut env: *mut std::ffi::c_void = std::ptr::null_mut();
     // SAFETY: `vm` is the JVM's JavaVM; `args` lives through the call.
-    let rc = unsafe {
-        ((**vm).AttachCurrentThreadAsDaemon.unwrap())(
-            vm,
-            &mut env,
-            &mut args as *mut _ as *mut std::ffi::c_void,
-        )
-    };
+    let rc = call!(
+        vm,
+        AttachCurrentThreadAsDaemon,
+        &mut env,
+        &mut args as *mut _ as *mut std::ffi::c_void,
+    );
     if rc == jni::sys::JNI_OK {
         env as *mut JNIEnv
     } else {
@@ -394,7 +386,7 @@ pub fn main_class_initialized(c: &Control) -> bool {
     let mut count: jni::sys::jint = 0;
     let mut classes: *mut jni::sys::jclass = std::ptr::null_mut();
     // SAFETY: valid env and out pointers.
-    let err = unsafe { ((**env).GetLoadedClasses.unwrap())(env, &mut count, &mut classes) };
+    let err = call!(env, GetLoadedClasses, &mut count, &mut classes);
     if err != jvmtiError_JVMTI_ERROR_NONE || classes.is_null() {
         return true;
     }
@@ -403,21 +395,20 @@ pub fn main_class_initialized(c: &Control) -> bool {
     let initialized = list.iter().any(|&k| {
         let mut sig: *mut std::os::raw::c_char = std::ptr::null_mut();
         // SAFETY: valid class reference and out pointer; no generic signature wanted.
-        let err =
-            unsafe { ((**env).GetClassSignature.unwrap())(env, k, &mut sig, std::ptr::null_mut()) };
+        let err = call!(env, GetClassSignature, k, &mut sig, std::ptr::null_mut());
         if err != jvmtiError_JVMTI_ERROR_NONE || sig.is_null() {
             return false;
         }
         // SAFETY: a NUL-terminated string allocated by JVMTI, freed right after.
         let same = unsafe { CStr::from_ptr(sig) }.to_bytes() == wanted.as_bytes();
-        unsafe { ((**env).Deallocate.unwrap())(env, sig as *mut u8) };
+        call!(env, Deallocate, sig as *mut u8);
         same && c
             .jvmti
             .class_status(k)
             .is_ok_and(|s| s & JVMTI_CLASS_STATUS_INITIALIZED != 0)
     });
     // SAFETY: the array was allocated by JVMTI.
-    unsafe { ((**env).Deallocate.unwrap())(env, classes as *mut u8) };
+    call!(env, Deallocate, classes as *mut u8);
     initialized
 }
 

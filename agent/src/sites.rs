@@ -1,7 +1,8 @@
 //! The instrumented program's site table (`META-INF/rankcheck/sites.tsv`), reduced to what the
 //! agent needs: which field a data-access site touches.
 
-use crate::control::{mix, SiteInfo};
+use crate::control::SiteInfo;
+use crate::hash::mix;
 use java_harness::hooks::{SiteKind, SiteRecord};
 use std::collections::HashMap;
 
