@@ -1,7 +1,6 @@
 //! The instrumented program's site table (`META-INF/rankcheck/sites.tsv`), reduced to what the
 //! agent needs: which field a data-access site touches.
 
-use crate::control::SiteInfo;
 use crate::hash::mix;
 use java_harness::hooks::{SiteKind, SiteRecord};
 use std::collections::HashMap;
@@ -13,6 +12,18 @@ pub fn parse(text: &str) -> Parsed {
     let (parsed, allocs) = parse_records(text);
     crate::naming::register(text, &allocs);
     parsed
+}
+
+/// What the harness needs to know about a site (from the site table).
+#[derive(Clone, Copy, Debug)]
+pub struct SiteInfo {
+    /// Identity of the field (hash of `owner.name:descriptor`), 0 for arrays and non-data sites.
+    pub field: u64,
+    pub is_static: bool,
+    /// In a static initializer: never a scheduling point. A thread preempted inside `<clinit>`
+    /// would block every other thread that touches the class in the JVM's class-initialization
+    /// lock, where rankcheck cannot see (JVMS §5.5).
+    pub clinit: bool,
 }
 
 /// One site table, parsed.
