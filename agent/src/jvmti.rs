@@ -466,6 +466,73 @@ pub fn is_blocked(state: u32) -> bool {
         && state & (JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER | JVMTI_THREAD_STATE_WAITING) != 0
 }
 
+/// A system property of the JVM (JVMTI `GetSystemProperty`), if set.
+pub fn system_property(jvmti: Jvmti, name: &CStr) -> Option<String> {
+    let env = jvmti.0;
+    let mut value: *mut std::os::raw::c_char = std::ptr::null_mut();
+    // SAFETY: valid env, NUL-terminated name, out pointer.
+    let err = call!(env, GetSystemProperty, name.as_ptr(), &mut value);
+    if err != jvmtiError_JVMTI_ERROR_NONE || value.is_null() {
+        return None;
+    }
+    // SAFETY: JVMTI returned a NUL-terminated string it allocated.
+    let text = unsafe { CStr::from_ptr(value) }
+        .to_string_lossy()
+        .into_owned();
+    // SAFETY: the string was allocated by JVMTI.
+    call!(env, Deallocate, value as *mut u8);
+    Some(text)
+}
+
+/// The main class the JVM was started with (`sun.java.command`'s first word), if known.
+pub fn main_class(jvmti: Jvmti) -> Option<String> {
+    system_property(jvmti, c"sun.java.command")?
+        .split_whitespace()
+        .next()
+        .map(str::to_string)
+}
+
+/// Whether the main class the JVM was started with got initialized (the launcher runs `main`
+/// only then). When it did not (a class that cannot be found or loaded), the launcher said why
+/// and nothing of the program ran: not a pass. `-jar`, source-file and module launches, whose
+/// main class is not the command's first word, count as initialized.
+pub fn main_class_initialized(jvmti: Jvmti) -> bool {
+    let Some(main) = main_class(jvmti) else {
+        return true;
+    };
+    if main.ends_with(".jar") || main.ends_with(".java") || main.contains('/') {
+        return true;
+    }
+    let wanted = format!("L{};", main.replace('.', "/"));
+    let env = jvmti.0;
+    let mut count: jni::sys::jint = 0;
+    let mut classes: *mut jni::sys::jclass = std::ptr::null_mut();
+    // SAFETY: valid env and out pointers.
+    let err = call!(env, GetLoadedClasses, &mut count, &mut classes);
+    if err != jvmtiError_JVMTI_ERROR_NONE || classes.is_null() {
+        return true;
+    }
+    // SAFETY: JVMTI returned `count` class references.
+    let list = unsafe { std::slice::from_raw_parts(classes, count.max(0) as usize) };
+    let initialized = list.iter().any(|&k| {
+        let mut sig: *mut std::os::raw::c_char = std::ptr::null_mut();
+        // SAFETY: valid class reference and out pointer; no generic signature wanted.
+        let err = call!(env, GetClassSignature, k, &mut sig, std::ptr::null_mut());
+        if err != jvmtiError_JVMTI_ERROR_NONE || sig.is_null() {
+            return false;
+        }
+        // SAFETY: a NUL-terminated string allocated by JVMTI, freed right after.
+        let same = unsafe { CStr::from_ptr(sig) }.to_bytes() == wanted.as_bytes();
+        call!(env, Deallocate, sig as *mut u8);
+        same && jvmti
+            .class_status(k)
+            .is_ok_and(|s| s & JVMTI_CLASS_STATUS_INITIALIZED != 0)
+    });
+    // SAFETY: the array was allocated by JVMTI.
+    call!(env, Deallocate, classes as *mut u8);
+    initialized
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,125 +6,14 @@
 //! calling thread is not under rankcheck's control and the hook does the real operation itself;
 //! an aborted execution is a pending `ExecutionAborted`.
 
+use crate::control::CONTROL;
 use crate::control::{Control, Turn};
-use crate::ffi::{call, current_env, delete_local, find_class, java_string, new_global, throw_new};
-use crate::CONTROL;
+use crate::ffi::{call, java_string, throw_new};
 use jni::sys::{
-    jboolean, jclass, jdouble, jint, jlong, jobject, jstring, jthrowable, JNIEnv, JNI_FALSE,
-    JNI_TRUE,
+    jboolean, jclass, jdouble, jint, jlong, jobject, jstring, JNIEnv, JNI_FALSE, JNI_TRUE,
 };
 use scheduler::{Op, OpOutcome};
 use std::ffi::CString;
-
-/// Global references the agent keeps to Java classes and objects.
-#[derive(Clone, Copy, Debug)]
-pub struct JavaRefs {
-    /// The one `ExecutionAborted` thrown into every thread of an ended execution.
-    pub abort: jthrowable,
-    pub interrupted_exception: jclass,
-    pub illegal_monitor_state: jclass,
-    /// `rankcheck.rt.RC` and its quiet-stretch fields (see `RC.quietLeft`).
-    pub rc: jclass,
-    pub quiet_thread: jni::sys::jfieldID,
-    pub quiet_left: jni::sys::jfieldID,
-    pub quiet_covers: jni::sys::jfieldID,
-    pub quiet_held_depth: jni::sys::jfieldID,
-    /// `RC.quietHeld` (a global reference: the array lives as long as `RC`).
-    pub quiet_held: jobject,
-}
-
-// SAFETY: JNI global references are valid in every thread, and never change once made.
-unsafe impl Send for JavaRefs {}
-unsafe impl Sync for JavaRefs {}
-
-/// Names the thread (the current one's `Thread` object) that may pass data accesses in Java.
-pub fn set_quiet_thread(refs: &JavaRefs, thread: jobject) {
-    let env = current_env();
-    if !env.is_null() {
-        call!(
-            env,
-            SetStaticObjectField,
-            refs.rc,
-            refs.quiet_thread,
-            thread
-        );
-    }
-}
-
-/// Opens a quiet stretch: the named thread may pass its next `steps` data accesses in Java.
-pub fn set_quiet_left(refs: &JavaRefs, steps: u64) {
-    let env = current_env();
-    if !env.is_null() {
-        let steps = steps.min(i64::MAX as u64) as jlong;
-        call!(env, SetStaticLongField, refs.rc, refs.quiet_left, steps);
-    }
-}
-
-/// Closes the current thread's quiet stretch: the accesses it did not use.
-pub fn take_quiet_left(refs: &JavaRefs) -> u64 {
-    let env = current_env();
-    if env.is_null() {
-        return 0;
-    }
-    let left = call!(env, GetStaticLongField, refs.rc, refs.quiet_left);
-    call!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
-    left.max(0) as u64
-}
-
-/// Writes what the next quiet stretches cover besides data accesses (`RC.quietCovers`).
-pub fn set_quiet_covers(refs: &JavaRefs, covers: i32) {
-    let env = current_env();
-    if !env.is_null() {
-        call!(env, SetStaticIntField, refs.rc, refs.quiet_covers, covers);
-    }
-}
-
-/// The monitors the current thread entered in Java during its stretch and still holds
-/// (outermost first), as new local references; empties `RC.quietHeld`.
-pub fn take_quiet_held(refs: &JavaRefs) -> Vec<jobject> {
-    let env = current_env();
-    if env.is_null() {
-        return Vec::new();
-    }
-    let depth = call!(env, GetStaticIntField, refs.rc, refs.quiet_held_depth);
-    if depth <= 0 {
-        return Vec::new();
-    }
-    call!(env, SetStaticIntField, refs.rc, refs.quiet_held_depth, 0);
-    (0..depth)
-        .map(|i| {
-            let obj = call!(env, GetObjectArrayElement, refs.quiet_held, i);
-            call!(
-                env,
-                SetObjectArrayElement,
-                refs.quiet_held,
-                i,
-                std::ptr::null_mut()
-            );
-            obj
-        })
-        .collect()
-}
-
-/// Ends any quiet stretch (between executions).
-pub fn clear_quiet(refs: &JavaRefs) {
-    let env = current_env();
-    if env.is_null() {
-        return;
-    }
-    for obj in take_quiet_held(refs) {
-        delete_local(env, obj);
-    }
-    call!(env, SetStaticIntField, refs.rc, refs.quiet_covers, 0);
-    call!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
-    call!(
-        env,
-        SetStaticObjectField,
-        refs.rc,
-        refs.quiet_thread,
-        std::ptr::null_mut()
-    );
-}
 
 fn control() -> Option<&'static Control> {
     CONTROL.get()
@@ -598,86 +487,52 @@ pub extern "system" fn Java_rankcheck_rt_RC_nRandomSeed(
     control().map_or(0, |c| c.random() as jlong)
 }
 
+/// `RC.nAccessField`: an access of the field with key `field` of `obj` (null: a static field),
+/// for the handle hooks of `RC`, which know the field only at run time (the handle or offset
+/// was remembered with its field when it was made; see `rewriter::passes::handles`).
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nAccessField(
+    env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    field: jlong,
+    write: jboolean,
+    site: jlong,
+) {
+    let Some(c) = control() else {
+        return;
+    };
+    let turn = c.point(|c, v| {
+        let (loc, var) = v.field_access(c, obj, field as u64);
+        Some(Op::Access {
+            loc,
+            var,
+            write: write != 0,
+            site,
+        })
+    });
+    finish_turn(env, c, turn, 0);
+}
+
+/// `RC.nFieldKey`: the key the site table gives the field written `owner.name:descriptor`.
+#[no_mangle]
+pub extern "system" fn Java_rankcheck_rt_RC_nFieldKey(
+    env: *mut JNIEnv,
+    _: jclass,
+    detail: jstring,
+) -> jlong {
+    let text = java_string(env, detail).unwrap_or_default();
+    crate::sites::field_key(&text) as jlong
+}
+
 // ---- rankcheck.harness.Agent ----------------------------------------------------------------
 
 #[no_mangle]
 pub extern "system" fn Java_rankcheck_harness_Agent_connect(env: *mut JNIEnv, _: jclass) -> jlong {
     match control() {
-        Some(c) if connect(env, c) => c.options.executions as jlong,
+        Some(c) if c.connect(env) => c.options.executions as jlong,
         _ => -1,
     }
-}
-
-/// Binds the agent to the runtime classes (the abort throwable, the exceptions hooks throw) and
-/// turns the hooks on; false when the runtime classes are missing.
-pub fn connect(env: *mut JNIEnv, c: &Control) -> bool {
-    let classes = (
-        find_class(env, "rankcheck/rt/ExecutionAborted"),
-        find_class(env, "java/lang/InterruptedException"),
-        find_class(env, "java/lang/IllegalMonitorStateException"),
-        find_class(env, "rankcheck/rt/RC"),
-    );
-    let (Some(aborted), Some(ie), Some(imse), Some(rc)) = classes else {
-        eprintln!("rankcheck agent: the runtime classes are missing from the class path");
-        return false;
-    };
-    let ctor = call!(
-        env,
-        GetMethodID,
-        aborted,
-        c"<init>".as_ptr(),
-        c"(Ljava/lang/String;)V".as_ptr()
-    );
-    let message = call!(
-        env,
-        NewStringUTF,
-        c"the execution was ended by rankcheck".as_ptr()
-    );
-    let args = [jni::sys::jvalue { l: message }];
-    let local = call!(env, NewObjectA, aborted, ctor, args.as_ptr());
-    if local.is_null() {
-        return false;
-    }
-    let field = |name: &std::ffi::CStr, sig: &std::ffi::CStr| {
-        call!(env, GetStaticFieldID, rc, name.as_ptr(), sig.as_ptr())
-    };
-    let (on, quiet_thread, quiet_left, quiet_covers, quiet_held_depth, quiet_held) = (
-        field(c"on", c"Z"),
-        field(c"quietThread", c"Ljava/lang/Thread;"),
-        field(c"quietLeft", c"J"),
-        field(c"quietCovers", c"I"),
-        field(c"quietHeldDepth", c"I"),
-        field(c"quietHeld", c"[Ljava/lang/Object;"),
-    );
-    let held = if quiet_held.is_null() {
-        std::ptr::null_mut()
-    } else {
-        call!(env, GetStaticObjectField, rc, quiet_held)
-    };
-    if on.is_null()
-        || quiet_thread.is_null()
-        || quiet_left.is_null()
-        || quiet_covers.is_null()
-        || quiet_held_depth.is_null()
-        || held.is_null()
-    {
-        call!(env, ExceptionClear);
-        eprintln!("rankcheck agent: the runtime class rankcheck.rt.RC does not match this agent");
-        return false;
-    }
-    c.set_java(JavaRefs {
-        abort: new_global(env, local),
-        interrupted_exception: ie,
-        illegal_monitor_state: imse,
-        rc,
-        quiet_thread,
-        quiet_left,
-        quiet_covers,
-        quiet_held_depth,
-        quiet_held: new_global(env, held),
-    });
-    call!(env, SetStaticBooleanField, rc, on, JNI_TRUE);
-    true
 }
 
 #[no_mangle]
@@ -689,7 +544,7 @@ pub extern "system" fn Java_rankcheck_harness_Agent_loadSites(
     let (Some(c), Some(text)) = (control(), java_string(env, table)) else {
         return;
     };
-    c.load_sites(crate::sites::parse(&text));
+    c.load_site_table(&text);
 }
 
 #[no_mangle]

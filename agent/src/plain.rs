@@ -13,12 +13,10 @@
 
 use crate::control::Control;
 use crate::ffi::call;
-use crate::jvmti_sys::*;
 use crate::report::ExecutionResult;
 use jni::sys::{jobject, JNIEnv, JavaVM};
 use std::ffi::{CStr, CString};
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 /// JVM exit status when a bug was found.
 pub const STATUS_BUG: i32 = 86;
@@ -27,31 +25,6 @@ pub const STATUS_INCONCLUSIVE: i32 = 87;
 /// JVM exit status when the execution says nothing about the program (a replay that left its
 /// schedule, an agent fault).
 pub const STATUS_TOOL: i32 = 88;
-
-fn system_property(jvmti: crate::jvmti::Jvmti, name: &CStr) -> Option<String> {
-    let env = jvmti.0;
-    let mut value: *mut std::os::raw::c_char = std::ptr::null_mut();
-    // SAFETY: valid env, NUL-terminated name, out pointer.
-    let err = call!(env, GetSystemProperty, name.as_ptr(), &mut value);
-    if err != jvmtiError_JVMTI_ERROR_NONE || value.is_null() {
-        return None;
-    }
-    // SAFETY: JVMTI returned a NUL-terminated string it allocated.
-    let text = unsafe { CStr::from_ptr(value) }
-        .to_string_lossy()
-        .into_owned();
-    // SAFETY: the string was allocated by JVMTI.
-    call!(env, Deallocate, value as *mut u8);
-    Some(text)
-}
-
-/// The main class the JVM was started with (`sun.java.command`'s first word), if known.
-fn main_class(c: &Control) -> Option<String> {
-    system_property(c.jvmti, c"sun.java.command")?
-        .split_whitespace()
-        .next()
-        .map(str::to_string)
-}
 
 /// For `juc` (the runtime classes go on the boot class path): when no class-path entry is the
 /// runtime jar itself (a `--self-contained` program holds the runtime classes among its own),
@@ -62,7 +35,7 @@ pub fn boot_runtime(jvmti: crate::jvmti::Jvmti, load: &mut crate::loadhook::Load
         return;
     }
     let jar = java_harness::RUNTIME_JAR;
-    let cp = system_property(jvmti, c"java.class.path").unwrap_or_default();
+    let cp = crate::jvmti::system_property(jvmti, c"java.class.path").unwrap_or_default();
     let is_runtime = |p: &str| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == jar.len() as u64)
             && std::fs::read(p).is_ok_and(|b| b == jar)
@@ -106,11 +79,11 @@ pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
     if !c.options.plain {
         return;
     }
-    match main_class(c) {
+    match crate::jvmti::main_class(c.jvmti) {
         Some(m) if m != "rankcheck.harness.Main" => {}
         _ => return,
     }
-    if !crate::natives::connect(env, c) {
+    if !c.connect(env) {
         eprintln!(
             "rankcheck agent: error: the runtime classes (rankcheck-rt.jar) are not on the class \
              path; the program runs without rankcheck"
@@ -121,7 +94,7 @@ pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
         eprintln!("rankcheck agent: error: cannot start (rankcheck.harness.Plain.start failed)");
         return;
     };
-    c.load_sites(crate::sites::parse(&tables));
+    c.load_site_table(&tables);
     // The monitor attaches first: a thread attached during the execution would take an object
     // number, and object numbers must not depend on timing.
     let (attached, wait_attached) = std::sync::mpsc::channel();
@@ -368,54 +341,6 @@ fn shell_quote(a: &str) -> String {
     } else {
         format!("'{}'", a.replace('\'', "'\\''"))
     }
-}
-
-/// Whether the main class the JVM was started with got initialized (the launcher runs `main`
-/// only then). When it did not (a class that cannot be found or loaded), the launcher said why
-/// and nothing of the program ran: not a pass. `-jar`, source-file and module launches, whose
-/// main class is not the command's first word, count as initialized.
-pub fn main_class_initialized(c: &Control) -> bool {
-    let Some(main) = main_class(c) else {
-        return true;
-    };
-    if main.ends_with(".jar") || main.ends_with(".java") || main.contains('/') {
-        return true;
-    }
-    let wanted = format!("L{};", main.replace('.', "/"));
-    let env = c.jvmti.0;
-    let mut count: jni::sys::jint = 0;
-    let mut classes: *mut jni::sys::jclass = std::ptr::null_mut();
-    // SAFETY: valid env and out pointers.
-    let err = call!(env, GetLoadedClasses, &mut count, &mut classes);
-    if err != jvmtiError_JVMTI_ERROR_NONE || classes.is_null() {
-        return true;
-    }
-    // SAFETY: JVMTI returned `count` class references.
-    let list = unsafe { std::slice::from_raw_parts(classes, count.max(0) as usize) };
-    let initialized = list.iter().any(|&k| {
-        let mut sig: *mut std::os::raw::c_char = std::ptr::null_mut();
-        // SAFETY: valid class reference and out pointer; no generic signature wanted.
-        let err = call!(env, GetClassSignature, k, &mut sig, std::ptr::null_mut());
-        if err != jvmtiError_JVMTI_ERROR_NONE || sig.is_null() {
-            return false;
-        }
-        // SAFETY: a NUL-terminated string allocated by JVMTI, freed right after.
-        let same = unsafe { CStr::from_ptr(sig) }.to_bytes() == wanted.as_bytes();
-        call!(env, Deallocate, sig as *mut u8);
-        same && c
-            .jvmti
-            .class_status(k)
-            .is_ok_and(|s| s & JVMTI_CLASS_STATUS_INITIALIZED != 0)
-    });
-    // SAFETY: the array was allocated by JVMTI.
-    call!(env, Deallocate, classes as *mut u8);
-    initialized
-}
-
-/// The main thread past its end: it must not reach the JVM's shutdown before the monitor wrote
-/// the result and ended the process (the monitor always does, within the watchdog's bounds).
-pub fn hold_main() {
-    std::thread::sleep(Duration::from_secs(120));
 }
 
 #[cfg(test)]

@@ -5,15 +5,6 @@ use crate::hash::mix;
 use java_harness::hooks::{SiteKind, SiteRecord};
 use std::collections::HashMap;
 
-/// Parses the concatenated site tables; lines that do not parse are skipped (an older or newer
-/// rewriter's extra columns must not stop a run). The tracked-variable lines of a class path
-/// instrumented for a variable set go to [`crate::naming::register`].
-pub fn parse(text: &str) -> Parsed {
-    let (parsed, allocs) = parse_records(text);
-    crate::naming::register(text, &allocs);
-    parsed
-}
-
 /// What the harness needs to know about a site (from the site table).
 #[derive(Clone, Copy, Debug)]
 pub struct SiteInfo {
@@ -43,8 +34,10 @@ pub fn place(rec: &SiteRecord) -> String {
     }
 }
 
-/// The site infos and places, and the allocation-site records.
-fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
+/// Parses the concatenated site tables: the site infos and places, and the allocation-site
+/// records (for `naming`). Lines that do not parse are skipped (an older or newer rewriter's
+/// extra columns must not stop a run).
+pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
     let mut sites = HashMap::new();
     let mut places = HashMap::new();
     let mut allocs = Vec::new();

@@ -158,7 +158,7 @@ impl Control {
             locs: Default::default(),
         };
         if let Some(refs) = self.java() {
-            crate::natives::clear_quiet(&refs);
+            quiet::clear_quiet(&refs);
         }
         let id = self.obj_id(&mut ex, root);
         ex.thread_of.insert(id.0, ThreadId::MAIN);

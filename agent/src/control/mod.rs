@@ -31,6 +31,7 @@ use std::time::{Duration, Instant};
 
 mod execution;
 mod handoff;
+mod java;
 mod objects;
 mod pinned;
 mod quiet;
@@ -39,9 +40,13 @@ mod verdict;
 mod watchdog;
 
 use crate::sites::SiteInfo;
+pub use java::JavaRefs;
 pub use objects::ExecView;
 pub use pinned::BASE_CLOCK_NS;
 pub use verdict::trim_frames;
+
+/// The agent, once `Agent_OnLoad` succeeded.
+pub static CONTROL: std::sync::OnceLock<Control> = std::sync::OnceLock::new();
 
 /// The model and its strategy, for the whole session.
 pub type Model = Execution<Box<dyn scheduler::coverage::Covering>>;
@@ -213,7 +218,7 @@ pub struct Control {
     harness_cv: Condvar,
     /// Global references of JNI classes and the abort throwable, set by `connect` (outside the
     /// state lock, so that it can be read anywhere).
-    java: std::sync::OnceLock<crate::natives::JavaRefs>,
+    java: std::sync::OnceLock<java::JavaRefs>,
     session_start: Instant,
     /// The JVM's own main class runs under the agent (plain.rs): one execution, ended by the
     /// monitor thread.
@@ -260,7 +265,7 @@ impl Control {
     }
 
     /// Called when the harness connects (the references also mean "connected").
-    pub fn set_java(&self, refs: crate::natives::JavaRefs) {
+    pub fn set_java(&self, refs: java::JavaRefs) {
         let _ = self.java.set(refs);
     }
 
@@ -271,7 +276,7 @@ impl Control {
             // The process ends in the monitor thread once the result is written (an exit
             // rankcheck did not see, e.g. from uninstrumented code, ends the execution here).
             self.end_unseen_exit();
-            crate::plain::hold_main();
+            threads::hold_main();
             return;
         }
         if self.java.get().is_none() {
@@ -283,13 +288,16 @@ impl Control {
         self.exit_status();
     }
 
-    pub fn java(&self) -> Option<crate::natives::JavaRefs> {
+    pub fn java(&self) -> Option<java::JavaRefs> {
         self.java.get().copied()
     }
 
-    /// Adds sites to the table (the harness's offline tables, and classes rewritten at load
-    /// time, in any order).
-    pub fn load_sites(&self, sites: crate::sites::Parsed) {
+    /// Adds site tables to the agent's (the harness's offline tables, and classes rewritten at
+    /// load time, in any order); the tracked-variable lines of a class path instrumented for a
+    /// variable set go to [`crate::naming::register`].
+    pub fn load_site_table(&self, text: &str) {
+        let (sites, allocs) = crate::sites::parse_records(text);
+        crate::naming::register(text, &allocs);
         let mut st = self.lock();
         st.sites.extend(sites.infos);
         st.site_places.extend(sites.places);

@@ -2,6 +2,8 @@
 //! while the strategy promises no switch; what passed is added to the model when it closes.
 
 use super::*;
+use crate::ffi::{call, current_env, delete_local};
+use jni::sys::jlong;
 
 /// Bits of `RC.quietCovers` (see RC.java).
 const QUIET_COVERS_INTERRUPT_QUERIES: i32 = 1;
@@ -36,7 +38,7 @@ impl Control {
             return;
         }
         if ex.quiet_thread != Some(me) {
-            crate::natives::set_quiet_thread(&refs, thread);
+            set_quiet_thread(&refs, thread);
             ex.quiet_thread = Some(me);
         }
         // Interrupt queries and monitor operations that cannot block pass too; the model's
@@ -49,10 +51,10 @@ impl Control {
             covers |= QUIET_COVERS_MONITORS;
         }
         if ex.quiet_covers != covers {
-            crate::natives::set_quiet_covers(&refs, covers);
+            set_quiet_covers(&refs, covers);
             ex.quiet_covers = covers;
         }
-        crate::natives::set_quiet_left(&refs, budget);
+        set_quiet_left(&refs, budget);
         ex.quiet = Some((me, budget));
     }
 
@@ -68,10 +70,10 @@ impl Control {
             Some((holder, granted)) if holder == me => {
                 ex.quiet = None;
                 let refs = self.java()?;
-                let left = crate::natives::take_quiet_left(&refs);
+                let left = take_quiet_left(&refs);
                 // Monitors could pass in Java only if the stretch covered them.
                 let held = if ex.quiet_covers & QUIET_COVERS_MONITORS != 0 {
-                    crate::natives::take_quiet_held(&refs)
+                    take_quiet_held(&refs)
                 } else {
                     Vec::new()
                 };
@@ -98,4 +100,93 @@ impl Control {
             _ => None,
         }
     }
+}
+
+/// Names the thread (the current one's `Thread` object) that may pass data accesses in Java.
+pub(super) fn set_quiet_thread(refs: &JavaRefs, thread: jobject) {
+    let env = current_env();
+    if !env.is_null() {
+        call!(
+            env,
+            SetStaticObjectField,
+            refs.rc,
+            refs.quiet_thread,
+            thread
+        );
+    }
+}
+
+/// Opens a quiet stretch: the named thread may pass its next `steps` data accesses in Java.
+pub(super) fn set_quiet_left(refs: &JavaRefs, steps: u64) {
+    let env = current_env();
+    if !env.is_null() {
+        let steps = steps.min(i64::MAX as u64) as jlong;
+        call!(env, SetStaticLongField, refs.rc, refs.quiet_left, steps);
+    }
+}
+
+/// Closes the current thread's quiet stretch: the accesses it did not use.
+pub(super) fn take_quiet_left(refs: &JavaRefs) -> u64 {
+    let env = current_env();
+    if env.is_null() {
+        return 0;
+    }
+    let left = call!(env, GetStaticLongField, refs.rc, refs.quiet_left);
+    call!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
+    left.max(0) as u64
+}
+
+/// Writes what the next quiet stretches cover besides data accesses (`RC.quietCovers`).
+pub(super) fn set_quiet_covers(refs: &JavaRefs, covers: i32) {
+    let env = current_env();
+    if !env.is_null() {
+        call!(env, SetStaticIntField, refs.rc, refs.quiet_covers, covers);
+    }
+}
+
+/// The monitors the current thread entered in Java during its stretch and still holds
+/// (outermost first), as new local references; empties `RC.quietHeld`.
+pub(super) fn take_quiet_held(refs: &JavaRefs) -> Vec<jobject> {
+    let env = current_env();
+    if env.is_null() {
+        return Vec::new();
+    }
+    let depth = call!(env, GetStaticIntField, refs.rc, refs.quiet_held_depth);
+    if depth <= 0 {
+        return Vec::new();
+    }
+    call!(env, SetStaticIntField, refs.rc, refs.quiet_held_depth, 0);
+    (0..depth)
+        .map(|i| {
+            let obj = call!(env, GetObjectArrayElement, refs.quiet_held, i);
+            call!(
+                env,
+                SetObjectArrayElement,
+                refs.quiet_held,
+                i,
+                std::ptr::null_mut()
+            );
+            obj
+        })
+        .collect()
+}
+
+/// Ends any quiet stretch (between executions).
+pub(super) fn clear_quiet(refs: &JavaRefs) {
+    let env = current_env();
+    if env.is_null() {
+        return;
+    }
+    for obj in take_quiet_held(refs) {
+        delete_local(env, obj);
+    }
+    call!(env, SetStaticIntField, refs.rc, refs.quiet_covers, 0);
+    call!(env, SetStaticLongField, refs.rc, refs.quiet_left, 0);
+    call!(
+        env,
+        SetStaticObjectField,
+        refs.rc,
+        refs.quiet_thread,
+        std::ptr::null_mut()
+    );
 }

@@ -39,7 +39,7 @@ impl Control {
         // Set even when the execution is already over, so that every hook of this thread
         // throws ExecutionAborted.
         ME.with(|m| m.set(Some((epoch, me))));
-        crate::pin_application_thread(&self.options);
+        crate::cpu::pin_application_thread(&self.options);
         let turn = if !live(&st, epoch) {
             drop(st);
             Turn::Abort
@@ -68,7 +68,10 @@ impl Control {
         };
         ME.with(|m| m.set(None));
         Self::forget_pending(env);
-        if me == ThreadId::MAIN && self.is_plain() && !crate::plain::main_class_initialized(self) {
+        if me == ThreadId::MAIN
+            && self.is_plain()
+            && !crate::jvmti::main_class_initialized(self.jvmti)
+        {
             self.internal_error(
                 epoch,
                 "the main class could not be loaded or initialized (the JVM said why above): \
@@ -90,7 +93,7 @@ impl Control {
         if me == ThreadId::MAIN && self.is_plain() {
             // Plain main: the JVM would shut down once the other threads end; the monitor
             // writes the result and ends the process first.
-            crate::plain::hold_main();
+            hold_main();
         }
     }
 
@@ -237,4 +240,10 @@ impl Control {
             },
         );
     }
+}
+
+/// The main thread past its end: it must not reach the JVM's shutdown before the monitor wrote
+/// the result and ended the process (the monitor always does, within the watchdog's bounds).
+pub fn hold_main() {
+    std::thread::sleep(Duration::from_secs(120));
 }
