@@ -36,6 +36,7 @@ use crate::ffi::call;
 use crate::hash::mix;
 use crate::jvmti::Jvmti;
 use crate::sites::field_key;
+use java_harness::agent_contract::TrackedLine;
 use java_harness::hooks::{SiteKind, SiteRecord};
 use jni::sys::{jmethodID, jobject, JNIEnv};
 use rustc_hash::{FxHashMap as IdMap, FxHashSet as IdSet};
@@ -44,9 +45,6 @@ use scheduler::{SiteId, ThreadId, VarId};
 use std::collections::HashMap;
 use std::os::raw::c_char;
 use std::sync::{Arc, RwLock};
-
-/// The prefix of a tracked-table line in the site table (a `SiteRecord` parser skips it).
-pub const TRACKED_PREFIX: &str = "#tracked";
 
 /// The agent's [`VarId`] for an access that is not a scheduling point because its object is
 /// not one of the tracked variables; `Control::point` passes it (never announced).
@@ -78,18 +76,20 @@ impl Tracked {
         let mut table = Tracked::default();
         let mut any = false;
         for line in text.lines() {
-            let Some(rest) = line.strip_prefix(TRACKED_PREFIX) else {
-                continue;
-            };
-            let fields: Vec<&str> = rest.trim_start_matches('\t').split('\t').collect();
-            match fields.as_slice() {
-                ["set", ..] => any = true,
-                ["static", detail] => {
+            match TrackedLine::parse(line) {
+                Some(TrackedLine::Set) => any = true,
+                Some(TrackedLine::Static { detail }) => {
                     table.statics.insert(field_key(detail));
                     any = true;
                 }
-                ["alloc", class, method, descriptor, bci, signature] => {
-                    if let Ok(bci) = bci.parse() {
+                Some(TrackedLine::Alloc {
+                    class,
+                    method,
+                    descriptor,
+                    bci,
+                    signature,
+                }) => {
+                    if let Some(bci) = bci {
                         let key = (
                             class.to_string(),
                             method.to_string(),
@@ -101,7 +101,7 @@ impl Tracked {
                     table.types.entry(signature.to_string()).or_default();
                     any = true;
                 }
-                _ => {}
+                None => {}
             }
         }
         any.then_some(table)

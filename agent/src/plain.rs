@@ -83,7 +83,7 @@ pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
         Some(m) if m != "rankcheck.harness.Main" => {}
         _ => return,
     }
-    if !c.connect(env) {
+    if !crate::natives::connect(env, c) {
         eprintln!(
             "rankcheck agent: error: the runtime classes (rankcheck-rt.jar) are not on the class \
              path; the program runs without rankcheck"

@@ -3,7 +3,11 @@
 
 use super::*;
 use crate::ffi::{call, find_class, new_global};
+use java_harness::agent_contract::{
+    StaticField, QUIET_COVERS, QUIET_HELD, QUIET_HELD_DEPTH, QUIET_LEFT, QUIET_THREAD, RC_ON,
+};
 use jni::sys::{jclass, jthrowable, JNI_TRUE};
+use std::ffi::CString;
 
 /// Global references the agent keeps to Java classes and objects.
 #[derive(Clone, Copy, Debug)]
@@ -27,14 +31,19 @@ unsafe impl Send for JavaRefs {}
 unsafe impl Sync for JavaRefs {}
 
 impl Control {
-    /// Binds the agent to the runtime classes (the abort throwable, the exceptions hooks throw) and
-    /// turns the hooks on; false when the runtime classes are missing.
-    pub fn connect(&self, env: *mut JNIEnv) -> bool {
+    /// Binds the agent to the runtime classes (the abort throwable, the exceptions hooks throw),
+    /// has `bind_natives` register `RC`'s natives, and turns the hooks on; false when the runtime
+    /// classes are missing or do not match.
+    pub fn connect(
+        &self,
+        env: *mut JNIEnv,
+        bind_natives: impl FnOnce(*mut JNIEnv, jclass) -> bool,
+    ) -> bool {
         let classes = (
             find_class(env, "rankcheck/rt/ExecutionAborted"),
             find_class(env, "java/lang/InterruptedException"),
             find_class(env, "java/lang/IllegalMonitorStateException"),
-            find_class(env, "rankcheck/rt/RC"),
+            find_class(env, java_harness::hooks::RC_CLASS),
         );
         let (Some(aborted), Some(ie), Some(imse), Some(rc)) = classes else {
             eprintln!("rankcheck agent: the runtime classes are missing from the class path");
@@ -57,16 +66,20 @@ impl Control {
         if local.is_null() {
             return false;
         }
-        let field = |name: &std::ffi::CStr, sig: &std::ffi::CStr| {
+        let field = |f: StaticField| {
+            let (name, sig) = (CString::new(f.name), CString::new(f.descriptor));
+            let (Ok(name), Ok(sig)) = (name, sig) else {
+                return std::ptr::null_mut();
+            };
             call!(env, GetStaticFieldID, rc, name.as_ptr(), sig.as_ptr())
         };
         let (on, quiet_thread, quiet_left, quiet_covers, quiet_held_depth, quiet_held) = (
-            field(c"on", c"Z"),
-            field(c"quietThread", c"Ljava/lang/Thread;"),
-            field(c"quietLeft", c"J"),
-            field(c"quietCovers", c"I"),
-            field(c"quietHeldDepth", c"I"),
-            field(c"quietHeld", c"[Ljava/lang/Object;"),
+            field(RC_ON),
+            field(QUIET_THREAD),
+            field(QUIET_LEFT),
+            field(QUIET_COVERS),
+            field(QUIET_HELD_DEPTH),
+            field(QUIET_HELD),
         );
         let held = if quiet_held.is_null() {
             std::ptr::null_mut()
@@ -84,6 +97,11 @@ impl Control {
             eprintln!(
                 "rankcheck agent: the runtime class rankcheck.rt.RC does not match this agent"
             );
+            return false;
+        }
+        if !bind_natives(env, rc) {
+            call!(env, ExceptionClear);
+            eprintln!("rankcheck agent: the natives of rankcheck.rt.RC do not match this agent");
             return false;
         }
         self.set_java(JavaRefs {

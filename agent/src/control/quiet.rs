@@ -5,9 +5,7 @@ use super::*;
 use crate::ffi::{call, current_env, delete_local};
 use jni::sys::jlong;
 
-/// Bits of `RC.quietCovers` (see RC.java).
-const QUIET_COVERS_INTERRUPT_QUERIES: i32 = 1;
-const QUIET_COVERS_MONITORS: i32 = 2;
+use java_harness::agent_contract::{QUIET_COVERS_INTERRUPT_QUERIES, QUIET_COVERS_MONITORS};
 
 impl Control {
     /// `me` goes on running: if the strategy grants a quiet stretch, `RC` learns it. The grant

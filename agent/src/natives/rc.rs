@@ -1,71 +1,51 @@
-//! The JNI natives of `rankcheck.rt.RC` (the hooks' agent-on side) and of
-//! `rankcheck.harness.Agent` (the repeat runner's side), exported as `Java_…` symbols: the JVM
-//! looks natives up in agent libraries too, so no `RegisterNatives` is needed.
-//!
-//! Return conventions (RC.java relies on them): a `jboolean` "handled" result of false means the
-//! calling thread is not under rankcheck's control and the hook does the real operation itself;
-//! an aborted execution is a pending `ExecutionAborted`.
+//! The natives of `rankcheck.rt.RC`: each turns a hook's call into one controller call, and its
+//! result into what the hook does. Registered from [`TABLE`] (names and descriptors are
+//! `java_harness::agent_contract::RC_NATIVES`).
 
-use crate::control::CONTROL;
-use crate::control::{Control, Turn};
-use crate::ffi::{call, java_string, throw_new};
-use jni::sys::{
-    jboolean, jclass, jdouble, jint, jlong, jobject, jstring, JNIEnv, JNI_FALSE, JNI_TRUE,
-};
-use scheduler::{Op, OpOutcome};
-use std::ffi::CString;
+use super::*;
+use java_harness::agent_contract::{WAIT_DONE, WAIT_PASS, WAIT_REAL};
+use std::ffi::c_void;
 
-fn control() -> Option<&'static Control> {
-    CONTROL.get()
+/// Every native of `RC` by name, with the function that implements it.
+pub(super) fn table() -> Vec<(&'static str, *mut c_void)> {
+    vec![
+        ("nAccess", n_access as *mut c_void),
+        ("nAllocated", n_allocated as *mut c_void),
+        ("nMonitorEnter", n_monitor_enter as *mut c_void),
+        ("nMonitorExit", n_monitor_exit as *mut c_void),
+        ("nWait", n_wait as *mut c_void),
+        ("nWaitReturned", n_wait_returned as *mut c_void),
+        ("nNotify", n_notify as *mut c_void),
+        ("nThreadStart", n_thread_start as *mut c_void),
+        ("nThreadStarted", n_thread_started as *mut c_void),
+        ("nJoin", n_join as *mut c_void),
+        ("nSleep", n_sleep as *mut c_void),
+        ("nYield", n_yield as *mut c_void),
+        ("nInterrupt", n_interrupt as *mut c_void),
+        ("nInterrupted", n_interrupted as *mut c_void),
+        ("nPark", n_park as *mut c_void),
+        ("nUnpark", n_unpark as *mut c_void),
+        ("nExit", n_exit as *mut c_void),
+        ("nIdentityHash", n_identity_hash as *mut c_void),
+        ("nClock", n_clock as *mut c_void),
+        ("nRandomDouble", n_random_double as *mut c_void),
+        ("nRandomSeed", n_random_seed as *mut c_void),
+        ("nAccessField", n_access_field as *mut c_void),
+        ("nFieldKey", n_field_key as *mut c_void),
+    ]
 }
 
-fn abort(env: *mut JNIEnv, c: &Control) {
-    if let Some(refs) = c.java() {
-        call!(env, Throw, refs.abort);
+/// The model's access operation of a data hook.
+fn access((loc, var): (scheduler::Loc, scheduler::VarId), write: jboolean, site: jlong) -> Op {
+    Op::Access {
+        loc,
+        var,
+        write: write != 0,
+        site,
     }
 }
 
-/// Turns a scheduling point's result into the hook's behaviour; returns "handled".
-pub(crate) fn finish_turn(env: *mut JNIEnv, c: &Control, turn: Turn, timeout_ns: u64) -> jboolean {
-    match turn {
-        Turn::Pass => JNI_FALSE,
-        Turn::Abort => {
-            abort(env, c);
-            JNI_TRUE
-        }
-        Turn::RealWait => unreachable!("only Wait asks for a real wait"),
-        Turn::Go(outcome) => {
-            match outcome {
-                OpOutcome::Interrupted => {
-                    if let Some(refs) = c.java() {
-                        throw_new(env, refs.interrupted_exception, "interrupted (rankcheck)");
-                    }
-                }
-                OpOutcome::IllegalMonitorState => {
-                    if let Some(refs) = c.java() {
-                        throw_new(
-                            env,
-                            refs.illegal_monitor_state,
-                            "current thread is not owner",
-                        );
-                    }
-                }
-                OpOutcome::TimedOut => c.advance_clock(timeout_ns),
-                _ => {}
-            }
-            JNI_TRUE
-        }
-    }
-}
-
-fn millis_ns(millis: jlong) -> u64 {
-    (millis.max(0) as u64).saturating_mul(1_000_000)
-}
-
-// ---- rankcheck.rt.RC ------------------------------------------------------------------------
-
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nAccess(
+extern "system" fn n_access(
     env: *mut JNIEnv,
     _: jclass,
     obj: jobject,
@@ -84,36 +64,18 @@ pub extern "system" fn Java_rankcheck_rt_RC_nAccess(
         {
             return None;
         }
-        let (loc, var) = v.access(c, obj, index, site);
-        Some(Op::Access {
-            loc,
-            var,
-            write: write != 0,
-            site,
-        })
+        Some(access(v.access(c, obj, index, site), write, site))
     });
     finish_turn(env, c, turn, 0);
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nAllocated(
-    _env: *mut JNIEnv,
-    _: jclass,
-    obj: jobject,
-    site: jlong,
-) {
+extern "system" fn n_allocated(_env: *mut JNIEnv, _: jclass, obj: jobject, site: jlong) {
     if let Some(c) = control() {
         c.allocated(obj, site);
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nMonitorEnter(
-    env: *mut JNIEnv,
-    _: jclass,
-    obj: jobject,
-    site: jlong,
-) {
+extern "system" fn n_monitor_enter(env: *mut JNIEnv, _: jclass, obj: jobject, site: jlong) {
     let Some(c) = control() else { return };
     let turn = c.point(|c, v| {
         Some(Op::MonitorEnter {
@@ -124,13 +86,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nMonitorEnter(
     finish_turn(env, c, turn, 0);
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nMonitorExit(
-    _env: *mut JNIEnv,
-    _: jclass,
-    obj: jobject,
-    site: jlong,
-) {
+extern "system" fn n_monitor_exit(_env: *mut JNIEnv, _: jclass, obj: jobject, site: jlong) {
     let Some(c) = control() else { return };
     // Never throws: the real monitorexit already happened, and a throw here (inside a
     // synchronized block's own exception handler) could loop.
@@ -142,11 +98,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nMonitorExit(
     });
 }
 
-/// `nWait` / `nWaitReturned` results.
-const WAIT_PASS: jint = 0;
-const WAIT_DONE: jint = 1;
-const WAIT_REAL: jint = 2;
-
+/// `nWait` / `nWaitReturned` results (`agent_contract::WAIT_*`) of a turn.
 fn wait_result(env: *mut JNIEnv, c: &Control, turn: Turn, millis: jlong) -> jint {
     match turn {
         Turn::Pass => WAIT_PASS,
@@ -158,8 +110,7 @@ fn wait_result(env: *mut JNIEnv, c: &Control, turn: Turn, millis: jlong) -> jint
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nWait(
+extern "system" fn n_wait(
     env: *mut JNIEnv,
     _: jclass,
     obj: jobject,
@@ -173,12 +124,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nWait(
     wait_result(env, c, turn, millis)
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nWaitReturned(
-    env: *mut JNIEnv,
-    _: jclass,
-    millis: jlong,
-) -> jint {
+extern "system" fn n_wait_returned(env: *mut JNIEnv, _: jclass, millis: jlong) -> jint {
     let Some(c) = control() else {
         return WAIT_DONE;
     };
@@ -189,8 +135,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nWaitReturned(
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nNotify(
+extern "system" fn n_notify(
     env: *mut JNIEnv,
     _: jclass,
     obj: jobject,
@@ -210,8 +155,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nNotify(
     finish_turn(env, c, turn, 0)
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nThreadStart(
+extern "system" fn n_thread_start(
     env: *mut JNIEnv,
     _: jclass,
     thread: jobject,
@@ -251,19 +195,13 @@ fn is_pool_worker(env: *mut JNIEnv, thread: jobject) -> bool {
     worker
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nThreadStarted(
-    _env: *mut JNIEnv,
-    _: jclass,
-    thread: jobject,
-) {
+extern "system" fn n_thread_started(_env: *mut JNIEnv, _: jclass, thread: jobject) {
     if let Some(c) = control() {
         c.child_started(thread);
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nJoin(
+extern "system" fn n_join(
     env: *mut JNIEnv,
     _: jclass,
     thread: jobject,
@@ -288,13 +226,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nJoin(
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nSleep(
-    env: *mut JNIEnv,
-    _: jclass,
-    millis: jlong,
-    site: jlong,
-) -> jboolean {
+extern "system" fn n_sleep(env: *mut JNIEnv, _: jclass, millis: jlong, site: jlong) -> jboolean {
     let Some(c) = control() else {
         return JNI_FALSE;
     };
@@ -307,12 +239,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nSleep(
     handled
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nYield(
-    env: *mut JNIEnv,
-    _: jclass,
-    site: jlong,
-) -> jboolean {
+extern "system" fn n_yield(env: *mut JNIEnv, _: jclass, site: jlong) -> jboolean {
     let Some(c) = control() else {
         return JNI_FALSE;
     };
@@ -320,8 +247,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nYield(
     finish_turn(env, c, turn, 0)
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nInterrupt(
+extern "system" fn n_interrupt(
     env: *mut JNIEnv,
     _: jclass,
     thread: jobject,
@@ -340,8 +266,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nInterrupt(
 }
 
 /// -1: not handled (the hook asks the real thread); 0 or 1: the answer.
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nInterrupted(
+extern "system" fn n_interrupted(
     env: *mut JNIEnv,
     _: jclass,
     thread: jobject,
@@ -373,8 +298,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nInterrupted(
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nPark(
+extern "system" fn n_park(
     env: *mut JNIEnv,
     _: jclass,
     _blocker: jobject,
@@ -399,13 +323,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nPark(
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nUnpark(
-    env: *mut JNIEnv,
-    _: jclass,
-    thread: jobject,
-    site: jlong,
-) -> jboolean {
+extern "system" fn n_unpark(env: *mut JNIEnv, _: jclass, thread: jobject, site: jlong) -> jboolean {
     let Some(c) = control() else {
         return JNI_FALSE;
     };
@@ -421,13 +339,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nUnpark(
     finish_turn(env, c, turn, 0)
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nExit(
-    env: *mut JNIEnv,
-    _: jclass,
-    status: jint,
-    site: jlong,
-) -> jboolean {
+extern "system" fn n_exit(env: *mut JNIEnv, _: jclass, status: jint, site: jlong) -> jboolean {
     let Some(c) = control() else {
         return JNI_FALSE;
     };
@@ -435,8 +347,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nExit(
     finish_turn(env, c, turn, 0)
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nIdentityHash(
+extern "system" fn n_identity_hash(
     _env: *mut JNIEnv,
     _: jclass,
     obj: jobject,
@@ -448,13 +359,7 @@ pub extern "system" fn Java_rankcheck_rt_RC_nIdentityHash(
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nClock(
-    _env: *mut JNIEnv,
-    _: jclass,
-    nanos: jboolean,
-    _site: jlong,
-) -> jlong {
+extern "system" fn n_clock(_env: *mut JNIEnv, _: jclass, nanos: jboolean, _site: jlong) -> jlong {
     // Not controlled (a JVM or harness thread in rewritten JDK code): the real clock.
     let Some(c) = control().filter(|_| crate::control::is_controlled()) else {
         return jlong::MIN;
@@ -468,30 +373,19 @@ pub extern "system" fn Java_rankcheck_rt_RC_nClock(
     }
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nRandomDouble(
-    _env: *mut JNIEnv,
-    _: jclass,
-    _site: jlong,
-) -> jdouble {
+extern "system" fn n_random_double(_env: *mut JNIEnv, _: jclass, _site: jlong) -> jdouble {
     let Some(c) = control() else { return 0.5 };
     (c.random() >> 11) as f64 / (1u64 << 53) as f64
 }
 
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nRandomSeed(
-    _env: *mut JNIEnv,
-    _: jclass,
-    _site: jlong,
-) -> jlong {
+extern "system" fn n_random_seed(_env: *mut JNIEnv, _: jclass, _site: jlong) -> jlong {
     control().map_or(0, |c| c.random() as jlong)
 }
 
 /// `RC.nAccessField`: an access of the field with key `field` of `obj` (null: a static field),
 /// for the handle hooks of `RC`, which know the field only at run time (the handle or offset
 /// was remembered with its field when it was made; see `rewriter::passes::handles`).
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nAccessField(
+extern "system" fn n_access_field(
     env: *mut JNIEnv,
     _: jclass,
     obj: jobject,
@@ -502,142 +396,12 @@ pub extern "system" fn Java_rankcheck_rt_RC_nAccessField(
     let Some(c) = control() else {
         return;
     };
-    let turn = c.point(|c, v| {
-        let (loc, var) = v.field_access(c, obj, field as u64);
-        Some(Op::Access {
-            loc,
-            var,
-            write: write != 0,
-            site,
-        })
-    });
+    let turn = c.point(|c, v| Some(access(v.field_access(c, obj, field as u64), write, site)));
     finish_turn(env, c, turn, 0);
 }
 
 /// `RC.nFieldKey`: the key the site table gives the field written `owner.name:descriptor`.
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nFieldKey(
-    env: *mut JNIEnv,
-    _: jclass,
-    detail: jstring,
-) -> jlong {
+extern "system" fn n_field_key(env: *mut JNIEnv, _: jclass, detail: jstring) -> jlong {
     let text = java_string(env, detail).unwrap_or_default();
     crate::sites::field_key(&text) as jlong
-}
-
-// ---- rankcheck.harness.Agent ----------------------------------------------------------------
-
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_harness_Agent_connect(env: *mut JNIEnv, _: jclass) -> jlong {
-    match control() {
-        Some(c) if c.connect(env) => c.options.executions as jlong,
-        _ => -1,
-    }
-}
-
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_harness_Agent_loadSites(
-    env: *mut JNIEnv,
-    _: jclass,
-    table: jstring,
-) {
-    let (Some(c), Some(text)) = (control(), java_string(env, table)) else {
-        return;
-    };
-    c.load_site_table(&text);
-}
-
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_harness_Agent_nextExecution(
-    env: *mut JNIEnv,
-    _: jclass,
-) -> jlong {
-    let Some(c) = control() else { return -1 };
-    match c.next_execution() {
-        Some(index) => {
-            c.pin_jdk_counters(env, index);
-            index as jlong
-        }
-        None => -1,
-    }
-}
-
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_harness_Agent_startExecution(
-    _env: *mut JNIEnv,
-    _: jclass,
-    root: jobject,
-) {
-    if let Some(c) = control() {
-        c.start_execution(root);
-    }
-}
-
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_harness_Agent_awaitExecution(_env: *mut JNIEnv, _: jclass) {
-    if let Some(c) = control() {
-        c.await_execution();
-    }
-}
-
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_harness_Agent_uncaught(
-    env: *mut JNIEnv,
-    _: jclass,
-    thread: jobject,
-    _throwable: jobject,
-    trace: jstring,
-) {
-    let Some(c) = control() else { return };
-    let trace = java_string(env, trace).unwrap_or_default();
-    let first = trace.lines().next().unwrap_or("").to_string();
-    c.uncaught(thread, first, trace);
-}
-
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_harness_Agent_finishExecution(
-    env: *mut JNIEnv,
-    _: jclass,
-    stdout: jstring,
-    stderr: jstring,
-    oracle: jstring,
-    message: jstring,
-) -> jstring {
-    let Some(c) = control() else {
-        return std::ptr::null_mut();
-    };
-    let oracle =
-        java_string(env, oracle).map(|k| (k, java_string(env, message).unwrap_or_default()));
-    let result = c.finish_execution(
-        java_string(env, stdout).unwrap_or_default(),
-        java_string(env, stderr).unwrap_or_default(),
-        oracle,
-    );
-    // The result line goes back too: a test extension fails its test from it. Non-ASCII is
-    // escaped, so the text is valid modified UTF-8 whatever the program printed.
-    let Some(result) = result else {
-        return std::ptr::null_mut();
-    };
-    let mut ascii = String::new();
-    for ch in result.to_json().to_string().chars() {
-        if ch.is_ascii() {
-            ascii.push(ch);
-        } else {
-            for unit in ch.encode_utf16(&mut [0; 2]) {
-                ascii.push_str(&format!("\\u{unit:04x}"));
-            }
-        }
-    }
-    match CString::new(ascii) {
-        Ok(text) => call!(env, NewStringUTF, text.as_ptr()),
-        Err(_) => std::ptr::null_mut(),
-    }
-}
-
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_harness_Agent_exitStatus(
-    _env: *mut JNIEnv,
-    _: jclass,
-) -> jint {
-    control().map_or(3, |c| c.exit_status())
 }
