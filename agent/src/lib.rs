@@ -6,10 +6,15 @@
 //!
 //! **Architecture invariant:** no strategy logic; the only crate with FFI and `unsafe`.
 //!
-//! Code map: [`options`] parses the option string; [`control`] is the hand-off, the execution
-//! lifecycle and the watchdog; [`natives`] are the JNI entry points of `RC` and of the harness;
-//! [`jvmti`] wraps the few JVMTI calls made; [`report`] writes results; [`sites`] reads the
-//! site table. The protocol with the CLI is in `agent/PROTOCOL.md`.
+//! Code map, in layers (imports point down only; `tests/layers.rs` checks it, ARCHITECTURE.md
+//! has the table): the floor — [`jvmti_sys`] (generated), [`ffi`] (the one call macro, JNI
+//! helpers), [`hash`], [`jvmti`]; services — [`options`], [`report`], [`explain`], [`cpu`],
+//! [`sites`], [`naming`], [`jdk_classes`], [`juc`], [`loadhook`], [`confinement`],
+//! [`pinned_jdk`], [`common_pool`]; the controller — [`control`] (hand-off, quiet stretches,
+//! threads, executions, watchdog, pinned values, verdicts); the entry — [`natives`] (thin shims
+//! of `RC` and the harness), [`plain`], and this file (`Agent_OnLoad`, JVMTI callbacks). The
+//! protocol with the CLI is in `agent/PROTOCOL.md`; the contract with the Java side in
+//! `java_harness::hooks` and `java_harness::agent_contract`.
 
 // JNI and JVMTI references (`jobject`, `jthread`) are opaque handles the JVM resolves; the agent
 // passes them through and never dereferences them, so functions taking them need not be unsafe.

@@ -1,6 +1,12 @@
+//! The controller: the agent's one global object ([`CONTROL`]) and its state, in one file per
+//! concern — `handoff` (scheduling points, the turn), `quiet` (quiet stretches), `threads`
+//! (thread lifecycle), `execution` (execution lifecycle, results), `watchdog`, `pinned` (pinned
+//! nondeterminism), `objects` (ids, [`ExecView`]), `verdict` (how an execution ended, traces,
+//! stack trimming), `java` (the runtime classes, [`Control::connect`]).
+//!
 //! The hand-off: exactly one application thread runs at a time, the one the scheduler picked.
 //!
-//! Every application thread owns a condition variable (all share the one [`State`] mutex). At a
+//! Every application thread owns a condition variable (all share the one `State` mutex). At a
 //! scheduling point the running thread announces its next operation to the model; if the
 //! scheduler picks another thread, the running thread stores that thread's outcome in its
 //! record, wakes it, and waits on its own condition variable until some thread hands the turn

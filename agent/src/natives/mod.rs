@@ -1,8 +1,8 @@
 //! The JNI natives: thin shims on top of the controller, each translating a Java call into one
-//! controller call. `rankcheck.rt.RC`'s (the hooks' agent-on side, [`rc`]) are registered with
+//! controller call. `rankcheck.rt.RC`'s (the hooks' agent-on side, `rc`) are registered with
 //! JNI `RegisterNatives` from the contract table `java_harness::agent_contract::RC_NATIVES`
 //! paired with their functions ([`register_rc`], when the harness or plain main connects);
-//! `rankcheck.harness.Agent`'s ([`harness`], the repeat runner's side) are exported as
+//! `rankcheck.harness.Agent`'s (`harness`, the repeat runner's side) are exported as
 //! `Java_rankcheck_harness_Agent_*` symbols, since HotSpot looks natives up in agent libraries
 //! too and `connect` is the first call into the agent.
 //!
@@ -70,7 +70,7 @@ fn millis_ns(millis: jlong) -> u64 {
 }
 
 /// The natives of `RC` as JNI registers them: each contract entry (name, descriptor) with the
-/// function of [`rc::table`] of the same name; `None` when the two do not pair up one to one.
+/// function of `rc::table` of the same name; `None` when the two do not pair up one to one.
 pub fn rc_registrations() -> Option<Vec<(Native, *mut std::ffi::c_void)>> {
     let table = rc::table();
     if table.len() != RC_NATIVES.len() {

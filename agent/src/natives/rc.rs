@@ -1,5 +1,5 @@
 //! The natives of `rankcheck.rt.RC`: each turns a hook's call into one controller call, and its
-//! result into what the hook does. Registered from [`TABLE`] (names and descriptors are
+//! result into what the hook does. Registered from [`table`] (names and descriptors are
 //! `java_harness::agent_contract::RC_NATIVES`).
 
 use super::*;
