@@ -21,8 +21,8 @@
 //! A JDK without that constructor or those fields (another version) keeps its common pool as
 //! it is, and stderr says so once. This module decides nothing about scheduling.
 
+use crate::ffi::call;
 use crate::jvmti::Jvmti;
-use crate::natives::jni;
 use jni::sys::{jclass, jobject, jthrowable, jvalue, JNIEnv};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -42,8 +42,8 @@ static WARNED: AtomicBool = AtomicBool::new(false);
 /// workers left over from ended executions.
 pub fn renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) {
     if let Err(e) = try_renew(env, jvmti, abort) {
-        if jni!(env, ExceptionCheck) != 0 {
-            jni!(env, ExceptionClear);
+        if call!(env, ExceptionCheck) != 0 {
+            call!(env, ExceptionClear);
         }
         if !WARNED.swap(true, Ordering::Relaxed) {
             eprintln!(
@@ -56,7 +56,7 @@ pub fn renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) {
 }
 
 fn try_renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) -> Result<(), String> {
-    let pool_class: jclass = jni!(
+    let pool_class: jclass = call!(
         env,
         FindClass,
         c"java/util/concurrent/ForkJoinPool".as_ptr()
@@ -64,7 +64,7 @@ fn try_renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) -> Result<(), St
     if pool_class.is_null() {
         return Err("no java.util.concurrent.ForkJoinPool".into());
     }
-    let common_id = jni!(
+    let common_id = call!(
         env,
         GetStaticFieldID,
         pool_class,
@@ -74,30 +74,30 @@ fn try_renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) -> Result<(), St
     if common_id.is_null() {
         return Err("no ForkJoinPool.common".into());
     }
-    let common = jni!(env, GetStaticObjectField, pool_class, common_id);
+    let common = call!(env, GetStaticObjectField, pool_class, common_id);
     if common.is_null() {
         return Err("ForkJoinPool.common is null".into());
     }
-    let ctl = jni!(env, GetFieldID, pool_class, c"ctl".as_ptr(), c"J".as_ptr());
+    let ctl = call!(env, GetFieldID, pool_class, c"ctl".as_ptr(), c"J".as_ptr());
     if ctl.is_null() {
         return Err("no ForkJoinPool.ctl".into());
     }
     let leftovers = workers_of(env, jvmti, common)?;
     if !leftovers.is_empty() {
-        jni!(env, SetLongField, common, ctl, 0);
+        call!(env, SetLongField, common, ctl, 0);
         stop_all(env, jvmti, &leftovers, abort);
     }
     let fresh = fresh_common(env, pool_class)?;
     copy_instance_fields(env, jvmti, pool_class, fresh, common)?;
-    jni!(env, DeleteLocalRef, fresh);
-    jni!(env, DeleteLocalRef, common);
-    jni!(env, DeleteLocalRef, pool_class);
+    call!(env, DeleteLocalRef, fresh);
+    call!(env, DeleteLocalRef, common);
+    call!(env, DeleteLocalRef, pool_class);
     Ok(())
 }
 
 /// The live worker threads of `pool`.
 fn workers_of(env: *mut JNIEnv, jvmti: Jvmti, pool: jobject) -> Result<Vec<jobject>, String> {
-    let worker_class = jni!(
+    let worker_class = call!(
         env,
         FindClass,
         c"java/util/concurrent/ForkJoinWorkerThread".as_ptr()
@@ -105,7 +105,7 @@ fn workers_of(env: *mut JNIEnv, jvmti: Jvmti, pool: jobject) -> Result<Vec<jobje
     if worker_class.is_null() {
         return Err("no ForkJoinWorkerThread".into());
     }
-    let pool_field = jni!(
+    let pool_field = call!(
         env,
         GetFieldID,
         worker_class,
@@ -120,19 +120,19 @@ fn workers_of(env: *mut JNIEnv, jvmti: Jvmti, pool: jobject) -> Result<Vec<jobje
         .map_err(|e| format!("GetAllThreads: {e:?}"))?;
     let mut workers = Vec::new();
     for t in threads {
-        let ours = jni!(env, IsInstanceOf, t, worker_class) != 0 && {
-            let p = jni!(env, GetObjectField, t, pool_field);
-            let same = jni!(env, IsSameObject, p, pool) != 0;
-            jni!(env, DeleteLocalRef, p);
+        let ours = call!(env, IsInstanceOf, t, worker_class) != 0 && {
+            let p = call!(env, GetObjectField, t, pool_field);
+            let same = call!(env, IsSameObject, p, pool) != 0;
+            call!(env, DeleteLocalRef, p);
             same
         };
         if ours {
             workers.push(t);
         } else {
-            jni!(env, DeleteLocalRef, t);
+            call!(env, DeleteLocalRef, t);
         }
     }
-    jni!(env, DeleteLocalRef, worker_class);
+    call!(env, DeleteLocalRef, worker_class);
     Ok(workers)
 }
 
@@ -169,14 +169,14 @@ fn stop_all(env: *mut JNIEnv, jvmti: Jvmti, threads: &[jobject], abort: jthrowab
         );
     }
     for &t in threads {
-        jni!(env, DeleteLocalRef, t);
+        call!(env, DeleteLocalRef, t);
     }
 }
 
 /// A new pool made the way the JDK makes its common pool (`ForkJoinPool(byte)`, which reads the
 /// same system properties and processor count).
 fn fresh_common(env: *mut JNIEnv, pool_class: jclass) -> Result<jobject, String> {
-    let init = jni!(
+    let init = call!(
         env,
         GetMethodID,
         pool_class,
@@ -187,7 +187,7 @@ fn fresh_common(env: *mut JNIEnv, pool_class: jclass) -> Result<jobject, String>
         return Err("no ForkJoinPool(byte) constructor".into());
     }
     let args = [jvalue { b: 0 }];
-    let fresh = jni!(env, NewObjectA, pool_class, init, args.as_ptr());
+    let fresh = call!(env, NewObjectA, pool_class, init, args.as_ptr());
     if fresh.is_null() {
         return Err("the common pool's constructor failed".into());
     }
@@ -210,8 +210,8 @@ fn copy_instance_fields(
         // One primitive field: read from `from`, written to `to`.
         macro_rules! copy {
             ($get:ident, $set:ident) => {{
-                let v = jni!(env, $get, from, id);
-                jni!(env, $set, to, id, v)
+                let v = call!(env, $get, from, id);
+                call!(env, $set, to, id, v)
             }};
         }
         match f.signature.as_bytes().first() {
@@ -224,10 +224,10 @@ fn copy_instance_fields(
             Some(b'F') => copy!(GetFloatField, SetFloatField),
             Some(b'D') => copy!(GetDoubleField, SetDoubleField),
             Some(b'L' | b'[') => {
-                let v = jni!(env, GetObjectField, from, id);
-                jni!(env, SetObjectField, to, id, v);
+                let v = call!(env, GetObjectField, from, id);
+                call!(env, SetObjectField, to, id, v);
                 if !v.is_null() {
-                    jni!(env, DeleteLocalRef, v);
+                    call!(env, DeleteLocalRef, v);
                 }
             }
             _ => return Err(format!("field {} has signature {}", f.name, f.signature)),

@@ -13,13 +13,12 @@
 //! through VarHandles, field updaters and Unsafe whose field is known only at run time (see
 //! `rewriter::passes::handles` for the locations chosen and why).
 
-use crate::jvmti::Jvmti;
-use crate::jvmti_sys::*;
+use crate::ffi::call;
+use crate::jvmti::{check, Jvmti};
 use java_harness::hooks::{site_class_key, site_id};
-use jni::sys::{jboolean, jclass, jlong, jmethodID, jobject, jstring, JNIEnv};
+use jni::sys::{jclass, jmethodID};
 use rewriter::passes::is_jdk_class;
 use rustc_hash::{FxHashMap as IdMap, FxHashSet as IdSet};
-use scheduler::Op;
 use std::cell::RefCell;
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_uchar};
@@ -160,7 +159,7 @@ fn frame(jvmti: Jvmti, method: jmethodID) -> Frame {
 /// The kind of a frame of method `name` of class `class` (internal name; a hidden class's name
 /// has a `.` suffix).
 fn classify(class: &str, name: &str) -> Frame {
-    if crate::loadhook::is_modelled_jdk_class(class.split('.').next().unwrap_or(class)) {
+    if crate::jdk_classes::is_modelled_jdk_class(class.split('.').next().unwrap_or(class)) {
         return if name == "<clinit>" {
             Frame::Internal
         } else {
@@ -212,15 +211,6 @@ pub fn is_test_framework(class: &str) -> bool {
     .any(|p| class.starts_with(p))
 }
 
-macro_rules! call {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: the table entry exists in every JVMTI version; the arguments are valid.
-        let err = unsafe { ((**env).$f.unwrap())(env $(, $arg)*) };
-        err == jvmtiError_JVMTI_ERROR_NONE
-    }};
-}
-
 fn take(jvmti: Jvmti, s: *mut c_char) -> Option<String> {
     if s.is_null() {
         return None;
@@ -233,14 +223,16 @@ fn take(jvmti: Jvmti, s: *mut c_char) -> Option<String> {
 
 fn method_name(jvmti: Jvmti, method: jmethodID) -> Option<String> {
     let mut name: *mut c_char = std::ptr::null_mut();
-    if !call!(
+    if check(call!(
         jvmti.0,
         GetMethodName,
         method,
         &mut name,
         std::ptr::null_mut(),
         std::ptr::null_mut()
-    ) {
+    ))
+    .is_err()
+    {
         return None;
     }
     take(jvmti, name)
@@ -248,17 +240,19 @@ fn method_name(jvmti: Jvmti, method: jmethodID) -> Option<String> {
 
 fn class_of(jvmti: Jvmti, method: jmethodID) -> Option<String> {
     let mut class: jclass = std::ptr::null_mut();
-    if !call!(jvmti.0, GetMethodDeclaringClass, method, &mut class) {
+    if check(call!(jvmti.0, GetMethodDeclaringClass, method, &mut class)).is_err() {
         return None;
     }
     let mut sig: *mut c_char = std::ptr::null_mut();
-    if !call!(
+    if check(call!(
         jvmti.0,
         GetClassSignature,
         class,
         &mut sig,
         std::ptr::null_mut()
-    ) {
+    ))
+    .is_err()
+    {
         return None;
     }
     let sig = take(jvmti, sig)?;
@@ -266,44 +260,6 @@ fn class_of(jvmti: Jvmti, method: jmethodID) -> Option<String> {
 }
 
 // ---- accesses through VarHandles, field updaters and Unsafe ------------------------------
-
-/// `RC.nAccessField`: an access of the field with key `field` of `obj` (null: a static field),
-/// for the handle hooks of `RC`, which know the field only at run time (the handle or offset
-/// was remembered with its field when it was made; see `rewriter::passes::handles`).
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nAccessField(
-    env: *mut JNIEnv,
-    _: jclass,
-    obj: jobject,
-    field: jlong,
-    write: jboolean,
-    site: jlong,
-) {
-    let Some(c) = crate::CONTROL.get() else {
-        return;
-    };
-    let turn = c.point(|c, v| {
-        let (loc, var) = v.field_access(c, obj, field as u64);
-        Some(Op::Access {
-            loc,
-            var,
-            write: write != 0,
-            site,
-        })
-    });
-    crate::natives::finish_turn(env, c, turn, 0);
-}
-
-/// `RC.nFieldKey`: the key the site table gives the field written `owner.name:descriptor`.
-#[no_mangle]
-pub extern "system" fn Java_rankcheck_rt_RC_nFieldKey(
-    env: *mut JNIEnv,
-    _: jclass,
-    detail: jstring,
-) -> jlong {
-    let text = crate::natives::java_string(env, detail).unwrap_or_default();
-    crate::sites::field_key(&text) as jlong
-}
 
 #[cfg(test)]
 mod tests {

@@ -1,6 +1,7 @@
 //! A thin layer over the raw JVMTI table: the dozen calls the agent makes, each returning a
 //! `Result` with the JVMTI error code.
 
+use crate::ffi::call;
 use crate::jvmti_sys::*;
 use jni::sys::{jint, jlong, jobject, jthrowable};
 use std::ffi::CStr;
@@ -20,14 +21,13 @@ pub struct JvmtiError(pub jvmtiError);
 
 pub type JResult<T> = Result<T, JvmtiError>;
 
-macro_rules! call {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: the table entry exists for every JVMTI version >= 1.2, and callers pass
-        // valid references.
-        let err = unsafe { ((**env).$f.unwrap())(env $(, $arg)*) };
-        if err == jvmtiError_JVMTI_ERROR_NONE { Ok(()) } else { Err(JvmtiError(err)) }
-    }};
+/// A JVMTI function's return code as a `Result`.
+pub fn check(err: jvmtiError) -> JResult<()> {
+    if err == jvmtiError_JVMTI_ERROR_NONE {
+        Ok(())
+    } else {
+        Err(JvmtiError(err))
+    }
 }
 
 /// A field a class declares (`Jvmti::declared_fields`).
@@ -47,65 +47,65 @@ pub struct ThreadInfo {
 
 impl Jvmti {
     pub fn add_capabilities(self, caps: &jvmtiCapabilities) -> JResult<()> {
-        call!(self.0, AddCapabilities, caps)
+        check(call!(self.0, AddCapabilities, caps))
     }
 
     pub fn set_callbacks(self, callbacks: &jvmtiEventCallbacks) -> JResult<()> {
-        call!(
+        check(call!(
             self.0,
             SetEventCallbacks,
             callbacks,
             std::mem::size_of::<jvmtiEventCallbacks>() as jint
-        )
+        ))
     }
 
     pub fn enable(self, event: jvmtiEvent) -> JResult<()> {
-        call!(
+        check(call!(
             self.0,
             SetEventNotificationMode,
             jvmtiEventMode_JVMTI_ENABLE,
             event,
             std::ptr::null_mut()
-        )
+        ))
     }
 
     pub fn get_tag(self, obj: jobject) -> JResult<jlong> {
         let mut tag: jlong = 0;
-        call!(self.0, GetTag, obj, &mut tag)?;
+        check(call!(self.0, GetTag, obj, &mut tag))?;
         Ok(tag)
     }
 
     pub fn set_tag(self, obj: jobject, tag: jlong) -> JResult<()> {
-        call!(self.0, SetTag, obj, tag)
+        check(call!(self.0, SetTag, obj, tag))
     }
 
     pub fn thread_state(self, thread: jobject) -> JResult<u32> {
         let mut state: jint = 0;
-        call!(self.0, GetThreadState, thread, &mut state)?;
+        check(call!(self.0, GetThreadState, thread, &mut state))?;
         Ok(state as u32)
     }
 
     /// CPU time the thread has used, in nanoseconds.
     pub fn cpu_time(self, thread: jobject) -> JResult<u64> {
         let mut nanos: jlong = 0;
-        call!(self.0, GetThreadCpuTime, thread, &mut nanos)?;
+        check(call!(self.0, GetThreadCpuTime, thread, &mut nanos))?;
         Ok(nanos.max(0) as u64)
     }
 
     pub fn interrupt(self, thread: jobject) -> JResult<()> {
-        call!(self.0, InterruptThread, thread)
+        check(call!(self.0, InterruptThread, thread))
     }
 
     /// Throws `exception` into `thread` asynchronously (as `Thread.stop` does), waking it from
     /// `wait`/`sleep`/`park`.
     pub fn stop(self, thread: jobject, exception: jthrowable) -> JResult<()> {
-        call!(self.0, StopThread, thread, exception)
+        check(call!(self.0, StopThread, thread, exception))
     }
 
     pub fn thread_info(self, thread: jobject) -> JResult<ThreadInfo> {
         // SAFETY: jvmtiThreadInfo is plain data; JVMTI fills it.
         let mut info: jvmtiThreadInfo = unsafe { std::mem::zeroed() };
-        call!(self.0, GetThreadInfo, thread, &mut info)?;
+        check(call!(self.0, GetThreadInfo, thread, &mut info))?;
         let name = self.take_string(info.name);
         Ok(ThreadInfo {
             name,
@@ -120,7 +120,7 @@ impl Jvmti {
         }
         // SAFETY: JVMTI returns NUL-terminated modified UTF-8, allocated by Allocate.
         let text = unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned();
-        let _ = call!(self.0, Deallocate, s as *mut u8);
+        let _ = check(call!(self.0, Deallocate, s as *mut u8));
         text
     }
 
@@ -139,7 +139,7 @@ impl Jvmti {
         let mut count: jint = 0;
         let mut objects: *mut jobject = std::ptr::null_mut();
         let mut found: *mut jlong = std::ptr::null_mut();
-        if call!(
+        if check(call!(
             self.0,
             GetObjectsWithTags,
             tags.len() as jint,
@@ -147,7 +147,7 @@ impl Jvmti {
             &mut count,
             &mut objects,
             &mut found
-        )
+        ))
         .is_err()
         {
             return out;
@@ -155,25 +155,25 @@ impl Jvmti {
         for i in 0..count.max(0) as usize {
             // SAFETY: JVMTI returned `count` objects (local references) and tags.
             let (obj, tag) = unsafe { (*objects.add(i), *found.add(i)) };
-            let class = crate::natives::jni!(env, GetObjectClass, obj);
+            let class = call!(env, GetObjectClass, obj);
             let mut sig: *mut c_char = std::ptr::null_mut();
             if !class.is_null()
-                && call!(
+                && check(call!(
                     self.0,
                     GetClassSignature,
                     class,
                     &mut sig,
                     std::ptr::null_mut()
-                )
+                ))
                 .is_ok()
             {
                 out.insert(tag, java_name(&self.take_string(sig)));
             }
-            crate::natives::delete_local(env, class);
-            crate::natives::delete_local(env, obj);
+            crate::ffi::delete_local(env, class);
+            crate::ffi::delete_local(env, obj);
         }
-        let _ = call!(self.0, Deallocate, objects as *mut u8);
-        let _ = call!(self.0, Deallocate, found as *mut u8);
+        let _ = check(call!(self.0, Deallocate, objects as *mut u8));
+        let _ = check(call!(self.0, Deallocate, found as *mut u8));
         out
     }
 
@@ -182,7 +182,7 @@ impl Jvmti {
     pub fn stack(self, thread: jobject, max: usize) -> JResult<Vec<String>> {
         let mut frames: Vec<jvmtiFrameInfo> = Vec::with_capacity(max);
         let mut count: jint = 0;
-        call!(
+        check(call!(
             self.0,
             GetStackTrace,
             thread,
@@ -190,7 +190,7 @@ impl Jvmti {
             max as jint,
             frames.as_mut_ptr(),
             &mut count
-        )?;
+        ))?;
         // SAFETY: JVMTI wrote `count` <= max entries.
         unsafe { frames.set_len(count.max(0) as usize) };
         Ok(frames.iter().map(|f| self.frame_text(f)).collect())
@@ -211,7 +211,7 @@ impl Jvmti {
         let mut frames: [std::mem::MaybeUninit<jvmtiFrameInfo>; MAX] =
             unsafe { std::mem::MaybeUninit::uninit().assume_init() };
         let mut count: jint = 0;
-        let ok = call!(
+        let ok = check(call!(
             self.0,
             GetStackTrace,
             std::ptr::null_mut(),
@@ -219,7 +219,7 @@ impl Jvmti {
             want as jint,
             frames.as_mut_ptr() as *mut jvmtiFrameInfo,
             &mut count
-        );
+        ));
         if ok.is_err() {
             return 0;
         }
@@ -235,13 +235,13 @@ impl Jvmti {
     pub fn all_threads(self) -> JResult<Vec<jobject>> {
         let mut count: jint = 0;
         let mut threads: *mut jobject = std::ptr::null_mut();
-        call!(self.0, GetAllThreads, &mut count, &mut threads)?;
+        check(call!(self.0, GetAllThreads, &mut count, &mut threads))?;
         if threads.is_null() {
             return Ok(Vec::new());
         }
         // SAFETY: JVMTI returned `count` thread references at `threads`.
         let out = unsafe { std::slice::from_raw_parts(threads, count.max(0) as usize) }.to_vec();
-        let _ = call!(self.0, Deallocate, threads as *mut u8);
+        let _ = check(call!(self.0, Deallocate, threads as *mut u8));
         Ok(out)
     }
 
@@ -250,20 +250,26 @@ impl Jvmti {
     pub fn declared_fields(self, klass: jni::sys::jclass) -> JResult<Vec<DeclaredField>> {
         let mut count: jint = 0;
         let mut fields: *mut jni::sys::jfieldID = std::ptr::null_mut();
-        call!(self.0, GetClassFields, klass, &mut count, &mut fields)?;
+        check(call!(
+            self.0,
+            GetClassFields,
+            klass,
+            &mut count,
+            &mut fields
+        ))?;
         if fields.is_null() {
             return Ok(Vec::new());
         }
         // SAFETY: JVMTI returned `count` field ids at `fields`.
         let ids = unsafe { std::slice::from_raw_parts(fields, count.max(0) as usize) }.to_vec();
-        let _ = call!(self.0, Deallocate, fields as *mut u8);
+        let _ = check(call!(self.0, Deallocate, fields as *mut u8));
         let mut out = Vec::with_capacity(ids.len());
         for id in ids {
             let mut modifiers: jint = 0;
-            call!(self.0, GetFieldModifiers, klass, id, &mut modifiers)?;
+            check(call!(self.0, GetFieldModifiers, klass, id, &mut modifiers))?;
             let mut name: *mut c_char = std::ptr::null_mut();
             let mut signature: *mut c_char = std::ptr::null_mut();
-            call!(
+            check(call!(
                 self.0,
                 GetFieldName,
                 klass,
@@ -271,7 +277,7 @@ impl Jvmti {
                 &mut name,
                 &mut signature,
                 std::ptr::null_mut()
-            )?;
+            ))?;
             out.push(DeclaredField {
                 id,
                 modifiers,
@@ -285,7 +291,7 @@ impl Jvmti {
     /// The class's JVMTI status bits (`JVMTI_CLASS_STATUS_*`).
     pub fn class_status(self, klass: jni::sys::jclass) -> JResult<u32> {
         let mut status: jint = 0;
-        call!(self.0, GetClassStatus, klass, &mut status)?;
+        check(call!(self.0, GetClassStatus, klass, &mut status))?;
         Ok(status as u32)
     }
 
@@ -293,7 +299,15 @@ impl Jvmti {
     pub fn has_clinit(self, klass: jni::sys::jclass) -> bool {
         let mut count: jint = 0;
         let mut methods: *mut jni::sys::jmethodID = std::ptr::null_mut();
-        if call!(self.0, GetClassMethods, klass, &mut count, &mut methods).is_err() {
+        if check(call!(
+            self.0,
+            GetClassMethods,
+            klass,
+            &mut count,
+            &mut methods
+        ))
+        .is_err()
+        {
             return false;
         }
         if methods.is_null() || count <= 0 {
@@ -302,21 +316,21 @@ impl Jvmti {
         // SAFETY: JVMTI returned `count` method ids at `methods`.
         let ids = unsafe { std::slice::from_raw_parts(methods, count as usize) };
         let found = ids.iter().any(|&m| self.is_clinit(m));
-        let _ = call!(self.0, Deallocate, methods as *mut u8);
+        let _ = check(call!(self.0, Deallocate, methods as *mut u8));
         found
     }
 
     /// Whether `method` is a static initializer.
     pub fn is_clinit(self, method: jni::sys::jmethodID) -> bool {
         let mut name: *mut c_char = std::ptr::null_mut();
-        if call!(
+        if check(call!(
             self.0,
             GetMethodName,
             method,
             &mut name,
             std::ptr::null_mut(),
             std::ptr::null_mut()
-        )
+        ))
         .is_err()
         {
             return false;
@@ -328,14 +342,14 @@ impl Jvmti {
         let mut name: *mut c_char = std::ptr::null_mut();
         let mut sig: *mut c_char = std::ptr::null_mut();
         let mut generic: *mut c_char = std::ptr::null_mut();
-        let method = if call!(
+        let method = if check(call!(
             self.0,
             GetMethodName,
             frame.method,
             &mut name,
             &mut sig,
             &mut generic
-        )
+        ))
         .is_ok()
         {
             let _ = self.take_string(sig);
@@ -347,15 +361,30 @@ impl Jvmti {
         let mut class: jni::sys::jclass = std::ptr::null_mut();
         let mut class_name = "?".to_string();
         let mut file = None;
-        if call!(self.0, GetMethodDeclaringClass, frame.method, &mut class).is_ok() {
+        if check(call!(
+            self.0,
+            GetMethodDeclaringClass,
+            frame.method,
+            &mut class
+        ))
+        .is_ok()
+        {
             let mut csig: *mut c_char = std::ptr::null_mut();
             let mut cgen: *mut c_char = std::ptr::null_mut();
-            if call!(self.0, GetClassSignature, class, &mut csig, &mut cgen).is_ok() {
+            if check(call!(
+                self.0,
+                GetClassSignature,
+                class,
+                &mut csig,
+                &mut cgen
+            ))
+            .is_ok()
+            {
                 let _ = self.take_string(cgen);
                 class_name = java_name(&self.take_string(csig));
             }
             let mut source: *mut c_char = std::ptr::null_mut();
-            if call!(self.0, GetSourceFileName, class, &mut source).is_ok() {
+            if check(call!(self.0, GetSourceFileName, class, &mut source)).is_ok() {
                 file = Some(self.take_string(source));
             }
         }
@@ -374,13 +403,13 @@ impl Jvmti {
     fn line(self, frame: &jvmtiFrameInfo) -> Option<i32> {
         let mut count: jint = 0;
         let mut table: *mut jvmtiLineNumberEntry = std::ptr::null_mut();
-        call!(
+        check(call!(
             self.0,
             GetLineNumberTable,
             frame.method,
             &mut count,
             &mut table
-        )
+        ))
         .ok()?;
         if table.is_null() || count <= 0 {
             return None;
@@ -392,7 +421,7 @@ impl Jvmti {
             .filter(|e| e.start_location <= frame.location)
             .max_by_key(|e| e.start_location)
             .map(|e| e.line_number);
-        let _ = call!(self.0, Deallocate, table as *mut u8);
+        let _ = check(call!(self.0, Deallocate, table as *mut u8));
         line
     }
 }
@@ -435,6 +464,73 @@ pub fn describe_state(state: u32) -> &'static str {
 pub fn is_blocked(state: u32) -> bool {
     state & JVMTI_THREAD_STATE_ALIVE != 0
         && state & (JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER | JVMTI_THREAD_STATE_WAITING) != 0
+}
+
+/// A system property of the JVM (JVMTI `GetSystemProperty`), if set.
+pub fn system_property(jvmti: Jvmti, name: &CStr) -> Option<String> {
+    let env = jvmti.0;
+    let mut value: *mut std::os::raw::c_char = std::ptr::null_mut();
+    // SAFETY: valid env, NUL-terminated name, out pointer.
+    let err = call!(env, GetSystemProperty, name.as_ptr(), &mut value);
+    if err != jvmtiError_JVMTI_ERROR_NONE || value.is_null() {
+        return None;
+    }
+    // SAFETY: JVMTI returned a NUL-terminated string it allocated.
+    let text = unsafe { CStr::from_ptr(value) }
+        .to_string_lossy()
+        .into_owned();
+    // SAFETY: the string was allocated by JVMTI.
+    call!(env, Deallocate, value as *mut u8);
+    Some(text)
+}
+
+/// The main class the JVM was started with (`sun.java.command`'s first word), if known.
+pub fn main_class(jvmti: Jvmti) -> Option<String> {
+    system_property(jvmti, c"sun.java.command")?
+        .split_whitespace()
+        .next()
+        .map(str::to_string)
+}
+
+/// Whether the main class the JVM was started with got initialized (the launcher runs `main`
+/// only then). When it did not (a class that cannot be found or loaded), the launcher said why
+/// and nothing of the program ran: not a pass. `-jar`, source-file and module launches, whose
+/// main class is not the command's first word, count as initialized.
+pub fn main_class_initialized(jvmti: Jvmti) -> bool {
+    let Some(main) = main_class(jvmti) else {
+        return true;
+    };
+    if main.ends_with(".jar") || main.ends_with(".java") || main.contains('/') {
+        return true;
+    }
+    let wanted = format!("L{};", main.replace('.', "/"));
+    let env = jvmti.0;
+    let mut count: jni::sys::jint = 0;
+    let mut classes: *mut jni::sys::jclass = std::ptr::null_mut();
+    // SAFETY: valid env and out pointers.
+    let err = call!(env, GetLoadedClasses, &mut count, &mut classes);
+    if err != jvmtiError_JVMTI_ERROR_NONE || classes.is_null() {
+        return true;
+    }
+    // SAFETY: JVMTI returned `count` class references.
+    let list = unsafe { std::slice::from_raw_parts(classes, count.max(0) as usize) };
+    let initialized = list.iter().any(|&k| {
+        let mut sig: *mut std::os::raw::c_char = std::ptr::null_mut();
+        // SAFETY: valid class reference and out pointer; no generic signature wanted.
+        let err = call!(env, GetClassSignature, k, &mut sig, std::ptr::null_mut());
+        if err != jvmtiError_JVMTI_ERROR_NONE || sig.is_null() {
+            return false;
+        }
+        // SAFETY: a NUL-terminated string allocated by JVMTI, freed right after.
+        let same = unsafe { CStr::from_ptr(sig) }.to_bytes() == wanted.as_bytes();
+        call!(env, Deallocate, sig as *mut u8);
+        same && jvmti
+            .class_status(k)
+            .is_ok_and(|s| s & JVMTI_CLASS_STATUS_INITIALIZED != 0)
+    });
+    // SAFETY: the array was allocated by JVMTI.
+    call!(env, Deallocate, classes as *mut u8);
+    initialized
 }
 
 #[cfg(test)]

@@ -6,10 +6,15 @@
 //!
 //! **Architecture invariant:** no strategy logic; the only crate with FFI and `unsafe`.
 //!
-//! Code map: [`options`] parses the option string; [`control`] is the hand-off, the execution
-//! lifecycle and the watchdog; [`natives`] are the JNI entry points of `RC` and of the harness;
-//! [`jvmti`] wraps the few JVMTI calls made; [`report`] writes results; [`sites`] reads the
-//! site table. The protocol with the CLI is in `agent/PROTOCOL.md`.
+//! Code map, in layers (imports point down only; `tests/layers.rs` checks it, ARCHITECTURE.md
+//! has the table): the floor — [`jvmti_sys`] (generated), [`ffi`] (the one call macro, JNI
+//! helpers), [`hash`], [`jvmti`]; services — [`options`], [`report`], [`explain`], [`cpu`],
+//! [`sites`], [`naming`], [`jdk_classes`], [`juc`], [`loadhook`], [`confinement`],
+//! [`pinned_jdk`], [`common_pool`]; the controller — [`control`] (hand-off, quiet stretches,
+//! threads, executions, watchdog, pinned values, verdicts); the entry — [`natives`] (thin shims
+//! of `RC` and the harness), [`plain`], and this file (`Agent_OnLoad`, JVMTI callbacks). The
+//! protocol with the CLI is in `agent/PROTOCOL.md`; the contract with the Java side in
+//! `java_harness::hooks` and `java_harness::agent_contract`.
 
 // JNI and JVMTI references (`jobject`, `jthread`) are opaque handles the JVM resolves; the agent
 // passes them through and never dereferences them, so functions taking them need not be unsafe.
@@ -18,7 +23,11 @@
 pub mod common_pool;
 pub mod confinement;
 pub mod control;
+pub mod cpu;
 pub mod explain;
+pub mod ffi;
+pub mod hash;
+pub mod jdk_classes;
 pub mod juc;
 pub mod jvmti;
 #[allow(clippy::all)]
@@ -32,20 +41,18 @@ pub mod plain;
 pub mod report;
 pub mod sites;
 
-use control::{Control, Model};
+use crate::ffi::call;
+use control::{Control, Model, CONTROL};
 use jni::sys::{jint, jobject, JNIEnv, JavaVM, JNI_ERR, JNI_OK};
 use jvmti::Jvmti;
 use jvmti_sys::*;
-use options::{Options, Pin};
+use options::Options;
 use scheduler::coverage::Covering;
 use scheduler::strategy::{from_name, Bounds, Replay};
 use scheduler::{Config, Execution, Schedule, Strategy};
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_void};
 use std::sync::OnceLock;
-
-/// The agent, once `Agent_OnLoad` succeeded.
-pub static CONTROL: OnceLock<Control> = OnceLock::new();
 
 /// The strategy the options ask for (`replay=` wins over `strategy=`), by the scheduler's
 /// [`from_name`](scheduler::strategy::from_name).
@@ -152,7 +159,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
 
     let mut env: *mut c_void = std::ptr::null_mut();
     // SAFETY: `vm` is the JavaVM the JVM passed to Agent_OnLoad.
-    let rc = unsafe { ((**vm).GetEnv.unwrap())(vm, &mut env, JVMTI_VERSION_1_2 as jint) };
+    let rc = call!(vm, GetEnv, &mut env, JVMTI_VERSION_1_2 as jint);
     if rc != JNI_OK || env.is_null() {
         return Err("this JVM offers no JVMTI 1.2 environment".into());
     }
@@ -193,9 +200,14 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
             .map_err(|e| format!("JVMTI event {event} refused (error {})", e.0))?;
     }
     plain::boot_runtime(jvmti, &mut options.load);
+    loadhook::on_sites(|text| {
+        if let Some(c) = CONTROL.get() {
+            c.load_site_table(text);
+        }
+    });
     loadhook::on_load(jvmti, &options.load);
-    pin(options.pin);
-    natives::VM.store(vm, std::sync::atomic::Ordering::Relaxed);
+    cpu::pin(options.pin);
+    ffi::VM.store(vm, std::sync::atomic::Ordering::Relaxed);
     let _ = CONTROL.set(Control::new(jvmti, options, model, sink));
     Ok(())
 }
@@ -263,62 +275,4 @@ unsafe extern "C" fn on_vm_death(_jvmti: *mut jvmtiEnv, _env: *mut JNIEnv) {
     if let Some(c) = CONTROL.get() {
         c.vm_death();
     }
-}
-
-extern "C" {
-    fn sched_setaffinity(pid: i32, size: usize, mask: *const u64) -> i32;
-    fn sched_getcpu() -> i32;
-}
-
-/// The CPU the calling thread runs on now.
-fn current_cpu() -> u32 {
-    // SAFETY: no arguments, no memory.
-    unsafe { sched_getcpu() }.max(0) as u32
-}
-
-/// Restricts thread `tid` (0: the calling thread) to `cpu`.
-fn set_affinity(tid: i32, cpu: u32) {
-    if cpu >= 1024 {
-        return;
-    }
-    let mut mask = [0u64; 16];
-    mask[(cpu / 64) as usize] |= 1 << (cpu % 64);
-    // SAFETY: `mask` is a valid cpu_set_t of 1024 bits.
-    unsafe { sched_setaffinity(tid, std::mem::size_of_val(&mask), mask.as_ptr()) };
-}
-
-/// Pins every thread of the JVM (those that exist now; later ones inherit it) to one CPU: with
-/// one application thread running at a time, hand-offs stay on one core's caches.
-fn pin(pin: Pin) {
-    let cpu = match pin {
-        Pin::Off => return,
-        Pin::Auto => current_cpu(),
-        Pin::Cpu(n) => n,
-    };
-    let tasks = std::fs::read_dir("/proc/self/task")
-        .map(|d| {
-            d.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
-                .collect()
-        })
-        .unwrap_or_else(|_| vec![0]);
-    for tid in tasks {
-        set_affinity(tid, cpu);
-    }
-}
-
-/// Puts the calling application thread on the CPU all controlled threads share (`pin-app`):
-/// the `pin` CPU, or the one the first of them ran on. Only one of them runs at a time, and a
-/// hand-off to a thread parked on another CPU is a cross-CPU wake-up, several microseconds
-/// each (BlockingQueue, nonpreemptive, 82,000 hand-offs: 2.1 s on two CPUs, 0.7 s on one).
-/// The JVM's own threads (JIT compilers, GC) keep every CPU.
-pub fn pin_application_thread(options: &options::Options) {
-    static APP_CPU: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
-    if !options.pin_app {
-        return;
-    }
-    let cpu = *APP_CPU.get_or_init(|| match options.pin {
-        Pin::Cpu(n) => n,
-        Pin::Off | Pin::Auto => current_cpu(),
-    });
-    set_affinity(0, cpu);
 }

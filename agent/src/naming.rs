@@ -32,9 +32,11 @@
 //! only, each frame hashed from its class, method name, descriptor and bytecode index (method
 //! ids differ between JVMs; these strings do not).
 
-use crate::control::mix;
+use crate::ffi::call;
+use crate::hash::mix;
 use crate::jvmti::Jvmti;
 use crate::sites::field_key;
+use java_harness::agent_contract::TrackedLine;
 use java_harness::hooks::{SiteKind, SiteRecord};
 use jni::sys::{jmethodID, jobject, JNIEnv};
 use rustc_hash::{FxHashMap as IdMap, FxHashSet as IdSet};
@@ -43,9 +45,6 @@ use scheduler::{SiteId, ThreadId, VarId};
 use std::collections::HashMap;
 use std::os::raw::c_char;
 use std::sync::{Arc, RwLock};
-
-/// The prefix of a tracked-table line in the site table (a `SiteRecord` parser skips it).
-pub const TRACKED_PREFIX: &str = "#tracked";
 
 /// The agent's [`VarId`] for an access that is not a scheduling point because its object is
 /// not one of the tracked variables; `Control::point` passes it (never announced).
@@ -77,18 +76,20 @@ impl Tracked {
         let mut table = Tracked::default();
         let mut any = false;
         for line in text.lines() {
-            let Some(rest) = line.strip_prefix(TRACKED_PREFIX) else {
-                continue;
-            };
-            let fields: Vec<&str> = rest.trim_start_matches('\t').split('\t').collect();
-            match fields.as_slice() {
-                ["set", ..] => any = true,
-                ["static", detail] => {
+            match TrackedLine::parse(line) {
+                Some(TrackedLine::Set) => any = true,
+                Some(TrackedLine::Static { detail }) => {
                     table.statics.insert(field_key(detail));
                     any = true;
                 }
-                ["alloc", class, method, descriptor, bci, signature] => {
-                    if let Ok(bci) = bci.parse() {
+                Some(TrackedLine::Alloc {
+                    class,
+                    method,
+                    descriptor,
+                    bci,
+                    signature,
+                }) => {
+                    if let Some(bci) = bci {
                         let key = (
                             class.to_string(),
                             method.to_string(),
@@ -100,7 +101,7 @@ impl Tracked {
                     table.types.entry(signature.to_string()).or_default();
                     any = true;
                 }
-                _ => {}
+                None => {}
             }
         }
         any.then_some(table)
@@ -281,16 +282,15 @@ impl Names {
             unsafe { std::mem::zeroed() };
         let mut count = 0;
         // SAFETY: a null thread means the current one; the buffer holds STACK_DEPTH frames.
-        let err = unsafe {
-            ((**jvmti.0).GetStackTrace.unwrap())(
-                jvmti.0,
-                std::ptr::null_mut(),
-                0,
-                STACK_DEPTH as i32,
-                frames.as_mut_ptr(),
-                &mut count,
-            )
-        };
+        let err = call!(
+            jvmti.0,
+            GetStackTrace,
+            std::ptr::null_mut(),
+            0,
+            STACK_DEPTH as i32,
+            frames.as_mut_ptr(),
+            &mut count,
+        );
         if err != crate::jvmti_sys::jvmtiError_JVMTI_ERROR_NONE {
             return 0;
         }
@@ -333,7 +333,7 @@ fn method_hash(jvmti: Jvmti, method: jmethodID) -> Option<u64> {
     let env = jvmti.0;
     let mut class: jni::sys::jclass = std::ptr::null_mut();
     // SAFETY: `method` comes from GetStackTrace of a live frame.
-    let err = unsafe { ((**env).GetMethodDeclaringClass.unwrap())(env, method, &mut class) };
+    let err = call!(env, GetMethodDeclaringClass, method, &mut class);
     if err != crate::jvmti_sys::jvmtiError_JVMTI_ERROR_NONE {
         return None;
     }
@@ -344,9 +344,14 @@ fn method_hash(jvmti: Jvmti, method: jmethodID) -> Option<u64> {
     let mut name: *mut c_char = std::ptr::null_mut();
     let mut desc: *mut c_char = std::ptr::null_mut();
     // SAFETY: as above; JVMTI allocates the two strings.
-    let err = unsafe {
-        ((**env).GetMethodName.unwrap())(env, method, &mut name, &mut desc, std::ptr::null_mut())
-    };
+    let err = call!(
+        env,
+        GetMethodName,
+        method,
+        &mut name,
+        &mut desc,
+        std::ptr::null_mut()
+    );
     if err != crate::jvmti_sys::jvmtiError_JVMTI_ERROR_NONE {
         return None;
     }
@@ -356,18 +361,18 @@ fn method_hash(jvmti: Jvmti, method: jmethodID) -> Option<u64> {
 
 /// The JVM signature of `obj`'s class.
 fn class_signature(jvmti: Jvmti, obj: jobject) -> Option<String> {
-    let env: *mut JNIEnv = crate::natives::current_env();
+    let env: *mut JNIEnv = crate::ffi::current_env();
     if env.is_null() || obj.is_null() {
         return None;
     }
     // SAFETY: `env` is this thread's JNIEnv and `obj` a live reference passed to a native.
-    let class = unsafe { ((**env).GetObjectClass.unwrap())(env, obj) };
+    let class = call!(env, GetObjectClass, obj);
     if class.is_null() {
         return None;
     }
     let sig = signature_of(jvmti, class);
     // SAFETY: `class` is a local reference this function made.
-    unsafe { ((**env).DeleteLocalRef.unwrap())(env, class) };
+    call!(env, DeleteLocalRef, class);
     sig
 }
 
@@ -375,8 +380,13 @@ fn signature_of(jvmti: Jvmti, class: jni::sys::jclass) -> Option<String> {
     let env = jvmti.0;
     let mut sig: *mut c_char = std::ptr::null_mut();
     // SAFETY: `class` is a valid class reference; JVMTI allocates the string.
-    let err =
-        unsafe { ((**env).GetClassSignature.unwrap())(env, class, &mut sig, std::ptr::null_mut()) };
+    let err = call!(
+        env,
+        GetClassSignature,
+        class,
+        &mut sig,
+        std::ptr::null_mut()
+    );
     if err != crate::jvmti_sys::jvmtiError_JVMTI_ERROR_NONE {
         return None;
     }
@@ -393,7 +403,7 @@ fn take_string(jvmti: Jvmti, s: *mut c_char) -> String {
         .to_string_lossy()
         .into_owned();
     // SAFETY: the string was allocated by this JVMTI environment.
-    unsafe { ((**jvmti.0).Deallocate.unwrap())(jvmti.0, s as *mut u8) };
+    call!(jvmti.0, Deallocate, s as *mut u8);
     text
 }
 

@@ -19,8 +19,8 @@
 //! This module must not decide anything about scheduling; it only writes JDK fields through JNI
 //! (which ignores Java access control and module encapsulation).
 
-use crate::control::mix;
-use crate::natives::jni;
+use crate::ffi::call;
+use crate::hash::mix;
 use jni::sys::{jclass, jfieldID, jvalue, JNIEnv};
 use std::ffi::CStr;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -152,8 +152,8 @@ pub fn reset(env: *mut JNIEnv, pinned: &mut Pinned, seed: u64, index: u64) {
                 counter.field.to_string_lossy()
             ));
         }
-        if jni!(env, ExceptionCheck) != 0 {
-            jni!(env, ExceptionClear);
+        if call!(env, ExceptionCheck) != 0 {
+            call!(env, ExceptionClear);
         }
     }
     if !missing.is_empty() && !WARNED.swap(true, Ordering::Relaxed) {
@@ -173,15 +173,15 @@ fn reset_one(
     index: u64,
     counter: &Counter,
 ) -> bool {
-    let class: jclass = jni!(env, FindClass, counter.class.as_ptr());
+    let class: jclass = call!(env, FindClass, counter.class.as_ptr());
     if class.is_null() {
-        jni!(env, ExceptionClear);
+        call!(env, ExceptionClear);
         return false;
     }
     let ok = write(env, class, pinned, seed, index, counter);
-    jni!(env, DeleteLocalRef, class);
+    call!(env, DeleteLocalRef, class);
     if !ok {
-        jni!(env, ExceptionClear);
+        call!(env, ExceptionClear);
     }
     ok
 }
@@ -204,7 +204,7 @@ fn write(
     index: u64,
     counter: &Counter,
 ) -> bool {
-    let id: jfieldID = jni!(
+    let id: jfieldID = call!(
         env,
         GetStaticFieldID,
         class,
@@ -215,11 +215,11 @@ fn write(
         return false;
     }
     match counter.reset {
-        Reset::Int(v) => jni!(env, SetStaticIntField, class, id, v),
+        Reset::Int(v) => call!(env, SetStaticIntField, class, id, v),
         Reset::ThreadIds => {
-            let now = jni!(env, GetStaticLongField, class, id);
+            let now = call!(env, GetStaticLongField, class, id);
             let base = *pinned.thread_ids.get_or_insert_with(|| thread_id_base(now));
-            jni!(env, SetStaticLongField, class, id, base);
+            call!(env, SetStaticLongField, class, id, base);
         }
         Reset::AtomicInt(v) => return set_value(env, class, id, Value::Int(v)),
         Reset::AtomicLongSeed => {
@@ -227,11 +227,11 @@ fn write(
             return set_value(env, class, id, Value::Long(v));
         }
         Reset::SeededRandom => {
-            let random = jni!(env, FindClass, c"java/util/Random".as_ptr());
+            let random = call!(env, FindClass, c"java/util/Random".as_ptr());
             if random.is_null() {
                 return false;
             }
-            let init = jni!(
+            let init = call!(
                 env,
                 GetMethodID,
                 random,
@@ -244,13 +244,13 @@ fn write(
             let args = [jvalue {
                 j: seed_for(seed, index, counter),
             }];
-            let fresh = jni!(env, NewObjectA, random, init, args.as_ptr());
+            let fresh = call!(env, NewObjectA, random, init, args.as_ptr());
             if fresh.is_null() {
                 return false;
             }
-            jni!(env, SetStaticObjectField, class, id, fresh);
-            jni!(env, DeleteLocalRef, fresh);
-            jni!(env, DeleteLocalRef, random);
+            call!(env, SetStaticObjectField, class, id, fresh);
+            call!(env, DeleteLocalRef, fresh);
+            call!(env, DeleteLocalRef, random);
         }
     }
     true
@@ -264,16 +264,16 @@ enum Value {
 
 /// Sets the `value` field of the atomic held by static field `id` of `class`.
 fn set_value(env: *mut JNIEnv, class: jclass, id: jfieldID, v: Value) -> bool {
-    let atomic = jni!(env, GetStaticObjectField, class, id);
+    let atomic = call!(env, GetStaticObjectField, class, id);
     if atomic.is_null() {
         return false;
     }
-    let atomic_class = jni!(env, GetObjectClass, atomic);
+    let atomic_class = call!(env, GetObjectClass, atomic);
     let sig = match v {
         Value::Int(_) => c"I",
         Value::Long(_) => c"J",
     };
-    let value = jni!(
+    let value = call!(
         env,
         GetFieldID,
         atomic_class,
@@ -283,12 +283,12 @@ fn set_value(env: *mut JNIEnv, class: jclass, id: jfieldID, v: Value) -> bool {
     let ok = !value.is_null();
     if ok {
         match v {
-            Value::Int(i) => jni!(env, SetIntField, atomic, value, i),
-            Value::Long(j) => jni!(env, SetLongField, atomic, value, j),
+            Value::Int(i) => call!(env, SetIntField, atomic, value, i),
+            Value::Long(j) => call!(env, SetLongField, atomic, value, j),
         }
     }
-    jni!(env, DeleteLocalRef, atomic_class);
-    jni!(env, DeleteLocalRef, atomic);
+    call!(env, DeleteLocalRef, atomic_class);
+    call!(env, DeleteLocalRef, atomic);
     ok
 }
 

@@ -12,12 +12,11 @@
 //! JVM cannot shut down before the result is written.
 
 use crate::control::Control;
-use crate::jvmti_sys::*;
+use crate::ffi::call;
 use crate::report::ExecutionResult;
 use jni::sys::{jobject, JNIEnv, JavaVM};
 use std::ffi::{CStr, CString};
 use std::sync::atomic::Ordering;
-use std::time::Duration;
 
 /// JVM exit status when a bug was found.
 pub const STATUS_BUG: i32 = 86;
@@ -26,39 +25,6 @@ pub const STATUS_INCONCLUSIVE: i32 = 87;
 /// JVM exit status when the execution says nothing about the program (a replay that left its
 /// schedule, an agent fault).
 pub const STATUS_TOOL: i32 = 88;
-
-macro_rules! jni {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: `env` is the calling thread's JNIEnv and the arguments are valid for the call.
-        unsafe { ((**env).$f.unwrap())(env $(, $arg)*) }
-    }};
-}
-
-fn system_property(jvmti: crate::jvmti::Jvmti, name: &CStr) -> Option<String> {
-    let env = jvmti.0;
-    let mut value: *mut std::os::raw::c_char = std::ptr::null_mut();
-    // SAFETY: valid env, NUL-terminated name, out pointer.
-    let err = unsafe { ((**env).GetSystemProperty.unwrap())(env, name.as_ptr(), &mut value) };
-    if err != jvmtiError_JVMTI_ERROR_NONE || value.is_null() {
-        return None;
-    }
-    // SAFETY: JVMTI returned a NUL-terminated string it allocated.
-    let text = unsafe { CStr::from_ptr(value) }
-        .to_string_lossy()
-        .into_owned();
-    // SAFETY: the string was allocated by JVMTI.
-    unsafe { ((**env).Deallocate.unwrap())(env, value as *mut u8) };
-    Some(text)
-}
-
-/// The main class the JVM was started with (`sun.java.command`'s first word), if known.
-fn main_class(c: &Control) -> Option<String> {
-    system_property(c.jvmti, c"sun.java.command")?
-        .split_whitespace()
-        .next()
-        .map(str::to_string)
-}
 
 /// For `juc` (the runtime classes go on the boot class path): when no class-path entry is the
 /// runtime jar itself (a `--self-contained` program holds the runtime classes among its own),
@@ -69,7 +35,7 @@ pub fn boot_runtime(jvmti: crate::jvmti::Jvmti, load: &mut crate::loadhook::Load
         return;
     }
     let jar = java_harness::RUNTIME_JAR;
-    let cp = system_property(jvmti, c"java.class.path").unwrap_or_default();
+    let cp = crate::jvmti::system_property(jvmti, c"java.class.path").unwrap_or_default();
     let is_runtime = |p: &str| {
         std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.len() == jar.len() as u64)
             && std::fs::read(p).is_ok_and(|b| b == jar)
@@ -113,7 +79,7 @@ pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
     if !c.options.plain {
         return;
     }
-    match main_class(c) {
+    match crate::jvmti::main_class(c.jvmti) {
         Some(m) if m != "rankcheck.harness.Main" => {}
         _ => return,
     }
@@ -128,7 +94,7 @@ pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
         eprintln!("rankcheck agent: error: cannot start (rankcheck.harness.Plain.start failed)");
         return;
     };
-    c.load_sites(crate::sites::parse(&tables));
+    c.load_site_table(&tables);
     // The monitor attaches first: a thread attached during the execution would take an object
     // number, and object numbers must not depend on timing.
     let (attached, wait_attached) = std::sync::mpsc::channel();
@@ -153,32 +119,32 @@ pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
 /// Calls a static `rankcheck.harness.Plain` method with no arguments; `Some(text)` for a String
 /// result (empty for void), `None` when it threw.
 fn call_plain(env: *mut JNIEnv, name: &CStr, sig: &CStr) -> Option<String> {
-    let class = jni!(env, FindClass, c"rankcheck/harness/Plain".as_ptr());
+    let class = call!(env, FindClass, c"rankcheck/harness/Plain".as_ptr());
     if class.is_null() {
-        jni!(env, ExceptionClear);
+        call!(env, ExceptionClear);
         return None;
     }
-    let method = jni!(env, GetStaticMethodID, class, name.as_ptr(), sig.as_ptr());
+    let method = call!(env, GetStaticMethodID, class, name.as_ptr(), sig.as_ptr());
     if method.is_null() {
-        jni!(env, ExceptionClear);
+        call!(env, ExceptionClear);
         return None;
     }
     let text = if sig.to_bytes().ends_with(b")V") {
-        jni!(env, CallStaticVoidMethodA, class, method, std::ptr::null());
+        call!(env, CallStaticVoidMethodA, class, method, std::ptr::null());
         Some(String::new())
     } else {
-        let s = jni!(
+        let s = call!(
             env,
             CallStaticObjectMethodA,
             class,
             method,
             std::ptr::null()
         );
-        crate::natives::java_string(env, s)
+        crate::ffi::java_string(env, s)
     };
-    if jni!(env, ExceptionCheck) != 0 {
-        jni!(env, ExceptionDescribe);
-        jni!(env, ExceptionClear);
+    if call!(env, ExceptionCheck) != 0 {
+        call!(env, ExceptionDescribe);
+        call!(env, ExceptionClear);
         return None;
     }
     text
@@ -219,7 +185,7 @@ extern "C" {
 }
 
 fn attach() -> *mut JNIEnv {
-    let vm: *mut JavaVM = crate::natives::VM.load(Ordering::Relaxed);
+    let vm: *mut JavaVM = crate::ffi::VM.load(Ordering::Relaxed);
     if vm.is_null() {
         return std::ptr::null_mut();
     }
@@ -231,13 +197,12 @@ fn attach() -> *mut JNIEnv {
     };
     let mut env: *mut std::ffi::c_void = std::ptr::null_mut();
     // SAFETY: `vm` is the JVM's JavaVM; `args` lives through the call.
-    let rc = unsafe {
-        ((**vm).AttachCurrentThreadAsDaemon.unwrap())(
-            vm,
-            &mut env,
-            &mut args as *mut _ as *mut std::ffi::c_void,
-        )
-    };
+    let rc = call!(
+        vm,
+        AttachCurrentThreadAsDaemon,
+        &mut env,
+        &mut args as *mut _ as *mut std::ffi::c_void,
+    );
     if rc == jni::sys::JNI_OK {
         env as *mut JNIEnv
     } else {
@@ -376,55 +341,6 @@ fn shell_quote(a: &str) -> String {
     } else {
         format!("'{}'", a.replace('\'', "'\\''"))
     }
-}
-
-/// Whether the main class the JVM was started with got initialized (the launcher runs `main`
-/// only then). When it did not (a class that cannot be found or loaded), the launcher said why
-/// and nothing of the program ran: not a pass. `-jar`, source-file and module launches, whose
-/// main class is not the command's first word, count as initialized.
-pub fn main_class_initialized(c: &Control) -> bool {
-    let Some(main) = main_class(c) else {
-        return true;
-    };
-    if main.ends_with(".jar") || main.ends_with(".java") || main.contains('/') {
-        return true;
-    }
-    let wanted = format!("L{};", main.replace('.', "/"));
-    let env = c.jvmti.0;
-    let mut count: jni::sys::jint = 0;
-    let mut classes: *mut jni::sys::jclass = std::ptr::null_mut();
-    // SAFETY: valid env and out pointers.
-    let err = unsafe { ((**env).GetLoadedClasses.unwrap())(env, &mut count, &mut classes) };
-    if err != jvmtiError_JVMTI_ERROR_NONE || classes.is_null() {
-        return true;
-    }
-    // SAFETY: JVMTI returned `count` class references.
-    let list = unsafe { std::slice::from_raw_parts(classes, count.max(0) as usize) };
-    let initialized = list.iter().any(|&k| {
-        let mut sig: *mut std::os::raw::c_char = std::ptr::null_mut();
-        // SAFETY: valid class reference and out pointer; no generic signature wanted.
-        let err =
-            unsafe { ((**env).GetClassSignature.unwrap())(env, k, &mut sig, std::ptr::null_mut()) };
-        if err != jvmtiError_JVMTI_ERROR_NONE || sig.is_null() {
-            return false;
-        }
-        // SAFETY: a NUL-terminated string allocated by JVMTI, freed right after.
-        let same = unsafe { CStr::from_ptr(sig) }.to_bytes() == wanted.as_bytes();
-        unsafe { ((**env).Deallocate.unwrap())(env, sig as *mut u8) };
-        same && c
-            .jvmti
-            .class_status(k)
-            .is_ok_and(|s| s & JVMTI_CLASS_STATUS_INITIALIZED != 0)
-    });
-    // SAFETY: the array was allocated by JVMTI.
-    unsafe { ((**env).Deallocate.unwrap())(env, classes as *mut u8) };
-    initialized
-}
-
-/// The main thread past its end: it must not reach the JVM's shutdown before the monitor wrote
-/// the result and ended the process (the monitor always does, within the watchdog's bounds).
-pub fn hold_main() {
-    std::thread::sleep(Duration::from_secs(120));
 }
 
 #[cfg(test)]

@@ -1,17 +1,20 @@
 //! The instrumented program's site table (`META-INF/rankcheck/sites.tsv`), reduced to what the
 //! agent needs: which field a data-access site touches.
 
-use crate::control::{mix, SiteInfo};
+use crate::hash::mix;
 use java_harness::hooks::{SiteKind, SiteRecord};
 use std::collections::HashMap;
 
-/// Parses the concatenated site tables; lines that do not parse are skipped (an older or newer
-/// rewriter's extra columns must not stop a run). The tracked-variable lines of a class path
-/// instrumented for a variable set go to [`crate::naming::register`].
-pub fn parse(text: &str) -> Parsed {
-    let (parsed, allocs) = parse_records(text);
-    crate::naming::register(text, &allocs);
-    parsed
+/// What the harness needs to know about a site (from the site table).
+#[derive(Clone, Copy, Debug)]
+pub struct SiteInfo {
+    /// Identity of the field (hash of `owner.name:descriptor`), 0 for arrays and non-data sites.
+    pub field: u64,
+    pub is_static: bool,
+    /// In a static initializer: never a scheduling point. A thread preempted inside `<clinit>`
+    /// would block every other thread that touches the class in the JVM's class-initialization
+    /// lock, where rankcheck cannot see (JVMS §5.5).
+    pub clinit: bool,
 }
 
 /// One site table, parsed.
@@ -31,8 +34,10 @@ pub fn place(rec: &SiteRecord) -> String {
     }
 }
 
-/// The site infos and places, and the allocation-site records.
-fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
+/// Parses the concatenated site tables: the site infos and places, and the allocation-site
+/// records (for `naming`). Lines that do not parse are skipped (an older or newer rewriter's
+/// extra columns must not stop a run).
+pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
     let mut sites = HashMap::new();
     let mut places = HashMap::new();
     let mut allocs = Vec::new();

@@ -447,12 +447,12 @@ fn tracked_variables<'a>(
 /// (and the name of every static site the analysis could not resolve); each tracked allocation
 /// site's key and the JVM signature of what it makes.
 pub fn tracked_table(analysis: &alias::AnalysisFile, vars: &[u32]) -> String {
+    use java_harness::agent_contract::{tracked_alloc_line, tracked_set_line, tracked_static_line};
     use std::collections::BTreeSet;
     let mut ids: Vec<u32> = vars.to_vec();
     ids.sort_unstable();
     ids.dedup();
-    let list: Vec<String> = ids.iter().map(u32::to_string).collect();
-    let mut lines = vec![format!("#tracked\tset\t{}", list.join(","))];
+    let mut lines = vec![tracked_set_line(&ids)];
     let mut statics: BTreeSet<String> = BTreeSet::new();
     let mut allocs: BTreeSet<String> = BTreeSet::new();
     for v in tracked_variables(analysis, &ids) {
@@ -466,9 +466,12 @@ pub fn tracked_table(analysis: &alias::AnalysisFile, vars: &[u32]) -> String {
                 } else {
                     format!("L{};", v.ty)
                 };
-                allocs.insert(format!(
-                    "#tracked\talloc\t{}\t{}\t{}\t{}\t{signature}",
-                    k.class, k.method, k.descriptor, k.bci
+                allocs.insert(tracked_alloc_line(
+                    &k.class,
+                    &k.method,
+                    &k.descriptor,
+                    k.bci,
+                    &signature,
                 ));
             }
             (alias::VariableKind::Alloc, None) => {}
@@ -487,7 +490,7 @@ pub fn tracked_table(analysis: &alias::AnalysisFile, vars: &[u32]) -> String {
     lines.extend(
         statics
             .into_iter()
-            .map(|d| format!("#tracked\tstatic\t{d}")),
+            .map(|d| tracked_static_line(&d)),
     );
     lines.extend(allocs);
     let mut text = lines.join("\n");

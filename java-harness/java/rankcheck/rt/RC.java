@@ -459,6 +459,7 @@ public final class RC {
 
     /** nWait / nWaitReturned: not controlled, done, or wait in the real wait() and ask again. */
     private static final int WAIT_PASS = 0;
+    private static final int WAIT_DONE = 1;
     private static final int WAIT_REAL = 2;
 
     /**

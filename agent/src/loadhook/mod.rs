@@ -24,7 +24,11 @@
 //! attribute and are left alone. The rewritten bytes are cached per class, so the fresh class
 //! loader of every execution costs a lookup, not a rewrite. Sites go to the agent's site table.
 
-use crate::jvmti::Jvmti;
+mod resources;
+
+use crate::ffi::call;
+use crate::jdk_classes::{is_clock_target, is_collection_target, is_juc_target};
+use crate::jvmti::{check, Jvmti};
 use crate::jvmti_sys::*;
 use java_harness::hooks::SiteRecord;
 use jni::sys::{jclass, jint, jobject, jvalue, JNIEnv};
@@ -42,7 +46,7 @@ pub struct LoadOptions {
     /// Rewrite `java.util.concurrent` so that it is modelled (`juc=on`, the default).
     pub juc: bool,
     /// Make the field and array accesses inside the JDK collections of
-    /// [`is_collection_target`] scheduling points (`collections=on`; needs `juc`).
+    /// [`crate::jdk_classes::is_collection_target`] scheduling points (`collections=on`; needs `juc`).
     pub collections: bool,
     /// Instrument application classes as they load (`instrument=load` or `load-sync-only`).
     pub app: AppMode,
@@ -103,80 +107,6 @@ impl LoadOptions {
     }
 }
 
-/// The JDK classes rewritten so that `java.util.concurrent` is modelled.
-///
-/// Excluded: `ConcurrentHashMap` (class loading uses it while holding the JVM's and the class
-/// loader's real locks, so a scheduling point inside it could leave other threads blocked where
-/// rankcheck cannot see), `ThreadLocalRandom` (per-thread seeds, nothing to model) and the
-/// lock-free collections (nothing but compare-and-set on private nodes).
-pub fn is_juc_target(name: &str) -> bool {
-    const EXCLUDED: &[&str] = &[
-        "java/util/concurrent/ConcurrentHashMap",
-        "java/util/concurrent/ThreadLocalRandom",
-        "java/util/concurrent/ConcurrentSkipList",
-        "java/util/concurrent/ConcurrentLinked",
-    ];
-    name.starts_with("java/util/concurrent/")
-        && !EXCLUDED.iter().any(|p| name.starts_with(p))
-        && !name.contains('.')
-}
-
-/// The JDK collections whose field and array accesses become scheduling points with
-/// `collections=on` (with their nested classes: nodes, iterators, views). Left out: classes
-/// with synchronized methods (`Vector`, `Hashtable`, `StringBuffer`): their monitors are real
-/// ones the model cannot see, since retransformation cannot desugar a synchronized method,
-/// and a thread switch inside one would leave the other threads blocked where rankcheck cannot
-/// see. (`StringBuffer` shares `AbstractStringBuilder`; its frames are not the application's,
-/// so accesses under them are no scheduling points, see `juc::classify`.)
-pub const COLLECTION_CLASSES: &[&str] = &[
-    "java/util/AbstractList",
-    "java/util/ArrayList",
-    "java/util/LinkedList",
-    "java/util/ArrayDeque",
-    "java/util/PriorityQueue",
-    "java/util/HashMap",
-    "java/util/LinkedHashMap",
-    "java/util/HashSet",
-    "java/util/LinkedHashSet",
-    "java/util/TreeMap",
-    "java/util/TreeSet",
-    "java/util/IdentityHashMap",
-    "java/util/BitSet",
-    "java/lang/AbstractStringBuilder",
-    "java/lang/StringBuilder",
-];
-
-/// Whether `name` (internal name, no hidden-class suffix) is one of [`COLLECTION_CLASSES`] or
-/// nested in one.
-pub fn is_collection_target(name: &str) -> bool {
-    is_in(COLLECTION_CLASSES, name)
-}
-
-/// The JDK classes that read the wall clock for the program (`Instant.now()`,
-/// `Clock.systemUTC()`, `LocalDateTime.now()`, `new Date()`): rewritten so that their clock
-/// reads are the virtual clock's, as the program's own `System.currentTimeMillis()` is; a
-/// failure message or a decision that shows the time then replays.
-pub const CLOCK_CLASSES: &[&str] = &["java/time/Clock", "java/util/Date"];
-
-/// Whether `name` is one of [`CLOCK_CLASSES`] or nested in one.
-pub fn is_clock_target(name: &str) -> bool {
-    is_in(CLOCK_CLASSES, name)
-}
-
-fn is_in(classes: &[&str], name: &str) -> bool {
-    classes.iter().any(|c| {
-        name.strip_prefix(c)
-            .is_some_and(|rest| rest.is_empty() || rest.starts_with('$'))
-    })
-}
-
-/// Whether rewritten JDK code of class `name` is modelled library code (`java.util.concurrent`
-/// or a collection): its frames are passed through when deciding whose use a scheduling point
-/// is (`juc::internal_use`).
-pub fn is_modelled_jdk_class(name: &str) -> bool {
-    is_juc_target(name) || is_collection_target(name)
-}
-
 struct LoadHook {
     jvmti: Jvmti,
     options: LoadOptions,
@@ -195,24 +125,6 @@ struct LoadHook {
 type ClassCache = HashMap<(String, u64), Option<Arc<Vec<u8>>>>;
 
 static HOOK: OnceLock<LoadHook> = OnceLock::new();
-
-macro_rules! call {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: the table entry exists for every JVMTI version >= 9, and callers pass valid
-        // arguments.
-        let err = unsafe { ((**env).$f.unwrap())(env $(, $arg)*) };
-        if err == jvmtiError_JVMTI_ERROR_NONE { Ok(()) } else { Err(err) }
-    }};
-}
-
-macro_rules! jni {
-    ($env:expr, $f:ident $(, $arg:expr)*) => {{
-        let env = $env;
-        // SAFETY: `env` is the calling thread's JNIEnv and the arguments are valid for the call.
-        unsafe { ((**env).$f.unwrap())(env $(, $arg)*) }
-    }};
-}
 
 /// The capabilities this module needs (added by `Agent_OnLoad` with the others).
 pub fn capabilities(options: &LoadOptions, caps: &mut jvmtiCapabilities) {
@@ -242,7 +154,7 @@ pub fn on_load(jvmti: Jvmti, options: &LoadOptions) {
         let jar = options.rt_jar.clone().or_else(|| find_rt_jar(jvmti));
         let added = jar.as_ref().and_then(|j| {
             let c = CString::new(j.to_string_lossy().as_bytes()).ok()?;
-            call!(jvmti.0, AddToBootstrapClassLoaderSearch, c.as_ptr()).ok()
+            check(call!(jvmti.0, AddToBootstrapClassLoaderSearch, c.as_ptr())).ok()
         });
         if added.is_none() {
             eprintln!(
@@ -278,18 +190,18 @@ pub fn on_load(jvmti: Jvmti, options: &LoadOptions) {
 /// clear in its central directory; a directory holds the file).
 fn find_rt_jar(jvmti: Jvmti) -> Option<PathBuf> {
     let mut value: *mut c_char = std::ptr::null_mut();
-    call!(
+    check(call!(
         jvmti.0,
         GetSystemProperty,
         c"java.class.path".as_ptr(),
         &mut value
-    )
+    ))
     .ok()?;
     // SAFETY: JVMTI returned a NUL-terminated string allocated with Allocate.
     let cp = unsafe { CStr::from_ptr(value) }
         .to_string_lossy()
         .into_owned();
-    let _ = call!(jvmti.0, Deallocate, value as *mut c_uchar);
+    let _ = check(call!(jvmti.0, Deallocate, value as *mut c_uchar));
     cp.split(':').map(PathBuf::from).find(|p| holds_rc(p))
 }
 
@@ -331,9 +243,9 @@ fn vm_init(env: *mut JNIEnv) {
 /// rewritten JDK classes may call it.
 fn base_reads_rc(jvmti: Jvmti, env: *mut JNIEnv) -> Result<(), String> {
     let class = |name: &CStr| {
-        let c = jni!(env, FindClass, name.as_ptr());
+        let c = call!(env, FindClass, name.as_ptr());
         if c.is_null() {
-            jni!(env, ExceptionClear);
+            call!(env, ExceptionClear);
         }
         c
     };
@@ -343,7 +255,7 @@ fn base_reads_rc(jvmti: Jvmti, env: *mut JNIEnv) -> Result<(), String> {
     if rc.is_null() || object.is_null() || class_class.is_null() {
         return Err("rankcheck.rt.RC is not on the boot class path".into());
     }
-    let get_module = jni!(
+    let get_module = call!(
         env,
         GetMethodID,
         class_class,
@@ -351,14 +263,14 @@ fn base_reads_rc(jvmti: Jvmti, env: *mut JNIEnv) -> Result<(), String> {
         c"()Ljava/lang/Module;".as_ptr()
     );
     if get_module.is_null() {
-        jni!(env, ExceptionClear);
+        call!(env, ExceptionClear);
         return Err("no Class.getModule".into());
     }
     let no_args: [jvalue; 0] = [];
     let module_of = |c: jclass| {
-        let m = jni!(env, CallObjectMethodA, c, get_module, no_args.as_ptr());
+        let m = call!(env, CallObjectMethodA, c, get_module, no_args.as_ptr());
         if m.is_null() {
-            jni!(env, ExceptionClear);
+            call!(env, ExceptionClear);
         }
         m
     };
@@ -366,8 +278,8 @@ fn base_reads_rc(jvmti: Jvmti, env: *mut JNIEnv) -> Result<(), String> {
     if base.is_null() || rc_module.is_null() {
         return Err("modules not found".into());
     }
-    call!(jvmti.0, AddModuleReads, base, rc_module)
-        .map_err(|e| format!("AddModuleReads failed (error {e})"))
+    check(call!(jvmti.0, AddModuleReads, base, rc_module))
+        .map_err(|e| format!("AddModuleReads failed (error {})", e.0))
 }
 
 /// Retransforms the JDK classes to rewrite that were loaded before the hook was enabled.
@@ -375,7 +287,7 @@ fn retransform_loaded(h: &LoadHook) {
     let jvmti = h.jvmti;
     let mut count: jint = 0;
     let mut classes: *mut jclass = std::ptr::null_mut();
-    if call!(jvmti.0, GetLoadedClasses, &mut count, &mut classes).is_err() {
+    if check(call!(jvmti.0, GetLoadedClasses, &mut count, &mut classes)).is_err() {
         return;
     }
     // SAFETY: JVMTI returned `count` class references at `classes`.
@@ -385,24 +297,24 @@ fn retransform_loaded(h: &LoadHook) {
         .copied()
         .filter(|&c| {
             let mut modifiable: u8 = 0;
-            call!(jvmti.0, IsModifiableClass, c, &mut modifiable).is_ok()
+            check(call!(jvmti.0, IsModifiableClass, c, &mut modifiable)).is_ok()
                 && modifiable != 0
                 && class_name(jvmti, c).is_some_and(|n| h.jdk_config(&n).is_some())
         })
         .collect();
-    let _ = call!(jvmti.0, Deallocate, classes as *mut c_uchar);
+    let _ = check(call!(jvmti.0, Deallocate, classes as *mut c_uchar));
     if targets.is_empty() {
         return;
     }
-    if let Err(e) = call!(
+    if let Err(crate::jvmti::JvmtiError(e)) = check(call!(
         jvmti.0,
         RetransformClasses,
         targets.len() as jint,
         targets.as_ptr()
-    ) {
+    )) {
         // One by one, so that one class the JVM refuses does not leave the others alone.
         for &c in &targets {
-            if call!(jvmti.0, RetransformClasses, 1, &c).is_err() {
+            if check(call!(jvmti.0, RetransformClasses, 1, &c)).is_err() {
                 let name = class_name(jvmti, c).unwrap_or_default();
                 eprintln!(
                     "rankcheck agent: warning: {name} could not be retransformed (error {e})"
@@ -415,19 +327,19 @@ fn retransform_loaded(h: &LoadHook) {
 /// Internal name of a class (`java/util/concurrent/Semaphore`), from its signature.
 fn class_name(jvmti: Jvmti, class: jclass) -> Option<String> {
     let mut sig: *mut c_char = std::ptr::null_mut();
-    call!(
+    check(call!(
         jvmti.0,
         GetClassSignature,
         class,
         &mut sig,
         std::ptr::null_mut()
-    )
+    ))
     .ok()?;
     // SAFETY: a NUL-terminated string allocated by JVMTI.
     let text = unsafe { CStr::from_ptr(sig) }
         .to_string_lossy()
         .into_owned();
-    let _ = call!(jvmti.0, Deallocate, sig as *mut c_uchar);
+    let _ = check(call!(jvmti.0, Deallocate, sig as *mut c_uchar));
     text.strip_prefix('L')?
         .strip_suffix(';')
         .map(str::to_string)
@@ -460,7 +372,7 @@ unsafe extern "C" fn on_class_file_load(
     let rewritten = std::panic::catch_unwind(|| h.rewrite(env, loader, &name, bytes));
     let Ok(Some(out)) = rewritten else { return };
     let mut mem: *mut c_uchar = std::ptr::null_mut();
-    if call!(h.jvmti.0, Allocate, out.len() as i64, &mut mem).is_err() {
+    if check(call!(h.jvmti.0, Allocate, out.len() as i64, &mut mem)).is_err() {
         return;
     }
     // SAFETY: `mem` has room for `out.len()` bytes; JVMTI takes ownership of it.
@@ -496,7 +408,7 @@ impl LoadHook {
         if is_rankcheck_runtime(name) || crate::juc::is_test_framework(name) {
             return None;
         }
-        let key = (name.to_string(), fnv(bytes));
+        let key = (name.to_string(), crate::hash::fnv(bytes));
         if let Some(hit) = self.lock_cache().get(&key) {
             return hit.clone();
         }
@@ -567,7 +479,8 @@ impl LoadHook {
             {
                 continue;
             }
-            let Some(bytes) = resource_bytes(env, loader, &format!("{owner}.class")) else {
+            let Some(bytes) = resources::resource_bytes(env, loader, &format!("{owner}.class"))
+            else {
                 continue;
             };
             self.learn_class(&owner, &bytes, config);
@@ -614,128 +527,30 @@ impl LoadHook {
     }
 }
 
+/// Where the site table lines of classes rewritten at load time go (set by `Agent_OnLoad`:
+/// the controller's site table, which sits above this module).
+static SITE_SINK: OnceLock<fn(&str)> = OnceLock::new();
+
+/// Sends the site table lines of classes rewritten at load time to `sink`.
+pub fn on_sites(sink: fn(&str)) {
+    let _ = SITE_SINK.set(sink);
+}
+
 /// Adds sites rewritten at load time to the agent's site table.
 fn add_sites(sites: &[SiteRecord]) {
     if sites.is_empty() {
         return;
     }
-    let Some(c) = crate::CONTROL.get() else {
+    let Some(sink) = SITE_SINK.get() else {
         return;
     };
     let text: String = sites.iter().map(|s| s.to_line() + "\n").collect();
-    c.load_sites(crate::sites::parse(&text));
-}
-
-/// `loader.getResourceAsStream(name).readAllBytes()`, or `None` (exceptions cleared).
-fn resource_bytes(env: *mut JNIEnv, loader: jobject, name: &str) -> Option<Vec<u8>> {
-    let clear = || {
-        if jni!(env, ExceptionCheck) != 0 {
-            jni!(env, ExceptionClear);
-        }
-    };
-    let loader_class = jni!(env, FindClass, c"java/lang/ClassLoader".as_ptr());
-    let stream_class = jni!(env, FindClass, c"java/io/InputStream".as_ptr());
-    if loader_class.is_null() || stream_class.is_null() {
-        clear();
-        return None;
-    }
-    let get = jni!(
-        env,
-        GetMethodID,
-        loader_class,
-        c"getResourceAsStream".as_ptr(),
-        c"(Ljava/lang/String;)Ljava/io/InputStream;".as_ptr()
-    );
-    let read_all = jni!(
-        env,
-        GetMethodID,
-        stream_class,
-        c"readAllBytes".as_ptr(),
-        c"()[B".as_ptr()
-    );
-    let close = jni!(
-        env,
-        GetMethodID,
-        stream_class,
-        c"close".as_ptr(),
-        c"()V".as_ptr()
-    );
-    if get.is_null() || read_all.is_null() || close.is_null() {
-        clear();
-        return None;
-    }
-    let cname = CString::new(name).ok()?;
-    let jname = jni!(env, NewStringUTF, cname.as_ptr());
-    let args = [jvalue { l: jname }];
-    let stream = jni!(env, CallObjectMethodA, loader, get, args.as_ptr());
-    clear();
-    if stream.is_null() {
-        return None;
-    }
-    let no_args: [jvalue; 0] = [];
-    let array = jni!(env, CallObjectMethodA, stream, read_all, no_args.as_ptr());
-    clear();
-    jni!(env, CallVoidMethodA, stream, close, no_args.as_ptr());
-    clear();
-    if array.is_null() {
-        return None;
-    }
-    let len = jni!(env, GetArrayLength, array);
-    let mut out = vec![0u8; len.max(0) as usize];
-    jni!(
-        env,
-        GetByteArrayRegion,
-        array,
-        0,
-        len,
-        out.as_mut_ptr() as *mut jni::sys::jbyte
-    );
-    clear();
-    for local in [loader_class, stream_class, jname, stream, array] {
-        jni!(env, DeleteLocalRef, local);
-    }
-    Some(out)
-}
-
-fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    sink(&text);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn juc_targets() {
-        assert!(is_juc_target(
-            "java/util/concurrent/locks/AbstractQueuedSynchronizer"
-        ));
-        assert!(is_juc_target(
-            "java/util/concurrent/ThreadPoolExecutor$Worker"
-        ));
-        assert!(is_juc_target("java/util/concurrent/atomic/AtomicInteger"));
-        assert!(!is_juc_target(
-            "java/util/concurrent/ConcurrentHashMap$Node"
-        ));
-        assert!(!is_juc_target("java/util/HashMap"));
-        assert!(!is_juc_target(
-            "java/util/concurrent/ThreadPoolExecutor$$Lambda$14.0x0000000800c0b000"
-        ));
-    }
-
-    #[test]
-    fn collection_and_clock_targets() {
-        assert!(is_collection_target("java/util/HashMap"));
-        assert!(is_collection_target("java/util/HashMap$KeyIterator"));
-        assert!(!is_collection_target("java/util/HashMapX"));
-        assert!(is_clock_target("java/time/Clock"));
-        assert!(is_clock_target("java/time/Clock$SystemClock"));
-        assert!(is_clock_target("java/util/Date"));
-        assert!(!is_clock_target("java/util/DateFormat"));
-        assert!(!is_clock_target("java/time/Instant"));
-    }
 
     #[test]
     fn options() {

@@ -1,0 +1,367 @@
+//! The execution lifecycle: the next execution, its start, the harness's wait for its end, how
+//! it ends, its application threads stopped, and its result written.
+
+use super::*;
+
+impl Control {
+    /// When every non-daemon thread has finished, the JVM would exit: the execution is over.
+    pub(super) fn only_daemons_left(&self, ex: &Exec) -> Option<String> {
+        let running: Vec<&ThreadRec> = ex.threads.iter().filter(|r| !r.finished).collect();
+        if running.is_empty() || running.iter().any(|r| !r.daemon) {
+            return None;
+        }
+        let names: Vec<&str> = running.iter().map(|r| r.name.as_str()).collect();
+        Some(format!(
+            "every non-daemon thread finished; {} daemon thread(s) still running were stopped: {}",
+            names.len(),
+            names.join(", ")
+        ))
+    }
+
+    pub(super) fn internal_error(&self, epoch: u32, message: String) {
+        self.end_execution(
+            epoch,
+            End {
+                kind: "internal",
+                bug: false,
+                message,
+                bound: None,
+                exit_status: None,
+                trace: None,
+            },
+        );
+    }
+
+    /// Records how execution `epoch` ended (the first ending wins), captures every live
+    /// application thread's stack for a bug, and wakes the harness.
+    pub fn end_execution(&self, epoch: u32, end: End) {
+        let mut st = self.lock();
+        let Some(ex) = st.exec.as_mut().filter(|e| e.epoch == epoch) else {
+            return;
+        };
+        if ex.end.is_some() {
+            return;
+        }
+        let bug = end.bug;
+        ex.end = Some(end);
+        if !bug {
+            ex.stacks_ready = true;
+            self.harness_cv.notify_all();
+            return;
+        }
+        // A thread the model blocks (monitor, wait, join, park) waits in the agent: the
+        // model's word for it says what for; the JVM would say "running native code".
+        let guard = st;
+        let st = &*guard;
+        let Some(ex) = st.exec.as_ref() else { return };
+        let place = |s: i64| st.site_places.get(&s).map(|p| p.to_string());
+        let no_name = |_: ThreadId| String::new();
+        let names = crate::explain::Names {
+            thread: &no_name,
+            place: &place,
+        };
+        let threads: Vec<(u32, jobject, String, Option<String>)> = ex
+            .threads
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| {
+                !r.thread.is_null()
+                    && matches!(r.place, Place::Running | Place::Parked | Place::RealWait)
+            })
+            .map(|(i, r)| {
+                let modelled = st
+                    .model
+                    .status(ThreadId(i as u32))
+                    .filter(|s| !matches!(s, ThreadStatus::Running))
+                    .map(|s| crate::explain::state(s, &names));
+                (i as u32, r.thread, r.name.clone(), modelled)
+            })
+            .collect();
+        drop(guard);
+        // The other threads stay where they are until the harness wakes them, so their stacks
+        // are the ones of the failure.
+        let stacks: Vec<ThreadStack> = threads
+            .into_iter()
+            .map(|(id, thread, name, modelled)| {
+                let state = self.jvmti.thread_state(thread).unwrap_or(0);
+                ThreadStack {
+                    thread: id,
+                    name,
+                    state: modelled.unwrap_or_else(|| jvmti::describe_state(state).to_string()),
+                    frames: trim_frames(self.jvmti.stack(thread, 96).unwrap_or_default()),
+                }
+            })
+            .collect();
+        let mut st = self.lock();
+        if let Some(ex) = st.exec.as_mut().filter(|e| e.epoch == epoch) {
+            ex.stacks = stacks;
+            ex.stacks_ready = true;
+        }
+        self.harness_cv.notify_all();
+    }
+
+    // ---- the harness's side ----------------------------------------------------------------
+
+    /// The index of the next execution, or `None` when the run is over.
+    pub fn next_execution(&self) -> Option<u64> {
+        let mut st = self.lock();
+        // A search resumed from a state file (`state=`) that has nothing left.
+        if st.executions == 0 && !st.finished_in_model && st.model.strategy().exhausted() {
+            st.done = true;
+        }
+        if st.done {
+            return None;
+        }
+        if let Some(limit) = self.options.time_limit_ms {
+            if st.executions > 0 && self.session_start.elapsed() >= Duration::from_millis(limit) {
+                st.done = true;
+                return None;
+            }
+        }
+        if st.finished_in_model {
+            if let Err(e) = st.model.restart() {
+                eprintln!("rankcheck agent: cannot start another execution: {e}");
+                st.done = true;
+                return None;
+            }
+            st.finished_in_model = false;
+        }
+        Some(st.model.index())
+    }
+
+    /// Makes `root` thread 0 of a new execution.
+    pub fn start_execution(&self, root: jobject) {
+        let mut st = self.lock();
+        st.epoch += 1;
+        let index = st.model.index();
+        let mut ex = Exec {
+            epoch: st.epoch,
+            index,
+            threads: vec![ThreadRec::new(Place::Unborn)],
+            thread_of: IdMap::default(),
+            next_obj: 0,
+            names: Default::default(),
+            live: 1,
+            end: None,
+            stacks_ready: false,
+            stacks: Vec::new(),
+            progress: 0,
+            started: Instant::now(),
+            clock_ns: BASE_CLOCK_NS,
+            rng: mix(self.options.seed, index),
+            notes: Vec::new(),
+            quiet: None,
+            quiet_thread: None,
+            quiet_covers: 0,
+            confinement: Default::default(),
+            next_confinement_id: 0,
+            locs: Default::default(),
+        };
+        if let Some(refs) = self.java() {
+            quiet::clear_quiet(&refs);
+        }
+        let id = self.obj_id(&mut ex, root);
+        ex.thread_of.insert(id.0, ThreadId::MAIN);
+        st.exec = Some(ex);
+    }
+
+    /// Blocks until the execution ended and its threads are gone (or given up on); runs the
+    /// watchdog meanwhile.
+    pub fn await_execution(&self) {
+        let mut st = self.lock();
+        let epoch = st.epoch;
+        let mut last_progress = (u64::MAX, Instant::now(), 0);
+        loop {
+            let ex = st.exec.as_mut().unwrap();
+            if ex.end.is_some() && ex.stacks_ready {
+                break;
+            }
+            if ex.end.is_none() {
+                if let Some(end) = self.watchdog(ex, &mut last_progress) {
+                    drop(st);
+                    self.end_execution(epoch, end);
+                    st = self.lock();
+                    continue;
+                }
+            }
+            st = self
+                .harness_cv
+                .wait_timeout(st, Duration::from_millis(20))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+        drop(st);
+        self.stop_threads(epoch);
+    }
+
+    /// Wakes every application thread of the ended execution so that it dies, stops those that
+    /// do not, and gives up on those that cannot be stopped.
+    pub(super) fn stop_threads(&self, epoch: u32) {
+        let abort = self.java().map(|j| j.abort);
+        let mut st = self.lock();
+        {
+            let ex = st.exec.as_mut().unwrap();
+            for rec in &ex.threads {
+                match rec.place {
+                    Place::Parked => rec.cv.notify_one(),
+                    Place::RealWait => {
+                        let _ = self.jvmti.interrupt(rec.thread);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let phases = [
+            (Duration::from_millis(300), true),
+            (Duration::from_millis(3_000), false),
+        ];
+        for (patience, then_stop) in phases {
+            let deadline = Instant::now() + patience;
+            while st.exec.as_ref().unwrap().live > 0 && Instant::now() < deadline {
+                st = self
+                    .harness_cv
+                    .wait_timeout(st, Duration::from_millis(5))
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+            let ex = st.exec.as_mut().unwrap();
+            if ex.live <= 0 || !then_stop {
+                break;
+            }
+            // Still alive: blocked where rankcheck cannot see, spinning without hooks, or not yet
+            // at its ThreadStart. An asynchronous ExecutionAborted wakes and unwinds it.
+            if let Some(abort) = abort {
+                for rec in &ex.threads {
+                    if !rec.thread.is_null() && rec.place != Place::Gone {
+                        let _ = self.jvmti.stop(rec.thread, abort);
+                    }
+                }
+            }
+        }
+        let ex = st.exec.as_mut().unwrap();
+        if ex.live > 0 {
+            let stuck: Vec<String> = ex
+                .threads
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| !matches!(r.place, Place::Gone) && !r.phantom && !r.finished)
+                .map(|(i, r)| format!("t{i} {}", r.name))
+                .collect();
+            ex.notes.push(format!(
+                "{} thread(s) could not be stopped and were left behind: {}",
+                ex.live,
+                stuck.join(", ")
+            ));
+        }
+        debug_assert_eq!(ex.epoch, epoch);
+    }
+
+    /// Completes the execution's result with the harness's output and oracle verdict, writes
+    /// it, and decides whether the run goes on.
+    pub fn finish_execution(
+        &self,
+        stdout: String,
+        stderr: String,
+        oracle: Option<(String, String)>,
+    ) -> Option<ExecutionResult> {
+        let mut st = self.lock();
+        let ex = st.exec.take()?;
+        let mut end = ex.end.clone().unwrap_or(End {
+            kind: "internal",
+            bug: false,
+            message: "the execution has no ending".into(),
+            bound: None,
+            exit_status: None,
+            trace: None,
+        });
+        let mut kind = end.kind.to_string();
+        if !end.bug {
+            if let Some((k, message)) = oracle {
+                kind = k;
+                end.bug = true;
+                end.message = message;
+            }
+        }
+        // The watchdog and the wall-clock bound: rankcheck could not control the execution,
+        // so it says nothing about the program (neither a bug nor a pass).
+        let inconclusive =
+            end.bug && matches!(end.bound, Some("watchdog" | "wall-clock" | "steps"));
+        let bug = end.bug && !inconclusive;
+        let steps_trace = self
+            .options
+            .trace
+            .then(|| self.steps_trace(&st, &ex, end.kind == "deadlock"));
+        let more = st.model.finish(bug).unwrap_or(false) && !st.model.strategy().exhausted();
+        let exhausted = st.model.strategy().exhausted();
+        if let Some(path) = &self.options.state {
+            save_state(path, st.model.strategy().save());
+        }
+        let coverage = st.model.strategy().coverage();
+        let hb = st.model.strategy().last_graph();
+        st.finished_in_model = true;
+        st.executions += 1;
+        if bug {
+            st.bugs += 1;
+        }
+        if inconclusive {
+            st.inconclusive += 1;
+        }
+        let schedule = (end.bug
+            || self.options.record_all
+            || self.options.record_at == Some(ex.index)
+            || self.options.replay.is_some()
+            || self.is_plain())
+        .then(|| st.model.schedule().to_text());
+        let result = ExecutionResult {
+            index: ex.index,
+            seed: self.options.seed,
+            outcome: if bug {
+                "bug"
+            } else if inconclusive {
+                "inconclusive"
+            } else {
+                "pass"
+            },
+            kind,
+            message: end.message,
+            bound: end.bound,
+            exit_status: end.exit_status,
+            steps: st.model.steps(),
+            threads: st.model.thread_count(),
+            millis: ex.started.elapsed().as_millis() as u64,
+            stacks: ex.stacks,
+            trace: end.trace,
+            stdout,
+            stderr,
+            schedule,
+            notes: ex.notes,
+            coverage,
+            exhausted,
+            hb,
+            steps_trace,
+        };
+        // Plain main without `out=` says it in one paragraph (plain.rs) instead.
+        if !(self.is_plain() && self.options.out.is_none()) {
+            st.results.write(&result, self.options.verbose);
+        }
+        let executions_left = st.executions < self.options.executions;
+        let hopeless = st.inconclusive >= self.options.max_inconclusive;
+        if !more || !executions_left || hopeless || (bug && !self.options.keep_going) {
+            st.done = true;
+        }
+        Some(result)
+    }
+}
+
+/// Writes the strategy's search state (a temporary file and a rename: a JVM killed mid-write
+/// leaves the previous state).
+fn save_state(path: &std::path::Path, state: Option<String>) {
+    let Some(text) = state else { return };
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, text).is_err() || std::fs::rename(&tmp, path).is_err() {
+        eprintln!(
+            "rankcheck agent: warning: cannot save the search state to {}",
+            path.display()
+        );
+    }
+}

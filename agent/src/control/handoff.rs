@@ -1,0 +1,310 @@
+//! The hand-off: a scheduling point announces the thread's next operation, the scheduler picks
+//! who performs its pending one, and every thread but the chosen one waits for its turn; static
+//! initializers and modelled waits.
+
+use super::*;
+
+impl Control {
+    // ---- scheduling points -----------------------------------------------------------------
+
+    /// A scheduling point of the current thread: announce `make(..)`'s operation and return
+    /// when the thread may perform it.
+    pub fn point(&self, make: impl FnOnce(&Control, &mut ExecView<'_>) -> Option<Op>) -> Turn {
+        self.point_for(false, make)
+    }
+
+    /// [`Control::point`]; with `for_application`, the operation is the application's even
+    /// when JDK code performs it (a fork/join worker a parallel stream starts: the program's
+    /// tasks run on it), or the caller has already decided that it is (`make` returns `None`
+    /// for the JDK's own uses).
+    pub fn point_for(
+        &self,
+        for_application: bool,
+        make: impl FnOnce(&Control, &mut ExecView<'_>) -> Option<Op>,
+    ) -> Turn {
+        let Some((epoch, me)) = current() else {
+            return Turn::Pass;
+        };
+        let mut st = self.lock();
+        if !live(&st, epoch) {
+            // The execution is over. Under JDK code (a dying thread's cached buffer freed by
+            // the JDK's cleaner, which answers any exception with System.exit(1)) the real
+            // operation runs; the program's own code unwinds.
+            drop(st);
+            return if crate::juc::under_jdk_code(self.jvmti) {
+                Turn::Pass
+            } else {
+                Turn::Abort
+            };
+        }
+        if let Some(decision) = self.close_quiet(&mut st, me) {
+            return self.settle(st, epoch, me, decision, Mode::Condvar);
+        }
+        let op = {
+            let State { exec, sites, .. } = &mut *st;
+            let ex = exec.as_mut().expect("live execution");
+            let mut view = ExecView { ex, sites, me };
+            make(self, &mut view)
+        };
+        let Some(op) = op else {
+            return Turn::Pass;
+        };
+        // Rewritten java.util.concurrent code used by the JDK itself, and code run by a static
+        // initializer: not scheduling points. An access to an object or static outside the
+        // tracked variable set (naming.rs), and an access in an application class's static
+        // initializer, still count as a step of their thread, as they do when they pass in Java
+        // inside a quiet stretch, so that a schedule means the same whichever way the access
+        // went; the others depend on what the JVM did before (a JDK class initializes once per
+        // JVM), so they are no step at all, or a schedule would not replay in a fresh JVM.
+        let untracked = matches!(op, Op::Access { var, .. } if var == crate::naming::UNTRACKED);
+        let jdk_own = |s: SiteId| !for_application && crate::juc::internal_use(self.jvmti, s);
+        let app_clinit = op.site().is_some_and(|s| {
+            st.sites.get(&s).is_some_and(|i| i.clinit) && !crate::juc::is_jdk_site(s)
+        });
+        let not_a_point = untracked
+            || op.site().is_some_and(jdk_own)
+            || op
+                .site()
+                .and_then(|s| st.sites.get(&s))
+                .is_some_and(|s| s.clinit)
+            || (self.options.clinit_check
+                && st.model.thread_count() > 1
+                && self.initializing()
+                && self.in_clinit(&mut st.clinit_methods));
+        let counted = untracked || app_clinit;
+        if not_a_point {
+            // A thread a static initializer starts (a pool it prestarts) must still be a model
+            // thread, or it would run uncontrolled: its start is performed at once, without a
+            // choice of thread. (The JDK's own threads, started under JDK code, stay its own.)
+            if matches!(op, Op::Start { .. }) && !op.site().is_some_and(jdk_own) {
+                let decision = st.model.perform_now(me, op);
+                return self.settle(st, epoch, me, decision, Mode::Condvar);
+            }
+            if counted && matches!(op, Op::Access { .. }) {
+                if let Ok(Some(decision)) = st.model.quiet_performed(me, 1) {
+                    return self.settle(st, epoch, me, Ok(decision), Mode::Condvar);
+                }
+            }
+            return Turn::Pass;
+        }
+        let decision = st.model.announce(me, op);
+        self.settle(st, epoch, me, decision, Mode::Condvar)
+    }
+
+    /// JVMTI ClassPrepare, on the preparing thread: remember classes with a static initializer
+    /// prepared by an application thread (their initialization normally follows at once, on
+    /// the same thread; JDK classes count too, since load-time rewriting puts scheduling points
+    /// into some of them).
+    pub fn class_prepared(&self, env: *mut JNIEnv, klass: jni::sys::jclass) {
+        if current().is_none() || !self.options.clinit_check {
+            return;
+        }
+        if self.jvmti.has_clinit(klass) {
+            let global = crate::ffi::new_global(env, klass);
+            PENDING_INIT.with(|p| p.borrow_mut().push(global));
+        }
+    }
+
+    /// Whether a class this thread prepared may still be being initialized (the cheap test
+    /// before the stack walk of [`in_clinit`](Self::in_clinit)).
+    pub(super) fn initializing(&self) -> bool {
+        PENDING_INIT.with(|p| {
+            let mut pending = p.borrow_mut();
+            if pending.is_empty() {
+                return false;
+            }
+            let done = crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED
+                | crate::jvmti_sys::JVMTI_CLASS_STATUS_ERROR;
+            let env = crate::ffi::current_env();
+            pending.retain(|&k| {
+                let finished = self.jvmti.class_status(k).map_or(true, |s| s & done != 0);
+                if finished && !env.is_null() {
+                    crate::ffi::delete_global(env, k);
+                }
+                !finished
+            });
+            !pending.is_empty()
+        })
+    }
+
+    /// Forgets this thread's pending classes (at its end).
+    pub(super) fn forget_pending(env: *mut JNIEnv) {
+        PENDING_INIT.with(|p| {
+            for k in p.borrow_mut().drain(..) {
+                crate::ffi::delete_global(env, k);
+            }
+        });
+    }
+
+    /// Whether the current thread runs a static initializer (its own, or one it triggered):
+    /// preempting it there would leave every other thread that touches the class blocked in
+    /// the JVM's class-initialization lock (JVMS §5.5), where rankcheck cannot see. So code run
+    /// by a static initializer has no scheduling points, as if it were atomic.
+    pub(super) fn in_clinit(&self, known: &mut IdMap<usize, bool>) -> bool {
+        let mut methods = [std::ptr::null_mut(); 48];
+        let n = self.jvmti.current_methods(&mut methods);
+        methods[..n].iter().any(|&m| {
+            *known
+                .entry(m as usize)
+                .or_insert_with(|| self.jvmti.is_clinit(m))
+        })
+    }
+
+    /// Like [`point`](Self::point) for `Wait`: after the model performed it, announces
+    /// `WaitReturn` and, unless picked at once, tells the caller to wait for real.
+    pub fn wait(&self, obj: jobject, timed: bool, site: SiteId) -> Turn {
+        let mut obj_id = ObjId(0);
+        let turn = self.point(|c, v| {
+            obj_id = c.obj_id(v.ex, obj);
+            Some(Op::Wait {
+                obj: obj_id,
+                timed,
+                site,
+            })
+        });
+        match turn {
+            Turn::Go(OpOutcome::Normal) => {}
+            other => return other,
+        }
+        let (epoch, me) = current().expect("application thread");
+        let st = self.lock();
+        if !live(&st, epoch) {
+            return Turn::Abort;
+        }
+        let mut st = st;
+        let decision = st.model.announce(me, Op::WaitReturn { obj: obj_id });
+        self.settle(st, epoch, me, decision, Mode::RealWait)
+    }
+
+    /// After the real `Object.wait()` of a modelled wait returned: is it this thread's turn?
+    pub fn wait_returned(&self) -> Turn {
+        let Some((epoch, me)) = current() else {
+            return Turn::Pass;
+        };
+        let mut st = self.lock();
+        if !live(&st, epoch) {
+            return Turn::Abort;
+        }
+        let rec = &mut st.exec.as_mut().unwrap().threads[me.index()];
+        match rec.resume.take() {
+            Some(outcome) => {
+                rec.place = Place::Running;
+                Turn::Go(outcome)
+            }
+            None => Turn::RealWait,
+        }
+    }
+
+    /// Applies `decision` (the model's answer to `me`'s announcement): hands the turn to the
+    /// picked thread, or ends the execution, then waits (per `mode`) until it is `me`'s turn.
+    pub(super) fn settle(
+        &self,
+        mut st: MutexGuard<'_, State>,
+        epoch: u32,
+        me: ThreadId,
+        mut decision: Result<Decision, ExecError>,
+        mode: Mode,
+    ) -> Turn {
+        // The picked thread's condition variable, notified only after the state lock is
+        // released: application threads share one CPU, and a thread woken while the waker still
+        // holds the lock runs at once, finds the lock taken and sleeps again (three switches
+        // per hand-off instead of one).
+        let mut wake = None;
+        loop {
+            match decision {
+                Ok(Decision::Run { thread, outcome }) => {
+                    let ex = st.exec.as_mut().unwrap();
+                    ex.progress += 1;
+                    if thread == me && mode != Mode::Leave {
+                        ex.threads[me.index()].place = Place::Running;
+                        if mode == Mode::Condvar {
+                            self.open_quiet(&mut st, me);
+                        }
+                        return Turn::Go(outcome);
+                    }
+                    if ex.threads[thread.index()].phantom {
+                        let rec = &mut ex.threads[thread.index()];
+                        // A thread whose start() never started it: it begins and ends at once.
+                        decision = if rec.phantom_end {
+                            rec.finished = true;
+                            st.model.thread_finished(thread)
+                        } else {
+                            rec.phantom_end = true;
+                            st.model.announce(thread, Op::End)
+                        };
+                        continue;
+                    }
+                    let rec = &mut ex.threads[thread.index()];
+                    rec.resume = Some(outcome);
+                    match rec.place {
+                        Place::Parked => wake = Some(rec.cv.clone()),
+                        Place::RealWait => {
+                            let _ = self.jvmti.interrupt(rec.thread);
+                        }
+                        // Not yet registered (it finds `resume` when it is), or already gone.
+                        _ => {}
+                    }
+                    break;
+                }
+                Ok(terminal) => {
+                    let end = self.end_of(&st, terminal);
+                    drop(st);
+                    self.end_execution(epoch, end);
+                    return Turn::Abort;
+                }
+                Err(e) => {
+                    drop(st);
+                    self.internal_error(epoch, format!("scheduler: {e}"));
+                    return Turn::Abort;
+                }
+            }
+        }
+        // `me` stops being the running thread before the lock goes; a turn handed back to it
+        // meanwhile waits in its `resume`, which `await_turn` reads before it sleeps.
+        let rec = &mut st.exec.as_mut().unwrap().threads[me.index()];
+        match mode {
+            Mode::Leave => {}
+            Mode::RealWait => rec.place = Place::RealWait,
+            Mode::Condvar => rec.place = Place::Parked,
+        }
+        drop(st);
+        if let Some(cv) = wake {
+            cv.notify_one();
+        }
+        match mode {
+            Mode::Leave => Turn::Go(OpOutcome::Normal),
+            Mode::RealWait => Turn::RealWait,
+            Mode::Condvar => self.await_turn(self.lock(), epoch, me),
+        }
+    }
+
+    /// Waits on `me`'s condition variable until its turn comes (or the execution ends).
+    pub(super) fn await_turn(
+        &self,
+        mut st: MutexGuard<'_, State>,
+        epoch: u32,
+        me: ThreadId,
+    ) -> Turn {
+        // The caller may have let go of the lock: the execution may be over.
+        if !live(&st, epoch) {
+            return Turn::Abort;
+        }
+        let cv = {
+            let rec = &mut st.exec.as_mut().unwrap().threads[me.index()];
+            rec.place = Place::Parked;
+            rec.cv.clone()
+        };
+        loop {
+            if !live(&st, epoch) {
+                return Turn::Abort;
+            }
+            let rec = &mut st.exec.as_mut().unwrap().threads[me.index()];
+            if let Some(outcome) = rec.resume.take() {
+                rec.place = Place::Running;
+                self.open_quiet(&mut st, me);
+                return Turn::Go(outcome);
+            }
+            st = cv.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}

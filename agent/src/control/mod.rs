@@ -1,0 +1,331 @@
+//! The controller: the agent's one global object ([`CONTROL`]) and its state, in one file per
+//! concern — `handoff` (scheduling points, the turn), `quiet` (quiet stretches), `threads`
+//! (thread lifecycle), `execution` (execution lifecycle, results), `watchdog`, `pinned` (pinned
+//! nondeterminism), `objects` (ids, [`ExecView`]), `verdict` (how an execution ended, traces,
+//! stack trimming), `java` (the runtime classes, [`Control::connect`]).
+//!
+//! The hand-off: exactly one application thread runs at a time, the one the scheduler picked.
+//!
+//! Every application thread owns a condition variable (all share the one `State` mutex). At a
+//! scheduling point the running thread announces its next operation to the model; if the
+//! scheduler picks another thread, the running thread stores that thread's outcome in its
+//! record, wakes it, and waits on its own condition variable until some thread hands the turn
+//! back. A thread that performed `Object.wait` waits in the real `wait()` instead (so the real
+//! monitor is released) and is woken by a targeted JVMTI interrupt; program interrupts are
+//! modelled and never real, so the real interrupt flag of an application thread is the agent's.
+//!
+//! An execution ends when the model says so (finished, deadlock, step bound, exit, stopped), an
+//! application thread dies of an uncaught throwable, or the watchdog fires. Ending it records the
+//! verdict and every thread's stack, then the harness thread (in [`Control::await_execution`])
+//! wakes every application thread so that its next hook throws `ExecutionAborted`, stops those
+//! blocked where rankcheck cannot see with an asynchronous `ExecutionAborted` (JVMTI
+//! `StopThread`), and waits for them to die.
+
+use crate::hash::{mix, splitmix};
+use crate::jvmti::{self, Jvmti};
+use crate::options::Options;
+use crate::report::{ExecutionResult, ThreadStack};
+use jni::sys::{jobject, JNIEnv};
+use rustc_hash::FxHashMap as IdMap;
+use scheduler::{
+    Decision, ExecError, Execution, Loc, ObjId, Op, OpKind, OpOutcome, SiteId, Stop, ThreadId,
+    ThreadStatus, VarId,
+};
+use std::cell::Cell;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+mod execution;
+mod handoff;
+mod java;
+mod objects;
+mod pinned;
+mod quiet;
+mod threads;
+mod verdict;
+mod watchdog;
+
+use crate::sites::SiteInfo;
+pub use java::JavaRefs;
+pub use objects::ExecView;
+pub use pinned::BASE_CLOCK_NS;
+pub use verdict::trim_frames;
+
+/// The agent, once `Agent_OnLoad` succeeded.
+pub static CONTROL: std::sync::OnceLock<Control> = std::sync::OnceLock::new();
+
+/// The model and its strategy, for the whole session.
+pub type Model = Execution<Box<dyn scheduler::coverage::Covering>>;
+
+thread_local! {
+    /// `(epoch, id)` of the current thread when it is an application thread of execution
+    /// `epoch`.
+    static ME: Cell<Option<(u32, ThreadId)>> = const { Cell::new(None) };
+    /// Classes with a static initializer that this thread prepared and that were
+    /// not initialized yet when last looked at (JNI global references): while there are any,
+    /// the thread may be running a static initializer, and scheduling points look at its stack.
+    static PENDING_INIT: std::cell::RefCell<Vec<jni::sys::jclass>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn current() -> Option<(u32, ThreadId)> {
+    ME.with(|m| m.get())
+}
+
+/// Whether the calling thread is an application thread under rankcheck's control (JDK code
+/// rewritten at load time also runs on threads rankcheck does not control).
+pub fn is_controlled() -> bool {
+    current().is_some()
+}
+
+/// What a hook should do after its scheduling point.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// The calling thread is not under rankcheck's control: do the real operation.
+    Pass,
+    /// The operation was performed in the model with this outcome; carry on.
+    Go(OpOutcome),
+    /// (After `Wait`) wait in the real `Object.wait()` until woken, then ask again.
+    RealWait,
+    /// The execution is over: throw `ExecutionAborted`.
+    Abort,
+}
+
+/// Where an application thread is, for the hand-off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// Not yet at its JVMTI ThreadStart.
+    Unborn,
+    /// Running (or about to: its turn was handed to it).
+    Running,
+    /// Waiting on its condition variable for its turn.
+    Parked,
+    /// In the real `Object.wait()` of a modelled wait.
+    RealWait,
+    /// Past its JVMTI ThreadEnd.
+    Gone,
+}
+
+struct ThreadRec {
+    cv: Arc<Condvar>,
+    /// JNI global reference to the `Thread` object (null until known).
+    thread: jobject,
+    place: Place,
+    /// The outcome of its pending operation, set by whoever picked it.
+    resume: Option<OpOutcome>,
+    /// Its real `start()` did not start it (an override that never calls `super.start()`).
+    phantom: bool,
+    /// The agent announced `End` on behalf of this phantom.
+    phantom_end: bool,
+    /// Performed `End` in the model.
+    finished: bool,
+    daemon: bool,
+    name: String,
+}
+
+// SAFETY: `thread` is a JNI global reference, valid in every thread.
+unsafe impl Send for ThreadRec {}
+
+impl ThreadRec {
+    fn new(place: Place) -> ThreadRec {
+        ThreadRec {
+            cv: Arc::new(Condvar::new()),
+            thread: std::ptr::null_mut(),
+            place,
+            resume: None,
+            phantom: false,
+            phantom_end: false,
+            finished: false,
+            daemon: false,
+            name: String::new(),
+        }
+    }
+}
+
+/// How an execution ended (before the harness's oracles add theirs).
+#[derive(Clone, Debug)]
+pub struct End {
+    /// `finished`, `exit`, `uncaught`, `deadlock`, `step-bound`, `timeout`, `blocked`,
+    /// `diverged`, `pruned`, `internal`.
+    pub kind: &'static str,
+    pub bug: bool,
+    pub message: String,
+    /// Which bound ended it: `steps`, `wall-clock`, `watchdog`.
+    pub bound: Option<&'static str>,
+    pub exit_status: Option<i32>,
+    /// An uncaught throwable's printed stack trace.
+    pub trace: Option<String>,
+}
+
+/// One execution's agent-side state.
+struct Exec {
+    epoch: u32,
+    index: u64,
+    threads: Vec<ThreadRec>,
+    /// `ObjId` of a `Thread` object → its application thread.
+    thread_of: IdMap<u64, ThreadId>,
+    next_obj: u64,
+    /// What is known of the objects' variables (allocation records, run-time names).
+    names: crate::naming::Names,
+    /// Threads really started and not yet past ThreadEnd (the root included).
+    live: i64,
+    end: Option<End>,
+    stacks_ready: bool,
+    stacks: Vec<ThreadStack>,
+    /// Bumped at every step: the watchdog's heartbeat.
+    progress: u64,
+    started: Instant,
+    /// Virtual clock, nanoseconds since the epoch.
+    clock_ns: u64,
+    rng: u64,
+    notes: Vec<String>,
+    /// The open quiet stretch: the thread that may pass data accesses in Java, and how many it
+    /// was granted (see `RC.quietLeft`).
+    quiet: Option<(ThreadId, u64)>,
+    /// The thread `RC.quietThread` holds (so it is written only when it changes).
+    quiet_thread: Option<ThreadId>,
+    /// Objects touched inside the JDK's collections, and by whom (confinement.rs).
+    confinement: crate::confinement::Confinement,
+    /// Ids of objects the confinement check met before any scheduling point did (with
+    /// [`CONFINEMENT_ID`] set).
+    next_confinement_id: u64,
+    /// The value `RC.quietCovers` holds (likewise).
+    quiet_covers: i32,
+    /// With `trace=on`: what each access location is, `(object id, array index or -1)`
+    /// (object 0: a static field), for the result's `steps_trace`.
+    locs: IdMap<u64, (u64, i32)>,
+}
+
+struct State {
+    model: Model,
+    /// Whether `model.finish` was called for the current execution (so `restart` comes next).
+    finished_in_model: bool,
+    epoch: u32,
+    exec: Option<Exec>,
+    /// No more executions.
+    done: bool,
+    executions: u64,
+    bugs: u64,
+    /// Executions rankcheck could not control (watchdog, wall-clock bound).
+    inconclusive: u64,
+    sites: IdMap<i64, SiteInfo>,
+    /// Where each site is, for messages (`crate::sites::place`).
+    site_places: IdMap<i64, Box<str>>,
+    /// Which methods (by jmethodID) are static initializers, learnt as they are met.
+    clinit_methods: IdMap<usize, bool>,
+    results: crate::report::Sink,
+}
+
+/// The agent's one global object.
+pub struct Control {
+    pub jvmti: Jvmti,
+    pub options: Options,
+    state: Mutex<State>,
+    harness_cv: Condvar,
+    /// Global references of JNI classes and the abort throwable, set by `connect` (outside the
+    /// state lock, so that it can be read anywhere).
+    java: std::sync::OnceLock<java::JavaRefs>,
+    session_start: Instant,
+    /// The JVM's own main class runs under the agent (plain.rs): one execution, ended by the
+    /// monitor thread.
+    pub plain: std::sync::atomic::AtomicBool,
+    /// JDK counters put back before every execution (pinned_jdk.rs).
+    pinned_jdk: Mutex<crate::pinned_jdk::Pinned>,
+}
+
+/// Marks an object id (low 32 bits of a tag) given by the confinement check, not yet an
+/// [`ObjId`] of the execution.
+const CONFINEMENT_ID: u64 = 1 << 31;
+
+impl Control {
+    pub fn new(jvmti: Jvmti, options: Options, model: Model, results: crate::report::Sink) -> Self {
+        Control {
+            jvmti,
+            options,
+            state: Mutex::new(State {
+                model,
+                finished_in_model: false,
+                epoch: 0,
+                exec: None,
+                done: false,
+                executions: 0,
+                bugs: 0,
+                inconclusive: 0,
+                sites: IdMap::default(),
+                site_places: IdMap::default(),
+                clinit_methods: IdMap::default(),
+                results,
+            }),
+            harness_cv: Condvar::new(),
+            java: std::sync::OnceLock::new(),
+            session_start: Instant::now(),
+            plain: std::sync::atomic::AtomicBool::new(false),
+            pinned_jdk: Mutex::new(Default::default()),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock leaves the state usable: every field stays consistent
+        // per operation.
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Called when the harness connects (the references also mean "connected").
+    pub fn set_java(&self, refs: java::JavaRefs) {
+        let _ = self.java.set(refs);
+    }
+
+    /// At VM death: a JVM whose main class was not the harness ran nothing under control; say
+    /// so instead of letting the user believe the program was tested.
+    pub fn vm_death(&self) {
+        if self.is_plain() {
+            // The process ends in the monitor thread once the result is written (an exit
+            // rankcheck did not see, e.g. from uninstrumented code, ends the execution here).
+            self.end_unseen_exit();
+            threads::hold_main();
+            return;
+        }
+        if self.java.get().is_none() {
+            eprintln!(
+                "rankcheck agent: no execution ran (see the error above; the runtime classes \
+                 must be on the class path: -cp APP:rankcheck-rt.jar MAIN, see agent/PROTOCOL.md)"
+            );
+        }
+        self.exit_status();
+    }
+
+    pub fn java(&self) -> Option<java::JavaRefs> {
+        self.java.get().copied()
+    }
+
+    /// Adds site tables to the agent's (the harness's offline tables, and classes rewritten at
+    /// load time, in any order); the tracked-variable lines of a class path instrumented for a
+    /// variable set go to [`crate::naming::register`].
+    pub fn load_site_table(&self, text: &str) {
+        let (sites, allocs) = crate::sites::parse_records(text);
+        crate::naming::register(text, &allocs);
+        let mut st = self.lock();
+        st.sites.extend(sites.infos);
+        st.site_places.extend(sites.places);
+    }
+
+    pub fn exit_status(&self) -> i32 {
+        let mut st = self.lock();
+        st.results.flush();
+        i32::from(st.bugs > 0)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Wait on the thread's condition variable for its turn.
+    Condvar,
+    /// Return `RealWait`: the caller waits in the real `Object.wait()`.
+    RealWait,
+    /// The thread finished: hand the turn on and leave.
+    Leave,
+}
+
+fn live(st: &State, epoch: u32) -> bool {
+    st.epoch == epoch && st.exec.as_ref().is_some_and(|e| e.end.is_none())
+}

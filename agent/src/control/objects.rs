@@ -1,0 +1,224 @@
+//! Object and thread identities of an execution, and the view of it the operation builders of
+//! [`Control::point`] get ([`ExecView`]): accesses, their locations and variables, allocations.
+
+use super::*;
+
+impl Control {
+    // ---- object identities -----------------------------------------------------------------
+
+    /// The object's id in the current execution (tags carry the epoch so that ids restart at 1
+    /// in every execution, as they do in a fresh JVM).
+    pub(super) fn obj_id(&self, ex: &mut Exec, obj: jobject) -> ObjId {
+        if obj.is_null() {
+            return ObjId(0);
+        }
+        if let Some(id) = self.tagged_id(ex.epoch, obj) {
+            if id & CONFINEMENT_ID == 0 {
+                return ObjId(id);
+            }
+            // Known so far only to the confinement check: it gets its id now, in the order
+            // of the execution's scheduling points.
+            ex.next_obj += 1;
+            let fresh = ex.next_obj;
+            ex.confinement.renamed(id, fresh);
+            let _ = self
+                .jvmti
+                .set_tag(obj, ((ex.epoch as i64) << 32) | fresh as i64);
+            return ObjId(fresh);
+        }
+        ex.next_obj += 1;
+        let id = ex.next_obj;
+        let _ = self
+            .jvmti
+            .set_tag(obj, ((ex.epoch as i64) << 32) | id as i64);
+        ObjId(id)
+    }
+
+    /// The id `obj`'s tag gives it in execution `epoch` (none: untagged in this execution).
+    pub(super) fn tagged_id(&self, epoch: u32, obj: jobject) -> Option<u64> {
+        let tag = self.jvmti.get_tag(obj).unwrap_or(0);
+        (tag != 0 && (tag >> 32) as u32 == epoch).then_some((tag & 0xffff_ffff) as u64)
+    }
+
+    /// The class names of execution `epoch`'s objects `ids` that are still alive, by id.
+    pub(super) fn classes(&self, epoch: u32, ids: &[u64]) -> IdMap<u64, String> {
+        let tags: Vec<i64> = ids
+            .iter()
+            .map(|&id| ((epoch as i64) << 32) | id as i64)
+            .collect();
+        self.jvmti
+            .classes_of_tags(crate::ffi::current_env(), &tags)
+            .into_iter()
+            .map(|(tag, class)| ((tag & 0xffff_ffff) as u64, class))
+            .collect()
+    }
+
+    pub(super) fn thread_of(&self, ex: &mut Exec, thread: jobject) -> Option<ThreadId> {
+        let id = self.obj_id(ex, thread);
+        ex.thread_of.get(&id.0).copied()
+    }
+}
+
+/// The current execution, as the operation builders of [`Control::point`] see it.
+pub struct ExecView<'a> {
+    pub(super) ex: &'a mut Exec,
+    pub(super) sites: &'a IdMap<i64, SiteInfo>,
+    pub me: ThreadId,
+}
+
+impl ExecView<'_> {
+    pub fn obj(&mut self, control: &Control, obj: jobject) -> ObjId {
+        control.obj_id(self.ex, obj)
+    }
+
+    /// Whether only this thread has touched `obj` at a confinement-checked site so far
+    /// (confinement.rs); statics (null) never are.
+    pub fn confined(&mut self, control: &Control, obj: jobject) -> bool {
+        if obj.is_null() {
+            return false;
+        }
+        // Not `obj_id`: the objects met here include the JDK's own (its first-time work in a
+        // JVM), and giving them ids from the execution's counter would shift the ids of the
+        // program's objects between the search and a replay.
+        let ex = &mut *self.ex;
+        let id = if let Some(id) = control.tagged_id(ex.epoch, obj) {
+            id
+        } else {
+            ex.next_confinement_id += 1;
+            let id = CONFINEMENT_ID | ex.next_confinement_id;
+            let _ = control
+                .jvmti
+                .set_tag(obj, ((ex.epoch as i64) << 32) | id as i64);
+            id
+        };
+        !ex.confinement.touch(id, self.me)
+    }
+
+    /// The application thread of `thread` in this execution, if it is one.
+    pub fn thread(&mut self, control: &Control, thread: jobject) -> Option<ThreadId> {
+        control.thread_of(self.ex, thread)
+    }
+
+    /// The location and variable of a field access (`obj` null for a static) or of an array
+    /// element (`index >= 0`). The variable is [`crate::naming::UNTRACKED`] when the class path
+    /// was instrumented for a variable set and the object or static is not in it: then the
+    /// access is no scheduling point.
+    pub fn access(
+        &mut self,
+        control: &Control,
+        obj: jobject,
+        index: i32,
+        site: SiteId,
+    ) -> (Loc, VarId) {
+        let info = self.sites.get(&site).copied();
+        if index >= 0 {
+            let id = control.obj_id(self.ex, obj);
+            let var = self.alloc_var(control, id, obj);
+            let loc = Loc(mix(id.0, index as u64 | 1 << 40));
+            self.traced(control, loc, id.0, index);
+            return (loc, var);
+        }
+        let field = info.map_or(site as u64, |i| i.field);
+        if obj.is_null() {
+            let is_static = info.is_some_and(|i| i.is_static);
+            let var = if is_static && !self.ex.names.static_tracked(field) {
+                crate::naming::UNTRACKED
+            } else {
+                crate::naming::static_var(field)
+            };
+            let loc = Loc(mix(0, field));
+            self.traced(control, loc, 0, -1);
+            return (loc, var);
+        }
+        self.field_access(control, obj, field)
+    }
+
+    /// Remembers what `loc` is, with `trace=on`.
+    fn traced(&mut self, control: &Control, loc: Loc, obj: u64, index: i32) {
+        if control.options.trace {
+            self.ex.locs.insert(loc.0, (obj, index));
+        }
+    }
+
+    /// The location and variable of an access to the field with key `field`
+    /// ([`crate::sites::field_key`]) of `obj` (null: a static field), for accesses whose field
+    /// is known only at run time (VarHandles, field updaters, Unsafe). A static reached this way
+    /// stays a point whatever the tracked set (its key may name the field through another
+    /// class than the analysis does).
+    pub fn field_access(&mut self, control: &Control, obj: jobject, field: u64) -> (Loc, VarId) {
+        if obj.is_null() {
+            let loc = Loc(mix(0, field));
+            self.traced(control, loc, 0, -1);
+            return (loc, crate::naming::static_var(field));
+        }
+        let id = control.obj_id(self.ex, obj);
+        let var = self.alloc_var(control, id, obj);
+        let loc = Loc(mix(id.0, field));
+        self.traced(control, loc, id.0, -1);
+        (loc, var)
+    }
+
+    fn alloc_var(&mut self, control: &Control, id: ObjId, obj: jobject) -> VarId {
+        self.ex.names.var_of(control.jvmti, id.0, obj)
+    }
+
+    pub fn allocated(&mut self, control: &Control, obj: jobject, site: SiteId) {
+        let id = control.obj_id(self.ex, obj);
+        let by_name = control.options.l.is_some();
+        self.ex
+            .names
+            .allocated(control.jvmti, id.0, site, self.me, by_name);
+    }
+}
+
+impl Control {
+    /// Records the allocation site of `obj` (not a scheduling point). Only variables need it:
+    /// a strategy that bounds them, the loop-iteration names, or a tracked table (whether an
+    /// access is a point); otherwise it returns at once (under full instrumentation every `new`
+    /// calls it).
+    pub fn allocated(&self, obj: jobject, site: SiteId) {
+        // `nonpreemptive` never switches at an access, tracked or not.
+        let needed = matches!(
+            self.options.strategy.as_str(),
+            "pctvb" | "rankchecker" | "rankchecker-exhaustive"
+        ) || self.options.l.is_some()
+            || (crate::naming::table().is_some() && self.options.strategy != "nonpreemptive");
+        if !needed {
+            return;
+        }
+        let Some((epoch, me)) = current() else {
+            return;
+        };
+        let mut st = self.lock();
+        if !live(&st, epoch) {
+            return;
+        }
+        let State { exec, sites, .. } = &mut *st;
+        let mut view = ExecView {
+            ex: exec.as_mut().unwrap(),
+            sites,
+            me,
+        };
+        view.allocated(self, obj, site);
+    }
+}
+
+impl Control {
+    /// Runs `f` on the current execution, for the current application thread.
+    pub fn with_view(&self, f: impl FnOnce(&Control, &mut ExecView<'_>)) {
+        let Some((epoch, me)) = current() else {
+            return;
+        };
+        let mut st = self.lock();
+        if !live(&st, epoch) {
+            return;
+        }
+        let State { exec, sites, .. } = &mut *st;
+        let mut view = ExecView {
+            ex: exec.as_mut().unwrap(),
+            sites,
+            me,
+        };
+        f(self, &mut view);
+    }
+}

@@ -1,0 +1,308 @@
+//! The words of an ended execution: its kind, message and stacks (`End`), the steps trace of
+//! `trace=on`, and the trimming of stacks to the program's frames.
+
+use super::*;
+
+impl Control {
+    pub(super) fn end_of(&self, st: &State, decision: Decision) -> End {
+        let end = |kind, bug, message: String| End {
+            kind,
+            bug,
+            message,
+            bound: None,
+            exit_status: None,
+            trace: None,
+        };
+        match decision {
+            Decision::Run { .. } => unreachable!("not a terminal decision"),
+            Decision::Finished => {
+                let expected = self.options.expect_exit;
+                let mut e = if expected == 0 {
+                    end("finished", false, "every thread finished".into())
+                } else {
+                    end(
+                        "exit",
+                        true,
+                        format!("the program ended normally (status 0), expected exit status {expected}"),
+                    )
+                };
+                e.exit_status = Some(0);
+                e
+            }
+            Decision::Exit { status } => {
+                let expected = self.options.expect_exit;
+                // Plain main: the program's own status is its business unless expect-exit says.
+                let checked = !self.is_plain() || self.options.expect_exit_given;
+                let mut e = if status == expected || !checked {
+                    end("exit", false, format!("System.exit({status})"))
+                } else {
+                    end(
+                        "exit",
+                        true,
+                        format!("System.exit({status}), expected exit status {expected}"),
+                    )
+                };
+                e.exit_status = Some(status);
+                e
+            }
+            Decision::Deadlock { blocked } => {
+                let ex = st.exec.as_ref().unwrap();
+                let name = |t: ThreadId| ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
+                let ids: Vec<u64> = blocked
+                    .iter()
+                    .filter_map(|(_, op)| op.obj().map(|o| o.0))
+                    .collect();
+                let classes = self.classes(ex.epoch, &ids);
+                let object = |o: scheduler::ObjId| match classes.get(&o.0) {
+                    Some(class) => format!("{class}#{}", o.0),
+                    None => format!("object #{}", o.0),
+                };
+                let parts: Vec<String> = blocked
+                    .iter()
+                    .map(|(t, op)| {
+                        let holder = match op {
+                            Op::MonitorEnter { obj, .. } => st
+                                .model
+                                .monitor(*obj)
+                                .map(|(h, _)| format!(" held by {h} ({})", name(h))),
+                            _ => None,
+                        };
+                        format!(
+                            "{t} ({}) blocked at {}{}",
+                            name(*t),
+                            crate::explain::op_named(op, &object),
+                            holder.unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                end("deadlock", true, format!("deadlock: {}", parts.join("; ")))
+            }
+            Decision::StepBound => {
+                // Long is not a livelock: without evidence of no progress this says nothing
+                // about the program (inconclusive, never a bug).
+                let mut e = end(
+                    "too-long",
+                    true,
+                    format!(
+                        "too long: the execution reached the step bound ({} steps) while its \
+                         threads were still making progress (raise it with --max-steps)",
+                        self.options.max_steps
+                    ),
+                );
+                e.bound = Some("steps");
+                e
+            }
+            Decision::Livelock { spinning } => {
+                let ex = st.exec.as_ref().unwrap();
+                let parts: Vec<String> = spinning
+                    .iter()
+                    .map(|(t, sites)| {
+                        let name = ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
+                        let mut places: Vec<String> = Vec::new();
+                        for s in sites {
+                            let p = match st.site_places.get(s) {
+                                Some(p) => p.to_string(),
+                                None => format!("site {s:#x}"),
+                            };
+                            if !places.contains(&p) {
+                                places.push(p);
+                            }
+                        }
+                        format!("{t} ({name}) spins at {}", places.join(", "))
+                    })
+                    .collect();
+                end(
+                    "livelock",
+                    true,
+                    format!(
+                        "livelock: for {} steps every enabled thread only re-read what nobody \
+                         writes, yielded or slept: {}",
+                        self.options.livelock_window,
+                        parts.join("; ")
+                    ),
+                )
+            }
+            Decision::Stopped(Stop::Diverged(d)) => {
+                let ex = st.exec.as_ref().unwrap();
+                let thread = |t: ThreadId| {
+                    ex.threads
+                        .get(t.index())
+                        .map_or_else(String::new, |r| r.name.clone())
+                };
+                let place = |s: i64| st.site_places.get(&s).map(|p| p.to_string());
+                let names = crate::explain::Names {
+                    thread: &thread,
+                    place: &place,
+                };
+                let status_of = |t: ThreadId| st.model.status(t);
+                let steps = st.model.steps();
+                let last = st.model.events().last();
+                let text = crate::explain::divergence(&d, steps, last, &status_of, &names);
+                end("diverged", false, text)
+            }
+            Decision::Stopped(Stop::Pruned) => end(
+                "pruned",
+                false,
+                "the strategy pruned the rest of this execution".into(),
+            ),
+        }
+    }
+
+    /// Every step of the execution that ends now, for the result's `steps_trace` (at most the
+    /// last [`crate::report::TRACE_STEPS`]), with the threads blocked for ever when it
+    /// `deadlocked`.
+    pub(super) fn steps_trace(
+        &self,
+        st: &State,
+        ex: &Exec,
+        deadlocked: bool,
+    ) -> crate::report::StepsTrace {
+        use crate::report::{TracedStep, TRACE_STEPS};
+        let events = st.model.events();
+        let marks = st.model.step_marks().unwrap_or(&[]);
+        let skip = events.len().saturating_sub(TRACE_STEPS);
+        let object_of = |kind: OpKind, target: u64| -> (Option<u64>, Option<i32>) {
+            match kind {
+                OpKind::Read | OpKind::Write => match ex.locs.get(&target) {
+                    Some(&(0, _)) | None => (None, None),
+                    Some(&(obj, index)) => (Some(obj), (index >= 0).then_some(index)),
+                },
+                OpKind::MonitorEnter
+                | OpKind::MonitorExit
+                | OpKind::Wait
+                | OpKind::WaitReturn
+                | OpKind::Notify
+                | OpKind::NotifyAll => (Some(target), None),
+                _ => (None, None),
+            }
+        };
+        let mut steps: Vec<TracedStep> = events
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .map(|(i, e)| {
+                let (obj, index) = object_of(e.kind, e.target);
+                let mark = marks.get(i);
+                TracedStep {
+                    step: mark.map_or(i as u64 + 1, |m| m.step),
+                    thread: e.thread.0,
+                    kind: e.kind,
+                    target: e.target,
+                    obj,
+                    class: None,
+                    index,
+                    site: e.site,
+                    preempted: mark.is_some_and(|m| m.preempted),
+                }
+            })
+            .collect();
+        let mut blocked = Vec::new();
+        if deadlocked {
+            for t in 0..st.model.thread_count() {
+                let t = ThreadId(t);
+                let stuck = matches!(
+                    st.model.status(t),
+                    Some(
+                        ThreadStatus::BlockedOnMonitor { .. }
+                            | ThreadStatus::Waiting { .. }
+                            | ThreadStatus::Joining { .. }
+                            | ThreadStatus::Parked
+                    )
+                );
+                let Some(op) = st.model.pending(t).filter(|_| stuck) else {
+                    continue;
+                };
+                let target = op
+                    .obj()
+                    .map(|o| o.0)
+                    .or(op.target().map(|x| u64::from(x.0)))
+                    .unwrap_or(u64::from(t.0));
+                blocked.push(TracedStep {
+                    step: st.model.steps() + 1,
+                    thread: t.0,
+                    kind: op.kind(),
+                    target,
+                    obj: op.obj().map(|o| o.0),
+                    class: None,
+                    index: None,
+                    site: op.site().unwrap_or(0),
+                    preempted: false,
+                });
+            }
+        }
+        let mut ids: Vec<u64> = steps.iter().chain(&blocked).filter_map(|s| s.obj).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let classes = self.classes(ex.epoch, &ids);
+        for s in steps.iter_mut().chain(blocked.iter_mut()) {
+            s.class = s.obj.and_then(|o| classes.get(&o).cloned());
+        }
+        crate::report::StepsTrace {
+            threads: ex.threads.iter().map(|r| r.name.clone()).collect(),
+            omitted: skip as u64,
+            steps,
+            blocked,
+        }
+    }
+}
+
+/// Drops the frames that are rankcheck's, not the program's: the hook and native on top, the
+/// harness's reflective call of `main` (and `Thread.run`) at the bottom.
+pub fn trim_frames(mut frames: Vec<String>) -> Vec<String> {
+    let ours_on_top = frames
+        .iter()
+        .take_while(|f| {
+            // The hook and native; for an uncaught throwable, the handler's frames.
+            [
+                "at rankcheck.rt.RC.",
+                "at rankcheck.harness.",
+                "at java.lang.ThreadGroup.uncaughtException(",
+                "at java.lang.Thread.dispatchUncaughtException(",
+            ]
+            .iter()
+            .any(|p| f.starts_with(p))
+        })
+        .count();
+    frames.drain(..ours_on_top);
+    let plumbing = |f: &String| {
+        [
+            "at jdk.internal.reflect.",
+            "at java.lang.reflect.",
+            "at rankcheck.harness.",
+            "at java.lang.Thread.run(",
+        ]
+        .iter()
+        .any(|p| f.starts_with(p))
+            || (f.starts_with("at rankcheck.harness.Main$$Lambda"))
+    };
+    while frames.last().is_some_and(plumbing) {
+        frames.pop();
+    }
+    frames
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trimming_keeps_the_program_frames_only() {
+        let frames: Vec<String> = [
+            "at rankcheck.rt.RC.nJoin(Native Method)",
+            "at rankcheck.rt.RC.threadJoin(RC.java:91)",
+            "at Deadlock.main(Deadlock.java:23)",
+            "at jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)",
+            "at java.lang.reflect.Method.invoke(Method.java:569)",
+            "at rankcheck.harness.Main.runMain(Main.java:149)",
+            "at rankcheck.harness.Main$$Lambda$2.0x00007fc4d0001b58.run(Unknown Source)",
+            "at java.lang.Thread.run(Thread.java:840)",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        assert_eq!(
+            trim_frames(frames),
+            vec!["at Deadlock.main(Deadlock.java:23)".to_string()]
+        );
+    }
+}

@@ -1,0 +1,44 @@
+//! The agent's hash helpers, in one place (the floor: every layer may use them). Their values
+//! are part of what an execution computes (locations, field keys, pinned hash codes, class
+//! cache keys), so they never change.
+
+pub fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A 64-bit mix of two words (for locations and pinned hash codes).
+pub fn mix(a: u64, b: u64) -> u64 {
+    let mut s = a ^ b.rotate_left(32) ^ 0x517c_c1b7_2722_0a95;
+    splitmix(&mut s)
+}
+
+/// FNV-1a (64 bits) of `bytes`.
+pub fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mixing_is_deterministic_and_spreads() {
+        assert_eq!(mix(1, 2), mix(1, 2));
+        assert_ne!(mix(1, 2), mix(2, 1));
+        let mut s = 7;
+        let a = splitmix(&mut s);
+        assert_ne!(a, splitmix(&mut s));
+    }
+
+    #[test]
+    fn fnv_is_fnv1a() {
+        assert_eq!(fnv(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv(b"a"), 0xaf63_dc4c_8601_ec8c);
+    }
+}

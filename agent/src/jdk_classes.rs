@@ -1,0 +1,113 @@
+//! Which JDK classes rankcheck rewrites as they load, by name: the `java.util.concurrent`
+//! classes it models, the collections of `collections=on`, the clock classes. Names only (no
+//! JVM): load-time rewriting (`loadhook`) picks classes with them, the run-time classification
+//! of frames (`juc`) passes through the modelled ones.
+
+/// The JDK classes rewritten so that `java.util.concurrent` is modelled.
+///
+/// Excluded: `ConcurrentHashMap` (class loading uses it while holding the JVM's and the class
+/// loader's real locks, so a scheduling point inside it could leave other threads blocked where
+/// rankcheck cannot see), `ThreadLocalRandom` (per-thread seeds, nothing to model) and the
+/// lock-free collections (nothing but compare-and-set on private nodes).
+pub fn is_juc_target(name: &str) -> bool {
+    const EXCLUDED: &[&str] = &[
+        "java/util/concurrent/ConcurrentHashMap",
+        "java/util/concurrent/ThreadLocalRandom",
+        "java/util/concurrent/ConcurrentSkipList",
+        "java/util/concurrent/ConcurrentLinked",
+    ];
+    name.starts_with("java/util/concurrent/")
+        && !EXCLUDED.iter().any(|p| name.starts_with(p))
+        && !name.contains('.')
+}
+
+/// The JDK collections whose field and array accesses become scheduling points with
+/// `collections=on` (with their nested classes: nodes, iterators, views). Left out: classes
+/// with synchronized methods (`Vector`, `Hashtable`, `StringBuffer`): their monitors are real
+/// ones the model cannot see, since retransformation cannot desugar a synchronized method,
+/// and a thread switch inside one would leave the other threads blocked where rankcheck cannot
+/// see. (`StringBuffer` shares `AbstractStringBuilder`; its frames are not the application's,
+/// so accesses under them are no scheduling points, see `juc::classify`.)
+pub const COLLECTION_CLASSES: &[&str] = &[
+    "java/util/AbstractList",
+    "java/util/ArrayList",
+    "java/util/LinkedList",
+    "java/util/ArrayDeque",
+    "java/util/PriorityQueue",
+    "java/util/HashMap",
+    "java/util/LinkedHashMap",
+    "java/util/HashSet",
+    "java/util/LinkedHashSet",
+    "java/util/TreeMap",
+    "java/util/TreeSet",
+    "java/util/IdentityHashMap",
+    "java/util/BitSet",
+    "java/lang/AbstractStringBuilder",
+    "java/lang/StringBuilder",
+];
+
+/// Whether `name` (internal name, no hidden-class suffix) is one of [`COLLECTION_CLASSES`] or
+/// nested in one.
+pub fn is_collection_target(name: &str) -> bool {
+    is_in(COLLECTION_CLASSES, name)
+}
+
+/// The JDK classes that read the wall clock for the program (`Instant.now()`,
+/// `Clock.systemUTC()`, `LocalDateTime.now()`, `new Date()`): rewritten so that their clock
+/// reads are the virtual clock's, as the program's own `System.currentTimeMillis()` is; a
+/// failure message or a decision that shows the time then replays.
+pub const CLOCK_CLASSES: &[&str] = &["java/time/Clock", "java/util/Date"];
+
+/// Whether `name` is one of [`CLOCK_CLASSES`] or nested in one.
+pub fn is_clock_target(name: &str) -> bool {
+    is_in(CLOCK_CLASSES, name)
+}
+
+fn is_in(classes: &[&str], name: &str) -> bool {
+    classes.iter().any(|c| {
+        name.strip_prefix(c)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with('$'))
+    })
+}
+
+/// Whether rewritten JDK code of class `name` is modelled library code (`java.util.concurrent`
+/// or a collection): its frames are passed through when deciding whose use a scheduling point
+/// is (`juc::internal_use`).
+pub fn is_modelled_jdk_class(name: &str) -> bool {
+    is_juc_target(name) || is_collection_target(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn juc_targets() {
+        assert!(is_juc_target(
+            "java/util/concurrent/locks/AbstractQueuedSynchronizer"
+        ));
+        assert!(is_juc_target(
+            "java/util/concurrent/ThreadPoolExecutor$Worker"
+        ));
+        assert!(is_juc_target("java/util/concurrent/atomic/AtomicInteger"));
+        assert!(!is_juc_target(
+            "java/util/concurrent/ConcurrentHashMap$Node"
+        ));
+        assert!(!is_juc_target("java/util/HashMap"));
+        assert!(!is_juc_target(
+            "java/util/concurrent/ThreadPoolExecutor$$Lambda$14.0x0000000800c0b000"
+        ));
+    }
+
+    #[test]
+    fn collection_and_clock_targets() {
+        assert!(is_collection_target("java/util/HashMap"));
+        assert!(is_collection_target("java/util/HashMap$KeyIterator"));
+        assert!(!is_collection_target("java/util/HashMapX"));
+        assert!(is_clock_target("java/time/Clock"));
+        assert!(is_clock_target("java/time/Clock$SystemClock"));
+        assert!(is_clock_target("java/util/Date"));
+        assert!(!is_clock_target("java/util/DateFormat"));
+        assert!(!is_clock_target("java/time/Instant"));
+    }
+}

@@ -1,0 +1,407 @@
+//! The natives of `rankcheck.rt.RC`: each turns a hook's call into one controller call, and its
+//! result into what the hook does. Registered from [`table`] (names and descriptors are
+//! `java_harness::agent_contract::RC_NATIVES`).
+
+use super::*;
+use java_harness::agent_contract::{WAIT_DONE, WAIT_PASS, WAIT_REAL};
+use std::ffi::c_void;
+
+/// Every native of `RC` by name, with the function that implements it.
+pub(super) fn table() -> Vec<(&'static str, *mut c_void)> {
+    vec![
+        ("nAccess", n_access as *mut c_void),
+        ("nAllocated", n_allocated as *mut c_void),
+        ("nMonitorEnter", n_monitor_enter as *mut c_void),
+        ("nMonitorExit", n_monitor_exit as *mut c_void),
+        ("nWait", n_wait as *mut c_void),
+        ("nWaitReturned", n_wait_returned as *mut c_void),
+        ("nNotify", n_notify as *mut c_void),
+        ("nThreadStart", n_thread_start as *mut c_void),
+        ("nThreadStarted", n_thread_started as *mut c_void),
+        ("nJoin", n_join as *mut c_void),
+        ("nSleep", n_sleep as *mut c_void),
+        ("nYield", n_yield as *mut c_void),
+        ("nInterrupt", n_interrupt as *mut c_void),
+        ("nInterrupted", n_interrupted as *mut c_void),
+        ("nPark", n_park as *mut c_void),
+        ("nUnpark", n_unpark as *mut c_void),
+        ("nExit", n_exit as *mut c_void),
+        ("nIdentityHash", n_identity_hash as *mut c_void),
+        ("nClock", n_clock as *mut c_void),
+        ("nRandomDouble", n_random_double as *mut c_void),
+        ("nRandomSeed", n_random_seed as *mut c_void),
+        ("nAccessField", n_access_field as *mut c_void),
+        ("nFieldKey", n_field_key as *mut c_void),
+    ]
+}
+
+/// The model's access operation of a data hook.
+fn access((loc, var): (scheduler::Loc, scheduler::VarId), write: jboolean, site: jlong) -> Op {
+    Op::Access {
+        loc,
+        var,
+        write: write != 0,
+        site,
+    }
+}
+
+extern "system" fn n_access(
+    env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    index: jint,
+    site: jlong,
+    write: jboolean,
+) {
+    let Some(c) = control() else { return };
+    // Whose use this is gets decided in `make` (before the object gets an id), so `point` need
+    // not walk the stack a second time.
+    let turn = c.point_for(true, |c, v| {
+        // Inside a JDK collection: no point (and no step) while one thread alone touched it,
+        // nor when the JDK uses it for itself (decided here, before the object gets an id).
+        if crate::juc::is_jdk_site(site)
+            && (v.confined(c, obj) || crate::juc::internal_use(c.jvmti, site))
+        {
+            return None;
+        }
+        Some(access(v.access(c, obj, index, site), write, site))
+    });
+    finish_turn(env, c, turn, 0);
+}
+
+extern "system" fn n_allocated(_env: *mut JNIEnv, _: jclass, obj: jobject, site: jlong) {
+    if let Some(c) = control() {
+        c.allocated(obj, site);
+    }
+}
+
+extern "system" fn n_monitor_enter(env: *mut JNIEnv, _: jclass, obj: jobject, site: jlong) {
+    let Some(c) = control() else { return };
+    let turn = c.point(|c, v| {
+        Some(Op::MonitorEnter {
+            obj: v.obj(c, obj),
+            site,
+        })
+    });
+    finish_turn(env, c, turn, 0);
+}
+
+extern "system" fn n_monitor_exit(_env: *mut JNIEnv, _: jclass, obj: jobject, site: jlong) {
+    let Some(c) = control() else { return };
+    // Never throws: the real monitorexit already happened, and a throw here (inside a
+    // synchronized block's own exception handler) could loop.
+    let _ = c.point(|c, v| {
+        Some(Op::MonitorExit {
+            obj: v.obj(c, obj),
+            site,
+        })
+    });
+}
+
+/// `nWait` / `nWaitReturned` results (`agent_contract::WAIT_*`) of a turn.
+fn wait_result(env: *mut JNIEnv, c: &Control, turn: Turn, millis: jlong) -> jint {
+    match turn {
+        Turn::Pass => WAIT_PASS,
+        Turn::RealWait => WAIT_REAL,
+        other => {
+            finish_turn(env, c, other, millis_ns(millis));
+            WAIT_DONE
+        }
+    }
+}
+
+extern "system" fn n_wait(
+    env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    millis: jlong,
+    site: jlong,
+) -> jint {
+    let Some(c) = control() else {
+        return WAIT_PASS;
+    };
+    let turn = c.wait(obj, millis > 0, site);
+    wait_result(env, c, turn, millis)
+}
+
+extern "system" fn n_wait_returned(env: *mut JNIEnv, _: jclass, millis: jlong) -> jint {
+    let Some(c) = control() else {
+        return WAIT_DONE;
+    };
+    let turn = c.wait_returned();
+    match turn {
+        Turn::Pass => WAIT_DONE,
+        other => wait_result(env, c, other, millis),
+    }
+}
+
+extern "system" fn n_notify(
+    env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    all: jboolean,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|c, v| {
+        Some(Op::Notify {
+            obj: v.obj(c, obj),
+            all: all != 0,
+            site,
+        })
+    });
+    finish_turn(env, c, turn, 0)
+}
+
+extern "system" fn n_thread_start(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    // A thread that was started before lets the real start() throw IllegalThreadStateException.
+    if c.jvmti.thread_state(thread).unwrap_or(0) != 0 {
+        return JNI_FALSE;
+    }
+    let turn = c.point_for(is_pool_worker(env, thread), |_, _| Some(Op::Start { site }));
+    if let Turn::Go(OpOutcome::Started(child)) = turn {
+        c.with_view(|c, v| c.register_child(v, thread, child));
+        return JNI_TRUE;
+    }
+    finish_turn(env, c, turn, 0);
+    // Pass: the caller starts the thread; Abort: ExecutionAborted is pending.
+    JNI_FALSE
+}
+
+/// Whether `thread` is a fork/join worker: whoever starts it (a parallel stream, `Arrays`'
+/// parallel sorts), it runs the program's tasks, so it is always a controlled thread.
+fn is_pool_worker(env: *mut JNIEnv, thread: jobject) -> bool {
+    let class = call!(
+        env,
+        FindClass,
+        c"java/util/concurrent/ForkJoinWorkerThread".as_ptr()
+    );
+    if class.is_null() {
+        call!(env, ExceptionClear);
+        return false;
+    }
+    let worker = call!(env, IsInstanceOf, thread, class) != 0;
+    call!(env, DeleteLocalRef, class);
+    worker
+}
+
+extern "system" fn n_thread_started(_env: *mut JNIEnv, _: jclass, thread: jobject) {
+    if let Some(c) = control() {
+        c.child_started(thread);
+    }
+}
+
+extern "system" fn n_join(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    millis: jlong,
+    site: jlong,
+) -> jint {
+    let Some(c) = control() else {
+        return 0;
+    };
+    let turn = c.point(|c, v| {
+        Some(Op::Join {
+            target: v.thread(c, thread)?,
+            timed: millis > 0,
+            site,
+        })
+    });
+    let joined = turn == Turn::Go(OpOutcome::Normal);
+    match finish_turn(env, c, turn, millis_ns(millis)) {
+        JNI_FALSE => 0,
+        _ if joined => 1,
+        _ => 2,
+    }
+}
+
+extern "system" fn n_sleep(env: *mut JNIEnv, _: jclass, millis: jlong, site: jlong) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|_, _| Some(Op::Sleep { site }));
+    let normal = turn == Turn::Go(OpOutcome::Normal);
+    let handled = finish_turn(env, c, turn, 0);
+    if normal {
+        c.advance_clock(millis_ns(millis));
+    }
+    handled
+}
+
+extern "system" fn n_yield(env: *mut JNIEnv, _: jclass, site: jlong) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|_, _| Some(Op::Yield { site }));
+    finish_turn(env, c, turn, 0)
+}
+
+extern "system" fn n_interrupt(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|c, v| {
+        Some(Op::Interrupt {
+            target: v.thread(c, thread)?,
+            site,
+        })
+    });
+    finish_turn(env, c, turn, 0)
+}
+
+/// -1: not handled (the hook asks the real thread); 0 or 1: the answer.
+extern "system" fn n_interrupted(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    clear: jboolean,
+    site: jlong,
+) -> jint {
+    let Some(c) = control() else { return -1 };
+    let turn = c.point(|c, v| {
+        if thread.is_null() {
+            return Some(Op::Interrupted {
+                clear: clear != 0,
+                site,
+            });
+        }
+        let target = v.thread(c, thread)?;
+        Some(if target == v.me {
+            Op::Interrupted { clear: false, site }
+        } else {
+            Op::IsInterrupted { target, site }
+        })
+    });
+    match turn {
+        Turn::Go(OpOutcome::Bool(b)) => jint::from(b),
+        Turn::Pass => -1,
+        other => {
+            finish_turn(env, c, other, 0);
+            0
+        }
+    }
+}
+
+extern "system" fn n_park(
+    env: *mut JNIEnv,
+    _: jclass,
+    _blocker: jobject,
+    time: jlong,
+    absolute: jboolean,
+    site: jlong,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let timed = absolute != 0 || time >= 0;
+    if absolute == 0 && time == 0 {
+        // parkNanos(0) returns at once.
+        return JNI_TRUE;
+    }
+    let turn = c.point(|_, _| Some(Op::Park { timed, site }));
+    let timeout = if absolute != 0 { 0 } else { time.max(0) as u64 };
+    // Park never throws InterruptedException: an interrupted park just returns.
+    match turn {
+        Turn::Go(OpOutcome::Interrupted) => JNI_TRUE,
+        other => finish_turn(env, c, other, timeout),
+    }
+}
+
+extern "system" fn n_unpark(env: *mut JNIEnv, _: jclass, thread: jobject, site: jlong) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    if thread.is_null() {
+        return JNI_TRUE;
+    }
+    let turn = c.point(|c, v| {
+        Some(Op::Unpark {
+            target: v.thread(c, thread)?,
+            site,
+        })
+    });
+    finish_turn(env, c, turn, 0)
+}
+
+extern "system" fn n_exit(env: *mut JNIEnv, _: jclass, status: jint, site: jlong) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let turn = c.point(|_, _| Some(Op::Exit { status, site }));
+    finish_turn(env, c, turn, 0)
+}
+
+extern "system" fn n_identity_hash(
+    _env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    _site: jlong,
+) -> jint {
+    match control() {
+        Some(c) if !obj.is_null() => c.identity_hash(obj),
+        _ => 0,
+    }
+}
+
+extern "system" fn n_clock(_env: *mut JNIEnv, _: jclass, nanos: jboolean, _site: jlong) -> jlong {
+    // Not controlled (a JVM or harness thread in rewritten JDK code): the real clock.
+    let Some(c) = control().filter(|_| crate::control::is_controlled()) else {
+        return jlong::MIN;
+    };
+    let ns = c.clock_ns();
+    if nanos != 0 {
+        // nanoTime has an arbitrary origin; keep it small and positive.
+        (ns - crate::control::BASE_CLOCK_NS + 1_000_000_000) as jlong
+    } else {
+        (ns / 1_000_000) as jlong
+    }
+}
+
+extern "system" fn n_random_double(_env: *mut JNIEnv, _: jclass, _site: jlong) -> jdouble {
+    let Some(c) = control() else { return 0.5 };
+    (c.random() >> 11) as f64 / (1u64 << 53) as f64
+}
+
+extern "system" fn n_random_seed(_env: *mut JNIEnv, _: jclass, _site: jlong) -> jlong {
+    control().map_or(0, |c| c.random() as jlong)
+}
+
+/// `RC.nAccessField`: an access of the field with key `field` of `obj` (null: a static field),
+/// for the handle hooks of `RC`, which know the field only at run time (the handle or offset
+/// was remembered with its field when it was made; see `rewriter::passes::handles`).
+extern "system" fn n_access_field(
+    env: *mut JNIEnv,
+    _: jclass,
+    obj: jobject,
+    field: jlong,
+    write: jboolean,
+    site: jlong,
+) {
+    let Some(c) = control() else {
+        return;
+    };
+    let turn = c.point(|c, v| Some(access(v.field_access(c, obj, field as u64), write, site)));
+    finish_turn(env, c, turn, 0);
+}
+
+/// `RC.nFieldKey`: the key the site table gives the field written `owner.name:descriptor`.
+extern "system" fn n_field_key(env: *mut JNIEnv, _: jclass, detail: jstring) -> jlong {
+    let text = java_string(env, detail).unwrap_or_default();
+    crate::sites::field_key(&text) as jlong
+}
