@@ -56,7 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 pub fn runtime() -> anyhow::Result<Runtime> {
     let jar_bytes = java_harness::RUNTIME_JAR;
     let junit_bytes = java_harness::JUNIT_JAR;
-    let hash = fnv(&[jar_bytes, AGENT_SO, junit_bytes]);
+    let hash = crate::digest::fnv1a(&[jar_bytes, AGENT_SO, junit_bytes]);
     let dir = cache_root().join(format!("{}-{hash:016x}", env!("CARGO_PKG_VERSION")));
     let rt = Runtime {
         jar: dir.join("rankcheck-rt.jar"),
@@ -119,15 +119,4 @@ pub fn unique_sibling(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
     name.push(format!(".tmp{}-{n}", std::process::id()));
     path.with_file_name(name)
-}
-
-fn fnv(parts: &[&[u8]]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for part in parts {
-        for &b in *part {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-    h
 }

@@ -4,8 +4,9 @@
 //! plain `java` runs for the native wall time. The repeat runner is a small Java class written
 //! here and compiled with `javac` on first use (cached by its source hash).
 
-use super::classpath::{cache_dir, Fnv};
+use super::classpath::cache_dir;
 use super::jvm::{java_binary, join_paths};
+use crate::digest::Digest;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -86,9 +87,9 @@ public final class Repeat {
 
 /// The compiled repeat runner's class folder.
 fn runner() -> anyhow::Result<PathBuf> {
-    let mut key = Fnv::new();
+    let mut key = Digest::new();
     key.write(SOURCE.as_bytes());
-    let dir = cache_dir()?.join(format!("baseline-{:016x}", key.0));
+    let dir = cache_dir()?.join(format!("baseline-{}", key.hex()));
     if dir.join("rankcheck/bench/Repeat.class").is_file() {
         return Ok(dir);
     }

@@ -67,9 +67,9 @@ impl Origin {
 pub fn class_digests(classpath: &[PathBuf]) -> std::collections::BTreeMap<String, String> {
     let mut out = std::collections::BTreeMap::new();
     let digest = |bytes: &[u8]| {
-        let mut h = super::classpath::Fnv::new();
+        let mut h = crate::digest::Digest::new();
         h.write(bytes);
-        format!("{:016x}", h.0)
+        h.hex()
     };
     for (i, entry) in classpath.iter().enumerate() {
         if entry.is_dir() {
