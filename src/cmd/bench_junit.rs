@@ -73,7 +73,7 @@ pub fn rows(n: u64, work: &Path) -> anyhow::Result<()> {
             ..found.program()?
         };
         let search = Search::quiet(
-            strategy::lookup("random")?,
+            strategy::lookup(scheduler::strategy::RANDOM)?,
             Bounds::default(),
             0,
             n,

@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, default_value_t = 120)]
     pub limit: u64,
     /// The strategy of the controlled runs.
-    #[arg(long, default_value = "nonpreemptive")]
+    #[arg(long, default_value = scheduler::strategy::NONPREEMPTIVE)]
     pub strategy: String,
     /// PCT's depth, when `--strategy pct`.
     #[arg(short = 'd', default_value_t = 1)]
@@ -75,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     std::fs::create_dir_all(&work)?;
     let info = strategy::lookup(&args.strategy)?;
     let bounds = Bounds {
-        d: (info.name == "pct").then_some(args.d),
+        d: (info.name == scheduler::strategy::PCT).then_some(args.d),
         ..Bounds::default()
     };
     strategy::check(info, &bounds, None)?;

@@ -88,7 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         );
         let controlled = |program: crate::driver::search::Program| -> anyhow::Result<Option<f64>> {
             let search = Search::quiet(
-                strategy::lookup("random")?,
+                strategy::lookup(scheduler::strategy::RANDOM)?,
                 Bounds::default(),
                 0,
                 n,

@@ -100,13 +100,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    if !scheduler::strategy::by_name::NAMES.contains(&args.strategy.strategy.as_str()) {
-        return Err(bad_input(format!(
-            "unknown strategy {:?} (expected one of: {})",
-            args.strategy.strategy,
-            scheduler::strategy::by_name::NAMES.join(", ")
-        )));
-    }
+    crate::driver::strategy::lookup(&args.strategy.strategy)?;
     if args.executions == 0 {
         return Err(bad_input("--executions must be at least 1"));
     }

@@ -79,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut fork = args.fork;
     // ICB's search state goes from JVM to JVM (the agent's `state=`); the other one-JVM
     // strategies keep theirs in memory only.
-    if fork && info.spread == crate::driver::strategy::Spread::OneJvm && info.name != "icb" {
+    if fork && info.session_state && !info.resumes {
         eprintln!(
             "rankcheck: note: --fork ignored: {} keeps its search state in one JVM",
             info.name
@@ -154,7 +154,7 @@ mod selective {
     use scheduler::strategy::rankchecker::next_combination;
 
     pub fn run(args: &Args, search: &Search, mut program: Program) -> anyhow::Result<SearchResult> {
-        if !search.strategy.bounds.contains(&"v") {
+        if !search.strategy.bounds_variables() {
             return Err(bad_input(format!(
                 "--selective needs a strategy that bounds v (pctvb, rankchecker, \
                  rankchecker-exhaustive), not {}",
@@ -188,13 +188,13 @@ mod selective {
             )));
         }
         let all_sites = analysis.sites.len();
-        let exhaustive = matches!(
-            search.strategy.name,
-            "icb" | "rankchecker-exhaustive" | "dfs"
-        );
         let per_set = args
             .budget_per_set
-            .unwrap_or(if exhaustive { u64::MAX } else { 100 });
+            .unwrap_or(if search.strategy.exhaustive {
+                u64::MAX
+            } else {
+                100
+            });
         let mut used = 0u64;
         let mut seconds = 0f64;
         let mut tried = 0u64;
