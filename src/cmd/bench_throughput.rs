@@ -102,9 +102,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 }
             })
         };
-        let sync = controlled(super::test::program_of(p, Mode::SyncOnly)?)?;
-        let all = controlled(super::test::program_of(p, Mode::All)?)?;
-        let load = controlled(super::test::program_of(p, Mode::LoadTime)?)?;
+        let sync = controlled(crate::driver::program::program_of(p, Mode::SyncOnly)?)?;
+        let all = controlled(crate::driver::program::program_of(p, Mode::All)?)?;
+        let load = controlled(crate::driver::program::program_of(p, Mode::LoadTime)?)?;
         let load_cost = match (all, load) {
             (Some(a), Some(l)) if a > 0.0 && l > 0.0 => Some((n as f64 / l - n as f64 / a) / jvms),
             _ => None,
@@ -118,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 for vars in bench_suite::variable_sets(&analysis, 1, 3) {
                     let cp =
                         classpath::prepare_vars(&original.display().to_string(), &analysis, &vars)?;
-                    rates.extend(controlled(super::test::program_from(p, cp))?);
+                    rates.extend(controlled(crate::driver::program::program_from(p, cp))?);
                 }
                 v1_rates.extend(mean(&rates));
                 let label = format!("{} ({} set(s))", cell(mean(&rates)), rates.len());

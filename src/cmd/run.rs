@@ -3,11 +3,13 @@
 //! `rankcheck replay …` command.
 //!
 //! The JVM launch, the cached instrumentation and the report folder live in `crate::driver`,
-//! shared with `test`, `replay` and `sweep`; [`Launch::new`] here maps `run`'s flags onto it. The agent's option string and the result
+//! shared with `test`, `replay` and `sweep`; [`launch`] here maps `run`'s flags onto it. The agent's option string and the result
 //! lines are documented in `agent/PROTOCOL.md`.
 
 use crate::driver::classpath::Mode;
-use crate::driver::report::replay_command;
+use crate::driver::jvm::{java_binary, on_off, Launch};
+use crate::driver::report::{replay_command, write_report};
+use crate::driver::runtime::Runtime;
 use crate::driver::search::{confirm, Verdict, SCHEDULE_INDEPENDENT};
 use crate::error::{bad_input, Outcome};
 use serde_json::Value;
@@ -131,7 +133,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     crate::driver::classpath::warn(&prepared.warning_lines());
     let cp = prepared.entries;
     let origin = crate::driver::report::Origin::of(&args.cp, mode, None);
-    let rt = super::rt::runtime()?;
+    let rt = crate::driver::runtime::runtime()?;
     let work = scratch_dir(&args.out)?;
     let mut any_bug = false;
     let jvms: Vec<(u64, u64)> = if args.fork && args.replay.is_none() {
@@ -156,7 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut uncontrolled = Vec::new();
     let mut unreproduced = Vec::new();
     for (first, count) in jvms {
-        let mut launch = Launch::new(&args, &cp, &rt, first, count);
+        let mut launch = launch(&args, &cp, &rt, first, count);
         if args.fork && args.replay.is_none() {
             // A strategy with a search state (ICB) carries it from JVM to JVM.
             let state = work.join("search-state.txt");
@@ -267,77 +269,63 @@ fn scratch_dir(out: &Path) -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
-// ---- shared with `test`, `replay` and `sweep` (moved to src/driver) ---------------------------
-
-use crate::driver::jvm::on_off;
-pub use crate::driver::jvm::{java_binary, JvmRun, Launch};
-pub use crate::driver::report::write_report;
-
 /// Inconclusive executions after which a forked run stops (the agent's `max-inconclusive`).
 const MAX_INCONCLUSIVE: usize = 3;
 
-impl Launch {
-    /// The launch `rankcheck run` makes for executions `first .. first + count`.
-    pub fn new(
-        args: &Args,
-        cp: &[PathBuf],
-        rt: &super::rt::Runtime,
-        first: u64,
-        count: u64,
-    ) -> Launch {
-        let mut o: Vec<(String, String)> = vec![
-            ("strategy".into(), args.strategy.strategy.clone()),
-            ("seed".into(), args.strategy.seed.to_string()),
-            ("executions".into(), count.to_string()),
-            ("first-execution".into(), first.to_string()),
-            ("max-steps".into(), args.limits.max_steps.to_string()),
-            (
-                "livelock-window".into(),
-                args.limits.livelock_window.to_string(),
-            ),
-            ("timeout-ms".into(), args.limits.timeout_ms.to_string()),
-            ("block-ms".into(), args.block_ms.to_string()),
-            ("expect-exit".into(), args.expect_exit.to_string()),
-            ("spurious".into(), on_off(args.spurious)),
-            ("timeouts".into(), args.timeouts.timeouts.clone()),
-            ("keep-going".into(), on_off(args.keep_going)),
-            ("pin".into(), args.pin.clone()),
-            ("juc".into(), args.juc.clone()),
-        ];
-        if args.load_time {
-            o.push(("instrument".into(), "load".into()));
-        }
-        for (key, value) in args.strategy.bounds().given() {
-            o.push((key.into(), value.to_string()));
-        }
-        if let Some(mode) = &args.strategy.c_mode {
-            o.push(("c-mode".into(), mode.clone()));
-        }
-        if let Some(r) = &args.replay {
-            let abs = std::fs::canonicalize(r).unwrap_or_else(|_| r.clone());
-            o.push(("replay".into(), abs.display().to_string()));
-        }
-        let mut jvm_args = Vec::new();
-        if !args.jvm_identity_hashes {
-            jvm_args.extend(crate::driver::jvm::determinism_args(
-                args.cpus.map(usize::from),
-            ));
-        }
-        jvm_args.extend(args.jvm_arg.iter().cloned());
-        Launch {
-            java: java_binary(),
-            jvm_args,
-            agent_options: o,
-            runtime: rt.clone(),
-            classpath: cp.to_vec(),
-            framework: Vec::new(),
-            main: args.main.clone(),
-            fail_on_output: args.fail_on_output.clone(),
-            fail_on_file: args.fail_on_file.clone(),
-            args: args.args.clone(),
-            timeout_ms: args.limits.timeout_ms,
-            cwd: None,
-            log: None,
-        }
+/// The launch `rankcheck run` makes for executions `first .. first + count`.
+fn launch(args: &Args, cp: &[PathBuf], rt: &Runtime, first: u64, count: u64) -> Launch {
+    let mut o: Vec<(String, String)> = vec![
+        ("strategy".into(), args.strategy.strategy.clone()),
+        ("seed".into(), args.strategy.seed.to_string()),
+        ("executions".into(), count.to_string()),
+        ("first-execution".into(), first.to_string()),
+        ("max-steps".into(), args.limits.max_steps.to_string()),
+        (
+            "livelock-window".into(),
+            args.limits.livelock_window.to_string(),
+        ),
+        ("timeout-ms".into(), args.limits.timeout_ms.to_string()),
+        ("block-ms".into(), args.block_ms.to_string()),
+        ("expect-exit".into(), args.expect_exit.to_string()),
+        ("spurious".into(), on_off(args.spurious)),
+        ("timeouts".into(), args.timeouts.timeouts.clone()),
+        ("keep-going".into(), on_off(args.keep_going)),
+        ("pin".into(), args.pin.clone()),
+        ("juc".into(), args.juc.clone()),
+    ];
+    if args.load_time {
+        o.push(("instrument".into(), "load".into()));
+    }
+    for (key, value) in args.strategy.bounds().given() {
+        o.push((key.into(), value.to_string()));
+    }
+    if let Some(mode) = &args.strategy.c_mode {
+        o.push(("c-mode".into(), mode.clone()));
+    }
+    if let Some(r) = &args.replay {
+        let abs = std::fs::canonicalize(r).unwrap_or_else(|_| r.clone());
+        o.push(("replay".into(), abs.display().to_string()));
+    }
+    let mut jvm_args = Vec::new();
+    if !args.jvm_identity_hashes {
+        jvm_args.extend(crate::driver::jvm::determinism_args(
+            args.cpus.map(usize::from),
+        ));
+    }
+    jvm_args.extend(args.jvm_arg.iter().cloned());
+    Launch {
+        java: java_binary(),
+        jvm_args,
+        agent_options: o,
+        runtime: rt.clone(),
+        classpath: cp.to_vec(),
+        framework: Vec::new(),
+        main: args.main.clone(),
+        fail_on_output: args.fail_on_output.clone(),
+        fail_on_file: args.fail_on_file.clone(),
+        args: args.args.clone(),
+        timeout_ms: args.limits.timeout_ms,
+        cwd: None,
+        log: None,
     }
 }

@@ -13,7 +13,7 @@ use crate::driver::report::Origin;
 use crate::driver::search::{Program, Search, SearchResult, SCHEDULE_INDEPENDENT};
 use crate::error::{bad_input, Outcome};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::search_args::{default_jobs, SearchArgs};
 
@@ -147,8 +147,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 
 /// `--selective`: the search over variable sets, each instrumented for itself.
 mod selective {
-    use super::{compiled_classpath, join, Args};
+    use super::Args;
     use crate::driver::classpath;
+    use crate::driver::jvm::join_paths;
+    use crate::driver::program::compiled_classpath;
     use crate::driver::search::{Program, Search, SearchResult};
     use crate::error::bad_input;
     use scheduler::strategy::rankchecker::next_combination;
@@ -170,7 +172,7 @@ mod selective {
                 };
                 let suite =
                     crate::suite::Program::load(&dir).map_err(|e| bad_input(e.to_string()))?;
-                join(&compiled_classpath(&suite)?)
+                join_paths(&compiled_classpath(&suite)?)
             }
             None => args.cp.clone().unwrap_or_default(),
         };
@@ -249,7 +251,7 @@ mod selective {
 /// The program from `--cp/--main` or from `--manifest`, with the command line's oracles added.
 fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
     let mut program = match &args.manifest {
-        Some(path) => manifest_program(path, mode)?,
+        Some(path) => crate::driver::program::manifest_program(path, mode)?,
         None => {
             let cp = args.cp.as_deref().unwrap_or_default();
             let main = args.main.clone().unwrap_or_default();
@@ -290,76 +292,6 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
         program.private_cwd = true;
     }
     Ok(program)
-}
-
-/// Compiles a manifest's program (cached) and reads its main class, arguments and oracles.
-pub fn manifest_program(path: &Path, mode: Mode) -> anyhow::Result<Program> {
-    program_of(&load_manifest(path)?, mode)
-}
-
-/// The suite program of a `manifest.toml` (or of the folder holding one).
-pub fn load_manifest(path: &Path) -> anyhow::Result<crate::suite::Program> {
-    let dir = if path.is_dir() {
-        path.to_path_buf()
-    } else {
-        path.parent().map(Path::to_path_buf).unwrap_or_default()
-    };
-    crate::suite::Program::load(&dir).map_err(|e| bad_input(e.to_string()))
-}
-
-/// A suite program, compiled and instrumented.
-pub fn program_of(program: &crate::suite::Program, mode: Mode) -> anyhow::Result<Program> {
-    let classes = join(&compiled_classpath(program)?);
-    let prepared = classpath::prepare_report(&classes, mode)?;
-    let mut runnable = program_from(program, prepared.entries.clone());
-    runnable.load_time = mode == Mode::LoadTime;
-    runnable.uninstrumented_classes = prepared.uninstrumented.len();
-    runnable.warnings = prepared.warning_lines();
-    let manifest = std::fs::canonicalize(program.dir.join("manifest.toml")).ok();
-    runnable.origin = Some(Origin::of(&classes, mode, manifest));
-    Ok(runnable)
-}
-
-/// A suite program's original classes (compiled with javac, cached).
-pub fn compiled(program: &crate::suite::Program) -> anyhow::Result<PathBuf> {
-    crate::suite::compile(program, &classpath::cache_dir()?.join("javac"))
-        .map_err(|e| bad_input(e.to_string()))
-}
-
-/// A suite program's class path: its compiled classes, then its manifest's libraries.
-pub fn compiled_classpath(program: &crate::suite::Program) -> anyhow::Result<Vec<PathBuf>> {
-    let mut entries = vec![compiled(program)?];
-    entries.extend(program.libraries());
-    Ok(entries)
-}
-
-/// Class-path entries as one `:`-separated string.
-pub fn join(entries: &[PathBuf]) -> String {
-    entries
-        .iter()
-        .map(|e| e.display().to_string())
-        .collect::<Vec<_>>()
-        .join(":")
-}
-
-/// A suite program run from the given (instrumented) class path, with its manifest's main
-/// class, arguments and oracles.
-pub fn program_from(program: &crate::suite::Program, classpath: Vec<PathBuf>) -> Program {
-    let m = &program.manifest;
-    Program {
-        classpath,
-        framework: Vec::new(),
-        main: m.main.clone(),
-        args: m.args.clone(),
-        fail_on_output: m.oracle.fail_on_output.iter().cloned().collect(),
-        fail_on_file: m.oracle.fail_on_file.iter().cloned().collect(),
-        expect_exit: m.oracle.exit_status(),
-        private_cwd: true,
-        load_time: false,
-        origin: None,
-        uninstrumented_classes: 0,
-        warnings: Vec::new(),
-    }
 }
 
 fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program) {

@@ -93,7 +93,7 @@ fn runner() -> anyhow::Result<PathBuf> {
     if dir.join("rankcheck/bench/Repeat.class").is_file() {
         return Ok(dir);
     }
-    let staging = crate::cmd::rt::unique_sibling(&dir);
+    let staging = super::runtime::unique_sibling(&dir);
     std::fs::create_dir_all(staging.join("src"))?;
     let src = staging.join("src/Repeat.java");
     std::fs::write(&src, SOURCE)?;

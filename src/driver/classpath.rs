@@ -246,7 +246,7 @@ pub fn is_instrumented(path: &Path) -> bool {
 
 /// The cache folder for instrumented copies (beside the unpacked runtime).
 pub fn cache_dir() -> anyhow::Result<PathBuf> {
-    let rt = crate::cmd::rt::runtime()?;
+    let rt = super::runtime::runtime()?;
     Ok(rt
         .jar
         .parent()
@@ -285,7 +285,7 @@ fn instrument_cached(
         return Ok((target, warnings_of(&cache)));
     }
     // Build into a private folder and rename it into place: parallel rankchecks may race here.
-    let staging = crate::cmd::rt::unique_sibling(&cache);
+    let staging = super::runtime::unique_sibling(&cache);
     std::fs::create_dir_all(&staging)?;
     let staged = staging.join(target.file_name().unwrap());
     let options = JarOptions {
@@ -372,7 +372,7 @@ pub fn analysis(cp: &str, main: &str) -> anyhow::Result<alias::AnalysisFile> {
         other => anyhow::anyhow!("the points-to analysis failed: {other}"),
     })?;
     std::fs::create_dir_all(file.parent().unwrap())?;
-    let tmp = crate::cmd::rt::unique_sibling(&file);
+    let tmp = super::runtime::unique_sibling(&file);
     std::fs::write(&tmp, analysis.to_json())?;
     let _ = std::fs::rename(&tmp, &file);
     Ok(analysis)
@@ -506,7 +506,7 @@ fn tracked_entry(table: &str) -> anyhow::Result<PathBuf> {
         return Ok(dir);
     }
     std::fs::create_dir_all(file.parent().unwrap())?;
-    let tmp = crate::cmd::rt::unique_sibling(&file);
+    let tmp = super::runtime::unique_sibling(&file);
     std::fs::write(&tmp, table)?;
     std::fs::rename(&tmp, &file)?;
     Ok(dir)

@@ -16,7 +16,7 @@ pub struct Launch {
     pub jvm_args: Vec<String>,
     /// `KEY=VALUE` agent options (agent/PROTOCOL.md), passed through an options file.
     pub agent_options: Vec<(String, String)>,
-    pub runtime: crate::cmd::rt::Runtime,
+    pub runtime: super::runtime::Runtime,
     pub classpath: Vec<PathBuf>,
     /// The test framework's class path (JUnit), loaded once per JVM. When it is not empty,
     /// `main` names a test method, `CLASS#METHOD`, run through the JUnit Platform Launcher in a

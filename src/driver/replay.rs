@@ -19,7 +19,7 @@ pub struct Replayed {
 
 /// The launch that re-runs `recorded` once under its schedule.
 pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
-    let runtime = crate::cmd::rt::runtime()?;
+    let runtime = super::runtime::runtime()?;
     let mut launch = Launch {
         java: java_binary(),
         jvm_args: recorded.jvm_args.clone(),

@@ -185,7 +185,7 @@ impl Search {
 
     /// Runs the search on `program`.
     pub fn run(&self, program: &Program) -> anyhow::Result<SearchResult> {
-        let runtime = crate::cmd::rt::runtime()?;
+        let runtime = super::runtime::runtime()?;
         std::fs::create_dir_all(&self.out).map_err(|e| {
             crate::error::bad_input(format!("cannot create {}: {e}", self.out.display()))
         })?;

@@ -184,7 +184,7 @@ fn prepare_one(p: &Program) -> ProgramInfo {
             .label()
         })
         .unwrap_or_else(|| "-".into());
-    let prepared = crate::cmd::test::program_of(p, Mode::All);
+    let prepared = super::program::program_of(p, Mode::All);
     let (sites, variables) = prepared
         .as_ref()
         .map(|r| super::bench_suite::sites_and_variables(&r.classpath))
