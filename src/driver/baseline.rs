@@ -135,17 +135,9 @@ fn run_bounded(mut cmd: Command, limit: Duration) -> anyhow::Result<Option<(f64,
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| anyhow::anyhow!("cannot run java: {e}"))?;
-    let status = loop {
-        if let Some(s) = child.try_wait()? {
-            break s;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            let _ = std::fs::remove_file(&out_file);
-            return Ok(None);
-        }
-        std::thread::sleep(Duration::from_millis(5));
+    let Some(status) = super::child::wait_within(&mut child, limit)? else {
+        let _ = std::fs::remove_file(&out_file);
+        return Ok(None);
     };
     let seconds = started.elapsed().as_secs_f64();
     let text = std::fs::read_to_string(&out_file).unwrap_or_default();

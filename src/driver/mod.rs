@@ -8,6 +8,7 @@
 
 pub mod baseline;
 pub mod bench_suite;
+pub mod child;
 pub mod classpath;
 pub mod explain;
 pub mod folder;
