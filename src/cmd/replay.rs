@@ -57,6 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             recorded.schedule.display()
         )));
     }
+    crate::driver::replay::check_schedule(&recorded.schedule)?;
     // The current classes of the recorded program, instrumented as the report's were (through
     // the same cache as `test`): after a fix, the replay runs the fixed code, and a cleared
     // cache costs one instrumentation, not the report.

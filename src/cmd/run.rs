@@ -110,6 +110,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         if !r.is_file() {
             return Err(bad_input(format!("{}: no such schedule file", r.display())));
         }
+        crate::driver::replay::check_schedule(r)?;
     }
     for f in &args.fail_on_file {
         if !f.contains('=') {
