@@ -36,21 +36,10 @@ pub struct Args {
     /// uninstrumented lock or queue) before the watchdog ends the execution, in milliseconds.
     #[arg(long, default_value_t = 2_000)]
     pub block_ms: u64,
-    /// The exit status of a correct run.
-    #[arg(long, default_value_t = 0)]
-    pub expect_exit: i32,
-    /// A bug when an execution's stdout or stderr matches (java.util.regex, `find`).
-    #[arg(long)]
-    pub fail_on_output: Vec<String>,
-    /// A bug when the file the execution writes matches (PATH=REGEX; removed before each
-    /// execution).
-    #[arg(long)]
-    pub fail_on_file: Vec<String>,
-    /// Let the scheduler choose spurious wake-ups.
-    #[arg(long)]
-    pub spurious: bool,
     #[command(flatten)]
-    pub timeouts: super::search_args::TimeoutArgs,
+    pub oracles: super::search_args::OracleArgs,
+    #[command(flatten)]
+    pub waits: super::search_args::WaitArgs,
     /// Go on after a bug.
     #[arg(long)]
     pub keep_going: bool,
@@ -70,13 +59,8 @@ pub struct Args {
     /// Pin the JVM to one CPU: off | auto (the CPU it starts on) | N.
     #[arg(long, default_value = "off")]
     pub pin: String,
-    /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
-    #[arg(long, allow_hyphen_values = true)]
-    pub jvm_arg: Vec<String>,
-    /// The processor count the program sees (`Runtime.availableProcessors()`); default: the
-    /// machine's.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    pub cpus: Option<u16>,
+    #[command(flatten)]
+    pub jvm: super::search_args::JvmArgs,
     /// Leave identity hash codes computed inside the JDK (`Object.hashCode` of classes that do
     /// not override it) to the JVM. By default the JVM runs with `-XX:hashCode=2`, which makes
     /// them all equal, so that, e.g., iterating a HashSet of such objects goes the same way in
@@ -112,13 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         }
         crate::driver::replay::check_schedule(r)?;
     }
-    for f in &args.fail_on_file {
-        if !f.contains('=') {
-            return Err(bad_input(format!(
-                "--fail-on-file wants PATH=REGEX, not {f:?}"
-            )));
-        }
-    }
+    args.oracles.check()?;
     if !matches!(args.juc.as_str(), "on" | "off") {
         return Err(bad_input(format!(
             "--juc wants on or off, not {:?}",
@@ -287,9 +265,12 @@ fn launch(args: &Args, cp: &[PathBuf], rt: &Runtime, first: u64, count: u64) -> 
         ),
         ("timeout-ms".into(), args.limits.timeout_ms.to_string()),
         ("block-ms".into(), args.block_ms.to_string()),
-        ("expect-exit".into(), args.expect_exit.to_string()),
-        ("spurious".into(), on_off(args.spurious)),
-        ("timeouts".into(), args.timeouts.timeouts.clone()),
+        (
+            "expect-exit".into(),
+            args.oracles.expect_exit.unwrap_or(0).to_string(),
+        ),
+        ("spurious".into(), on_off(args.waits.spurious)),
+        ("timeouts".into(), args.waits.timeouts.clone()),
         ("keep-going".into(), on_off(args.keep_going)),
         ("pin".into(), args.pin.clone()),
         ("juc".into(), args.juc.clone()),
@@ -310,10 +291,10 @@ fn launch(args: &Args, cp: &[PathBuf], rt: &Runtime, first: u64, count: u64) -> 
     let mut jvm_args = Vec::new();
     if !args.jvm_identity_hashes {
         jvm_args.extend(crate::driver::jvm::determinism_args(
-            args.cpus.map(usize::from),
+            args.jvm.cpus.map(usize::from),
         ));
     }
-    jvm_args.extend(args.jvm_arg.iter().cloned());
+    jvm_args.extend(args.jvm.jvm_arg.iter().cloned());
     Launch {
         java: java_binary(),
         jvm_args,
@@ -322,8 +303,8 @@ fn launch(args: &Args, cp: &[PathBuf], rt: &Runtime, first: u64, count: u64) -> 
         classpath: cp.to_vec(),
         framework: Vec::new(),
         main: args.main.clone(),
-        fail_on_output: args.fail_on_output.clone(),
-        fail_on_file: args.fail_on_file.clone(),
+        fail_on_output: args.oracles.fail_on_output.clone(),
+        fail_on_file: args.oracles.fail_on_file.clone(),
         args: args.args.clone(),
         timeout_ms: args.limits.timeout_ms,
         cwd: None,

@@ -31,16 +31,8 @@ pub struct Args {
     pub manifest: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
-    /// A bug when an execution's stdout or stderr matches (java.util.regex, `find`).
-    #[arg(long)]
-    pub fail_on_output: Vec<String>,
-    /// A bug when the file an execution writes matches: PATH=REGEX (removed before each
-    /// execution).
-    #[arg(long)]
-    pub fail_on_file: Vec<String>,
-    /// The exit status of a correct run.
-    #[arg(long)]
-    pub expect_exit: Option<i32>,
+    #[command(flatten)]
+    pub oracles: super::search_args::OracleArgs,
     /// One JVM per execution.
     #[arg(long)]
     pub fork: bool,
@@ -69,13 +61,7 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut search = args.search.search()?;
     let info = search.strategy;
-    for f in &args.fail_on_file {
-        if !f.contains('=') {
-            return Err(bad_input(format!(
-                "--fail-on-file wants PATH=REGEX, not {f:?}"
-            )));
-        }
-    }
+    args.oracles.check()?;
     let mut fork = args.fork;
     // ICB's search state goes from JVM to JVM (the agent's `state=`); the other one-JVM
     // strategies keep theirs in memory only.
@@ -280,11 +266,11 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
     }
     program
         .fail_on_output
-        .extend(args.fail_on_output.iter().cloned());
+        .extend(args.oracles.fail_on_output.iter().cloned());
     program
         .fail_on_file
-        .extend(args.fail_on_file.iter().cloned());
-    if let Some(e) = args.expect_exit {
+        .extend(args.oracles.fail_on_file.iter().cloned());
+    if let Some(e) = args.oracles.expect_exit {
         program.expect_exit = e;
     }
     // Parallel JVMs must not write the same checked file.
