@@ -136,7 +136,7 @@ mod selective {
     use super::Args;
     use crate::driver::classpath;
     use crate::driver::jvm::join_paths;
-    use crate::driver::program::compiled_classpath;
+    use crate::driver::program::{compiled_classpath, load_manifest};
     use crate::driver::search::{Program, Search, SearchResult};
     use crate::error::bad_input;
     use scheduler::strategy::rankchecker::next_combination;
@@ -150,16 +150,7 @@ mod selective {
             )));
         }
         let original = match &args.manifest {
-            Some(path) => {
-                let dir = if path.is_dir() {
-                    path.clone()
-                } else {
-                    path.parent().map(|p| p.to_path_buf()).unwrap_or_default()
-                };
-                let suite =
-                    crate::suite::Program::load(&dir).map_err(|e| bad_input(e.to_string()))?;
-                join_paths(&compiled_classpath(&suite)?)
-            }
+            Some(path) => join_paths(&compiled_classpath(&load_manifest(path)?)?),
             None => args.cp.clone().unwrap_or_default(),
         };
         let analysis = classpath::analysis(&original, &program.main)?;
