@@ -3,6 +3,7 @@
 //! use the same code the binary runs.
 
 pub mod cmd;
+pub mod digest;
 pub mod driver;
 pub mod error;
 pub mod suite;

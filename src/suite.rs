@@ -464,7 +464,7 @@ pub fn compile(program: &Program, cache_dir: &Path) -> Result<PathBuf, SuiteErro
             ),
         });
     }
-    let mut key = Fnv64::new();
+    let mut key = crate::digest::Digest::new();
     for flag in JAVAC_FLAGS {
         key.write(flag.as_bytes());
     }
@@ -546,27 +546,6 @@ pub fn javac() -> PathBuf {
     match std::env::var_os("JAVA_HOME") {
         Some(home) if !home.is_empty() => Path::new(&home).join("bin").join("javac"),
         _ => PathBuf::from("javac"),
-    }
-}
-
-/// FNV-1a, 64 bits, over length-prefixed chunks: a stable cache key (std's hashers promise no
-/// stability across Rust versions).
-struct Fnv64(u64);
-
-impl Fnv64 {
-    fn new() -> Fnv64 {
-        Fnv64(0xcbf2_9ce4_8422_2325)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 
@@ -763,16 +742,5 @@ cause = ["Account.balance", "Account.java:23"]
     fn main_source_path() {
         let m = parse(GOOD).unwrap();
         assert_eq!(m.main_source(), Path::new("src/account/Main.java"));
-    }
-
-    #[test]
-    fn fnv_separates_chunk_boundaries() {
-        let mut a = Fnv64::new();
-        a.write(b"ab");
-        a.write(b"c");
-        let mut b = Fnv64::new();
-        b.write(b"a");
-        b.write(b"bc");
-        assert_ne!(a.finish(), b.finish());
     }
 }

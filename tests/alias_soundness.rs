@@ -55,21 +55,14 @@ fn run_limited(mut cmd: Command, limit: Duration) -> bool {
         .spawn()
         .expect("java runs");
     let start = Instant::now();
-    loop {
-        if let Ok(Some(_)) = child.try_wait() {
-            return true;
-        }
-        if start.elapsed() > limit {
-            let _ = Command::new("kill")
-                .args(["-TERM", &child.id().to_string()])
-                .status();
+    let pid = child.id().to_string();
+    let waited = rankcheck::driver::child::wait_or_stop(&mut child, || {
+        (start.elapsed() > limit).then(|| {
+            let _ = Command::new("kill").args(["-TERM", &pid]).status();
             std::thread::sleep(Duration::from_secs(2));
-            let _ = child.kill();
-            let _ = child.wait();
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        })
+    });
+    matches!(waited, Ok(rankcheck::driver::child::Waited::Exited(_)))
 }
 
 #[derive(Default, Debug)]

@@ -87,7 +87,7 @@ fn finds_the_lost_update_reports_it_and_the_report_replays() {
     }
     std::fs::write(
         other.join("schedule.txt"),
-        "rankcheck-schedule 2\nt0*3\nt2*4\nt1*4\nt0*5\n",
+        "rankcheck-schedule 3\nt0*3\nt2*4\nt1*4\nt0*5\n",
     )
     .unwrap();
     let diverged = rankcheck(&dir, &["replay", other.to_str().unwrap()], LIMIT);
@@ -98,15 +98,46 @@ fn finds_the_lost_update_reports_it_and_the_report_replays() {
         diverged.both()
     );
 
-    // A schedule of an older format version means something else now: bad input, said so.
-    std::fs::write(
-        other.join("schedule.txt"),
-        "rankcheck-schedule 1\nt0*3\nt2*4\nt1*4\nt0*5\n",
-    )
-    .unwrap();
-    let old = rankcheck(&dir, &["replay", other.to_str().unwrap()], LIMIT);
-    assert_eq!(old.code, 2, "{}", old.both());
-    assert!(old.stderr.contains("older rankcheck"), "{}", old.both());
+    // A schedule of an older format version means something else now: bad input, said so,
+    // from the report folder, from its schedule file, and given to `run --replay`. Version 2
+    // is what 0.4.0 to 0.6.0 wrote (0.6.0's idle timeouts changed the meaning, not the header).
+    for version in [1, 2] {
+        std::fs::write(
+            other.join("schedule.txt"),
+            format!("rankcheck-schedule {version}\nt0*3\nt2*4\nt1*4\nt0*5\n"),
+        )
+        .unwrap();
+        let schedule = other.join("schedule.txt");
+        for target in [&other, &schedule] {
+            let old = rankcheck(&dir, &["replay", target.to_str().unwrap()], LIMIT);
+            assert_eq!(old.code, 2, "{}", old.both());
+            assert!(old.stderr.contains("older rankcheck"), "{}", old.both());
+            assert!(
+                old.stderr.contains("run the search again"),
+                "{}",
+                old.both()
+            );
+        }
+    }
+    let run = rankcheck(
+        &dir,
+        &[
+            "run",
+            "--cp",
+            "nowhere",
+            "--main",
+            "Nothing",
+            "--replay",
+            other.join("schedule.txt").to_str().unwrap(),
+        ],
+        LIMIT,
+    );
+    assert_eq!(run.code, 2, "{}", run.both());
+    assert!(
+        run.stderr.contains("run the search again"),
+        "{}",
+        run.both()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -19,7 +19,7 @@ fn many_threads_unpack_the_runtime_into_an_empty_cache() {
                 let start = start.clone();
                 std::thread::spawn(move || {
                     start.wait();
-                    rankcheck::cmd::rt::runtime().map_err(|e| e.to_string())
+                    rankcheck::driver::runtime::runtime().map_err(|e| e.to_string())
                 })
             })
             .collect();
@@ -35,11 +35,11 @@ fn many_threads_unpack_the_runtime_into_an_empty_cache() {
             );
             assert_eq!(
                 std::fs::read(&rt.agent).unwrap().len(),
-                rankcheck::cmd::rt::AGENT_SO.len()
+                rankcheck::driver::runtime::AGENT_SO.len()
             );
         }
         // No temporary file is left behind.
-        let rt = rankcheck::cmd::rt::runtime().unwrap();
+        let rt = rankcheck::driver::runtime::runtime().unwrap();
         let leftovers: Vec<_> = std::fs::read_dir(rt.jar.parent().unwrap())
             .unwrap()
             .flatten()

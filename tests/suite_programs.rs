@@ -82,18 +82,9 @@ fn drain(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<String> {
 }
 
 fn wait_with_limit(child: &mut Child, name: &str) -> ExitStatus {
-    let deadline = Instant::now() + NATIVE_TIME_LIMIT;
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{name} did not end within {NATIVE_TIME_LIMIT:?} natively");
-        }
-        thread::sleep(Duration::from_millis(20));
-    }
+    rankcheck::driver::child::wait_within(child, NATIVE_TIME_LIMIT)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{name} did not end within {NATIVE_TIME_LIMIT:?} natively"))
 }
 
 fn java() -> PathBuf {

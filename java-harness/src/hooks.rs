@@ -60,13 +60,13 @@ pub fn site_class_key(id: i64) -> u64 {
     id as u64 & !((1u64 << SITE_INDEX_BITS) - 1)
 }
 
+/// FNV-1a 64 (the `fnv` crate): site ids are persisted (reports, `sites.tsv`), so the hash must
+/// never change with the Rust version, as std's may.
 fn fnv1a64(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
+    use std::hash::Hasher;
+    let mut h = fnv::FnvHasher::default();
+    h.write(bytes);
+    h.finish()
 }
 
 /// How the rewriter places a hook relative to the original instruction.
@@ -627,6 +627,16 @@ mod tests {
             site_class_key(site_id("com/example/Bank", 7))
         );
         assert_eq!(a, site_id("com/example/Account", 7));
+    }
+
+    #[test]
+    fn site_ids_keep_their_values() {
+        // Site ids are persisted (reports, sites.tsv, the agent's tables): FNV-1a 64 of the
+        // class name, as computed by the hand-written loop before the `fnv` crate.
+        assert_eq!(
+            site_id("rankcheck/Account", 5) as u64,
+            0xd848_8a02_e600_0005
+        );
     }
 
     #[test]

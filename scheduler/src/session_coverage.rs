@@ -12,7 +12,10 @@
 //! same defaults as [`from_name`](crate::strategy::from_name).
 
 use crate::bounds;
-use crate::strategy::by_name::{Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T};
+use crate::strategy::by_name::{
+    Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T, ICB, NONPREEMPTIVE, PCT, POS, POS_STAR, RANKCHECKER,
+    RANKCHECKER_EXHAUSTIVE, SCS,
+};
 use crate::strategy::rankchecker::subset_size;
 use std::collections::BTreeSet;
 
@@ -99,28 +102,28 @@ pub fn statement(strategy: &str, b: &Bounds, facts: &Facts) -> String {
     let k = facts.max_steps.max(1);
     let c = b.c.unwrap_or(DEFAULT_C);
     let claim = match strategy {
-        "icb" if facts.exhausted => format!(
+        ICB if facts.exhausted => format!(
             "ICB explored every schedule with at most {c} preemption(s): no bug needs {c} or \
              fewer preemptions at the instrumented scheduling points"
         ),
-        "icb" => format!(
+        ICB => format!(
             "ICB did not finish the schedules with at most {c} preemption(s) within the budget: \
              no claim beyond the executions run"
         ),
         "dfs" if facts.exhausted => "depth-first search explored every schedule: the program has \
                                      no bug at the instrumented scheduling points"
             .into(),
-        "nonpreemptive" if facts.exhausted => {
+        NONPREEMPTIVE if facts.exhausted => {
             "the one schedule without preemptions ran: no claim about any other interleaving".into()
         }
-        "scs" if facts.exhausted => {
+        SCS if facts.exhausted => {
             "SCS tried every speed vector of its basis pairs and back-off levels".into()
         }
-        "rankchecker-exhaustive" if facts.exhausted => format!(
+        RANKCHECKER_EXHAUSTIVE if facts.exhausted => format!(
             "RankChecker's Algorithm 1 finished every variable set and every c <= {c}, with \
              probability >= 1 - epsilon per permutation round"
         ),
-        "pct" => {
+        PCT => {
             let d = b.d.unwrap_or(DEFAULT_D);
             match bounds::pct_probability(n, k, d) {
                 Ok(p) => format!(
@@ -131,14 +134,14 @@ pub fn statement(strategy: &str, b: &Bounds, facts: &Facts) -> String {
                 Err(e) => format!("no PCT bound ({e})"),
             }
         }
-        "rankchecker" => rankchecker_claim(
+        RANKCHECKER => rankchecker_claim(
             n,
             c,
             b.t.unwrap_or(DEFAULT_T),
             b.epsilon.unwrap_or(0.01),
             facts.executions,
         ),
-        "pos" | "pos-star" => "POS: every partial order is sampled with positive probability \
+        POS | POS_STAR => "POS: every partial order is sampled with positive probability \
                                (CAV 2018, Theorem 1); no exhaustion claim"
             .into(),
         other => format!("{other} samples schedules: no guarantee beyond the executions run"),

@@ -110,16 +110,9 @@ fn measure(program: &Program, work: &Path, args: &Args) -> anyhow::Result<Row> {
     }
     let started = Instant::now();
     let mut child = cmd.spawn()?;
-    let status = loop {
-        if let Some(s) = child.try_wait()? {
-            break s;
-        }
-        if started.elapsed().as_secs() > args.timeout {
-            let _ = child.kill();
-            let _ = child.wait();
-            anyhow::bail!("analysis took more than {} s", args.timeout);
-        }
-        std::thread::sleep(std::time::Duration::from_millis(5));
+    let limit = std::time::Duration::from_secs(args.timeout);
+    let Some(status) = crate::driver::child::wait_within(&mut child, limit)? else {
+        anyhow::bail!("analysis took more than {} s", args.timeout);
     };
     let seconds = started.elapsed().as_secs_f64();
     if !status.success() {

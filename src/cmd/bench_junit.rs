@@ -48,7 +48,7 @@ const TESTS: &[(&str, &str, &[&str])] = &[
 /// Prints the JUnit table: `n` executions per figure, scratch files in `work`.
 pub fn rows(n: u64, work: &Path) -> anyhow::Result<()> {
     let sources = bench_suite::locate(None, "tests/junit")?;
-    let library = crate::cmd::rt::runtime()?.junit;
+    let library = crate::driver::runtime::runtime()?.junit;
     println!(
         "\nJUnit (executions/s, {n} executions per figure, wall time of the JVMs incl. start-up; slowdown = plain launcher / rankcheck)\n"
     );
@@ -73,7 +73,7 @@ pub fn rows(n: u64, work: &Path) -> anyhow::Result<()> {
             ..found.program()?
         };
         let search = Search::quiet(
-            strategy::lookup("random")?,
+            strategy::lookup(scheduler::strategy::RANDOM)?,
             Bounds::default(),
             0,
             n,

@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, default_value_t = 120)]
     pub limit: u64,
     /// The strategy of the controlled runs.
-    #[arg(long, default_value = "nonpreemptive")]
+    #[arg(long, default_value = scheduler::strategy::NONPREEMPTIVE)]
     pub strategy: String,
     /// PCT's depth, when `--strategy pct`.
     #[arg(short = 'd', default_value_t = 1)]
@@ -75,7 +75,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     std::fs::create_dir_all(&work)?;
     let info = strategy::lookup(&args.strategy)?;
     let bounds = Bounds {
-        d: (info.name == "pct").then_some(args.d),
+        d: (info.name == scheduler::strategy::PCT).then_some(args.d),
         ..Bounds::default()
     };
     strategy::check(info, &bounds, None)?;
@@ -124,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 java: java_binary(),
                 jvm_args: crate::driver::jvm::determinism_args(None),
                 agent_options: search.agent_options(&program),
-                runtime: crate::cmd::rt::runtime()?,
+                runtime: crate::driver::runtime::runtime()?,
                 classpath: program.classpath.clone(),
                 framework: program.framework.clone(),
                 main: program.main.clone(),
@@ -169,8 +169,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             Ok(median(times).map_or(Cell::Failed, |t| Cell::Seconds(t, steps)))
         };
         let nat = median(natives);
-        let sync = controlled(super::test::program_of(p, Mode::SyncOnly)?)?;
-        let all = controlled(super::test::program_of(p, Mode::All)?)?;
+        let sync = controlled(crate::driver::program::program_of(p, Mode::SyncOnly)?)?;
+        let all = controlled(crate::driver::program::program_of(p, Mode::All)?)?;
         // v = 1, 2, 3: the mean over up to three sets of shared variables of that size.
         let cp = original.display().to_string();
         // v = 1, 2, 3: mean seconds (or the worst cell) and mean selected data sites.
@@ -187,7 +187,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                         if let Ok(sel) = analysis.select(&vars) {
                             selected.push(sel.data_sites.len() as f64);
                         }
-                        let program = super::test::program_from(
+                        let program = crate::driver::program::program_from(
                             p,
                             classpath::prepare_vars(&cp, &analysis, &vars)?,
                         );

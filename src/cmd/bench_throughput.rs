@@ -122,7 +122,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         whole_rows.push(super::bench_whole::measure(p, &original, n, &work)?);
         let controlled = |program: crate::driver::search::Program| -> anyhow::Result<Option<f64>> {
             let search = Search::quiet(
-                strategy::lookup("random")?,
+                strategy::lookup(scheduler::strategy::RANDOM)?,
                 Bounds::default(),
                 0,
                 n,
@@ -136,9 +136,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 }
             })
         };
-        let sync = controlled(super::test::program_of(p, Mode::SyncOnly)?)?;
-        let all = controlled(super::test::program_of(p, Mode::All)?)?;
-        let load = controlled(super::test::program_of(p, Mode::LoadTime)?)?;
+        let sync = controlled(crate::driver::program::program_of(p, Mode::SyncOnly)?)?;
+        let all = controlled(crate::driver::program::program_of(p, Mode::All)?)?;
+        let load = controlled(crate::driver::program::program_of(p, Mode::LoadTime)?)?;
         let load_cost = match (all, load) {
             (Some(a), Some(l)) if a > 0.0 && l > 0.0 => Some((n as f64 / l - n as f64 / a) / jvms),
             _ => None,
@@ -152,7 +152,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 for vars in bench_suite::variable_sets(&analysis, 1, 3) {
                     let cp =
                         classpath::prepare_vars(&original.display().to_string(), &analysis, &vars)?;
-                    rates.extend(controlled(super::test::program_from(p, cp))?);
+                    rates.extend(controlled(crate::driver::program::program_from(p, cp))?);
                 }
                 v1_rates.extend(mean(&rates));
                 let label = format!("{} ({} set(s))", cell(mean(&rates)), rates.len());

@@ -57,6 +57,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             recorded.schedule.display()
         )));
     }
+    crate::driver::replay::check_schedule(&recorded.schedule)?;
     // The current classes of the recorded program, instrumented as the report's were (through
     // the same cache as `test`): after a fix, the replay runs the fixed code, and a cleared
     // cache costs one instrumentation, not the report.
@@ -125,8 +126,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 fn current_classes(origin: &Origin, recorded: &Recorded) -> anyhow::Result<(Vec<PathBuf>, usize)> {
     let entries = match &origin.manifest {
         Some(manifest) => {
-            let program = crate::cmd::test::load_manifest(manifest)?;
-            crate::cmd::test::compiled_classpath(&program)?
+            let program = crate::driver::program::load_manifest(manifest)?;
+            crate::driver::program::compiled_classpath(&program)?
         }
         None => origin.classpath.clone(),
     };
@@ -138,7 +139,7 @@ fn current_classes(origin: &Origin, recorded: &Recorded) -> anyhow::Result<(Vec<
             )));
         }
     }
-    let cp = crate::cmd::test::join(&entries);
+    let cp = crate::driver::jvm::join_paths(&entries);
     let classpath = match origin.mode.as_str() {
         "all" => classpath::prepare(&cp, Mode::All)?,
         "sync-only" => classpath::prepare(&cp, Mode::SyncOnly)?,

@@ -3,11 +3,13 @@
 //! `rankcheck replay …` command.
 //!
 //! The JVM launch, the cached instrumentation and the report folder live in `crate::driver`,
-//! shared with `test`, `replay` and `sweep`; [`Launch::new`] here maps `run`'s flags onto it. The agent's option string and the result
+//! shared with `test`, `replay` and `sweep`; [`launch`] here maps `run`'s flags onto it. The agent's option string and the result
 //! lines are documented in `agent/PROTOCOL.md`.
 
 use crate::driver::classpath::Mode;
-use crate::driver::report::replay_command;
+use crate::driver::jvm::{java_binary, on_off, Launch};
+use crate::driver::report::{replay_command, write_report};
+use crate::driver::runtime::Runtime;
 use crate::driver::search::{confirm, Verdict, SCHEDULE_INDEPENDENT};
 use crate::error::{bad_input, Outcome};
 use serde_json::Value;
@@ -34,21 +36,10 @@ pub struct Args {
     /// uninstrumented lock or queue) before the watchdog ends the execution, in milliseconds.
     #[arg(long, default_value_t = 2_000)]
     pub block_ms: u64,
-    /// The exit status of a correct run.
-    #[arg(long, default_value_t = 0)]
-    pub expect_exit: i32,
-    /// A bug when an execution's stdout or stderr matches (java.util.regex, `find`).
-    #[arg(long)]
-    pub fail_on_output: Vec<String>,
-    /// A bug when the file the execution writes matches (PATH=REGEX; removed before each
-    /// execution).
-    #[arg(long)]
-    pub fail_on_file: Vec<String>,
-    /// Let the scheduler choose spurious wake-ups.
-    #[arg(long)]
-    pub spurious: bool,
     #[command(flatten)]
-    pub timeouts: super::search_args::TimeoutArgs,
+    pub oracles: super::search_args::OracleArgs,
+    #[command(flatten)]
+    pub waits: super::search_args::WaitArgs,
     /// Go on after a bug.
     #[arg(long)]
     pub keep_going: bool,
@@ -68,13 +59,8 @@ pub struct Args {
     /// Pin the JVM to one CPU: off | auto (the CPU it starts on) | N.
     #[arg(long, default_value = "off")]
     pub pin: String,
-    /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
-    #[arg(long, allow_hyphen_values = true)]
-    pub jvm_arg: Vec<String>,
-    /// The processor count the program sees (`Runtime.availableProcessors()`); default: the
-    /// machine's.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    pub cpus: Option<u16>,
+    #[command(flatten)]
+    pub jvm: super::search_args::JvmArgs,
     /// Leave identity hash codes computed inside the JDK (`Object.hashCode` of classes that do
     /// not override it) to the JVM. By default the JVM runs with `-XX:hashCode=2`, which makes
     /// them all equal, so that, e.g., iterating a HashSet of such objects goes the same way in
@@ -100,13 +86,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    if !scheduler::strategy::by_name::NAMES.contains(&args.strategy.strategy.as_str()) {
-        return Err(bad_input(format!(
-            "unknown strategy {:?} (expected one of: {})",
-            args.strategy.strategy,
-            scheduler::strategy::by_name::NAMES.join(", ")
-        )));
-    }
+    crate::driver::strategy::lookup(&args.strategy.strategy)?;
     if args.executions == 0 {
         return Err(bad_input("--executions must be at least 1"));
     }
@@ -114,14 +94,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         if !r.is_file() {
             return Err(bad_input(format!("{}: no such schedule file", r.display())));
         }
+        crate::driver::replay::check_schedule(r)?;
     }
-    for f in &args.fail_on_file {
-        if !f.contains('=') {
-            return Err(bad_input(format!(
-                "--fail-on-file wants PATH=REGEX, not {f:?}"
-            )));
-        }
-    }
+    args.oracles.check()?;
     if !matches!(args.juc.as_str(), "on" | "off") {
         return Err(bad_input(format!(
             "--juc wants on or off, not {:?}",
@@ -137,7 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     crate::driver::classpath::warn(&prepared.warning_lines());
     let cp = prepared.entries;
     let origin = crate::driver::report::Origin::of(&args.cp, mode, None);
-    let rt = super::rt::runtime()?;
+    let rt = crate::driver::runtime::runtime()?;
     let work = scratch_dir(&args.out)?;
     let mut any_bug = false;
     let jvms: Vec<(u64, u64)> = if args.fork && args.replay.is_none() {
@@ -162,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut uncontrolled = Vec::new();
     let mut unreproduced = Vec::new();
     for (first, count) in jvms {
-        let mut launch = Launch::new(&args, &cp, &rt, first, count);
+        let mut launch = launch(&args, &cp, &rt, first, count);
         if args.fork && args.replay.is_none() {
             // A strategy with a search state (ICB) carries it from JVM to JVM.
             let state = work.join("search-state.txt");
@@ -273,77 +248,66 @@ fn scratch_dir(out: &Path) -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
-// ---- shared with `test`, `replay` and `sweep` (moved to src/driver) ---------------------------
-
-use crate::driver::jvm::on_off;
-pub use crate::driver::jvm::{java_binary, JvmRun, Launch};
-pub use crate::driver::report::write_report;
-
 /// Inconclusive executions after which a forked run stops (the agent's `max-inconclusive`).
 const MAX_INCONCLUSIVE: usize = 3;
 
-impl Launch {
-    /// The launch `rankcheck run` makes for executions `first .. first + count`.
-    pub fn new(
-        args: &Args,
-        cp: &[PathBuf],
-        rt: &super::rt::Runtime,
-        first: u64,
-        count: u64,
-    ) -> Launch {
-        let mut o: Vec<(String, String)> = vec![
-            ("strategy".into(), args.strategy.strategy.clone()),
-            ("seed".into(), args.strategy.seed.to_string()),
-            ("executions".into(), count.to_string()),
-            ("first-execution".into(), first.to_string()),
-            ("max-steps".into(), args.limits.max_steps.to_string()),
-            (
-                "livelock-window".into(),
-                args.limits.livelock_window.to_string(),
-            ),
-            ("timeout-ms".into(), args.limits.timeout_ms.to_string()),
-            ("block-ms".into(), args.block_ms.to_string()),
-            ("expect-exit".into(), args.expect_exit.to_string()),
-            ("spurious".into(), on_off(args.spurious)),
-            ("timeouts".into(), args.timeouts.timeouts.clone()),
-            ("keep-going".into(), on_off(args.keep_going)),
-            ("pin".into(), args.pin.clone()),
-            ("juc".into(), args.juc.clone()),
-        ];
-        if args.load_time {
-            o.push(("instrument".into(), "load".into()));
-        }
-        for (key, value) in args.strategy.bounds().given() {
-            o.push((key.into(), value.to_string()));
-        }
-        if let Some(mode) = &args.strategy.c_mode {
-            o.push(("c-mode".into(), mode.clone()));
-        }
-        if let Some(r) = &args.replay {
-            let abs = std::fs::canonicalize(r).unwrap_or_else(|_| r.clone());
-            o.push(("replay".into(), abs.display().to_string()));
-        }
-        let mut jvm_args = Vec::new();
-        if !args.jvm_identity_hashes {
-            jvm_args.extend(crate::driver::jvm::determinism_args(
-                args.cpus.map(usize::from),
-            ));
-        }
-        jvm_args.extend(args.jvm_arg.iter().cloned());
-        Launch {
-            java: java_binary(),
-            jvm_args,
-            agent_options: o,
-            runtime: rt.clone(),
-            classpath: cp.to_vec(),
-            framework: Vec::new(),
-            main: args.main.clone(),
-            fail_on_output: args.fail_on_output.clone(),
-            fail_on_file: args.fail_on_file.clone(),
-            args: args.args.clone(),
-            timeout_ms: args.limits.timeout_ms,
-            cwd: None,
-            log: None,
-        }
+/// The launch `rankcheck run` makes for executions `first .. first + count`.
+fn launch(args: &Args, cp: &[PathBuf], rt: &Runtime, first: u64, count: u64) -> Launch {
+    let mut o: Vec<(String, String)> = vec![
+        ("strategy".into(), args.strategy.strategy.clone()),
+        ("seed".into(), args.strategy.seed.to_string()),
+        ("executions".into(), count.to_string()),
+        ("first-execution".into(), first.to_string()),
+        ("max-steps".into(), args.limits.max_steps.to_string()),
+        (
+            "livelock-window".into(),
+            args.limits.livelock_window.to_string(),
+        ),
+        ("timeout-ms".into(), args.limits.timeout_ms.to_string()),
+        ("block-ms".into(), args.block_ms.to_string()),
+        (
+            "expect-exit".into(),
+            args.oracles.expect_exit.unwrap_or(0).to_string(),
+        ),
+        ("spurious".into(), on_off(args.waits.spurious)),
+        ("timeouts".into(), args.waits.timeouts.clone()),
+        ("keep-going".into(), on_off(args.keep_going)),
+        ("pin".into(), args.pin.clone()),
+        ("juc".into(), args.juc.clone()),
+    ];
+    if args.load_time {
+        o.push(("instrument".into(), "load".into()));
+    }
+    for (key, value) in args.strategy.bounds().given() {
+        o.push((key.into(), value.to_string()));
+    }
+    if let Some(mode) = &args.strategy.c_mode {
+        o.push(("c-mode".into(), mode.clone()));
+    }
+    if let Some(r) = &args.replay {
+        let abs = std::fs::canonicalize(r).unwrap_or_else(|_| r.clone());
+        o.push(("replay".into(), abs.display().to_string()));
+    }
+    let mut jvm_args = Vec::new();
+    if !args.jvm_identity_hashes {
+        jvm_args.extend(crate::driver::jvm::determinism_args(
+            args.jvm.cpus.map(usize::from),
+        ));
+    }
+    jvm_args.extend(args.jvm.jvm_arg.iter().cloned());
+    Launch {
+        java: java_binary(),
+        jvm_args,
+        agent_options: o,
+        runtime: rt.clone(),
+        classpath: cp.to_vec(),
+        framework: Vec::new(),
+        main: args.main.clone(),
+        fail_on_output: args.oracles.fail_on_output.clone(),
+        fail_on_file: args.oracles.fail_on_file.clone(),
+        args: args.args.clone(),
+        timeout_ms: args.limits.timeout_ms,
+        cwd: None,
+        log: None,
     }
 }

@@ -1,7 +1,7 @@
 //! The flags several subcommands share, defined once and flattened into each: the strategy and
-//! its bounds, and the bounds of one execution (`test`, `junit`, `run`), and the rest of a
-//! search (`test`, `junit`), with their checks (bad input in one line) and the [`Search`] they
-//! describe.
+//! its bounds, the bounds of one execution, what waits may do and the JVM (`test`, `junit`,
+//! `run`), the oracles (`test`, `run`), and the rest of a search (`test`, `junit`), with their
+//! checks (bad input in one line) and the [`Search`] they describe.
 
 use crate::driver::search::Search;
 use crate::driver::strategy::{self, Bounds, StrategyInfo};
@@ -66,9 +66,12 @@ impl StrategyArgs {
     }
 }
 
-/// When timed waits may time out.
+/// What a waiting thread may do besides being woken: wake spuriously, time out.
 #[derive(clap::Args, Clone, Debug)]
-pub struct TimeoutArgs {
+pub struct WaitArgs {
+    /// Let the scheduler choose spurious wake-ups.
+    #[arg(long)]
+    pub spurious: bool,
     /// When a timed wait (`wait(ms)`, `join(ms)`, `parkNanos`, and so `awaitTermination`,
     /// `poll(timeout)`, `Future.get(timeout)`, …) may time out: `idle`, only when no other
     /// thread can go on (a correct program is not failed by a timeout no real machine would
@@ -76,6 +79,46 @@ pub struct TimeoutArgs {
     /// machine).
     #[arg(long, default_value = "idle", value_parser = scheduler::Timeouts::NAMES)]
     pub timeouts: String,
+}
+
+/// The program's oracles besides an uncaught throwable and a deadlock.
+#[derive(clap::Args, Clone, Debug)]
+pub struct OracleArgs {
+    /// A bug when an execution's stdout or stderr matches (java.util.regex, `find`).
+    #[arg(long)]
+    pub fail_on_output: Vec<String>,
+    /// A bug when the file an execution writes matches: PATH=REGEX (removed before each
+    /// execution).
+    #[arg(long)]
+    pub fail_on_file: Vec<String>,
+    /// The exit status of a correct run (default: the manifest's, else 0).
+    #[arg(long)]
+    pub expect_exit: Option<i32>,
+}
+
+impl OracleArgs {
+    /// Bad input for a `--fail-on-file` without `=`.
+    pub fn check(&self) -> anyhow::Result<()> {
+        match self.fail_on_file.iter().find(|f| !f.contains('=')) {
+            Some(f) => Err(bad_input(format!(
+                "--fail-on-file wants PATH=REGEX, not {f:?}"
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The JVM the program runs in.
+#[derive(clap::Args, Clone, Debug)]
+pub struct JvmArgs {
+    /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
+    #[arg(long, allow_hyphen_values = true)]
+    pub jvm_arg: Vec<String>,
+    /// The processor count the program sees (`Runtime.availableProcessors()`, which sizes the
+    /// common fork/join pool, parallel streams and many thread pools); default: the machine's.
+    /// The controlled threads take turns either way; this decides how work is split.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub cpus: Option<u16>,
 }
 
 /// The bounds of one execution.
@@ -124,19 +167,10 @@ pub struct SearchArgs {
     pub check_determinism: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
-    /// Let the scheduler choose spurious wake-ups.
-    #[arg(long)]
-    pub spurious: bool,
     #[command(flatten)]
-    pub timeouts: TimeoutArgs,
-    /// An extra JVM option (repeatable), e.g. --jvm-arg=-Xmx256m.
-    #[arg(long, allow_hyphen_values = true)]
-    pub jvm_arg: Vec<String>,
-    /// The processor count the program sees (`Runtime.availableProcessors()`, which sizes the
-    /// common fork/join pool, parallel streams and many thread pools); default: the machine's.
-    /// The controlled threads take turns either way; this decides how work is split.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
-    pub cpus: Option<u16>,
+    pub waits: WaitArgs,
+    #[command(flatten)]
+    pub jvm: JvmArgs,
     /// Field and array accesses inside the JDK's collections (HashMap, ArrayList, TreeMap,
     /// ArrayDeque, StringBuilder, … and their iterators) are scheduling points when the
     /// program's own code calls them on an object a second thread has touched: a race between
@@ -176,10 +210,10 @@ impl SearchArgs {
             max_steps: self.limits.max_steps,
             livelock_window: self.limits.livelock_window,
             timeout_ms: self.limits.timeout_ms,
-            spurious: self.spurious,
-            timeouts: self.timeouts.timeouts.clone(),
-            jvm_args: self.jvm_arg.clone(),
-            cpus: self.cpus.map(usize::from),
+            spurious: self.waits.spurious,
+            timeouts: self.waits.timeouts.clone(),
+            jvm_args: self.jvm.jvm_arg.clone(),
+            cpus: self.jvm.cpus.map(usize::from),
             jdk_collections: self.jdk_collections == "on",
             out: self.out.clone(),
             // The command that runs the search shows the progress (`driver::progress`).

@@ -13,7 +13,7 @@ use crate::driver::report::Origin;
 use crate::driver::search::{Program, Search, SearchResult, SCHEDULE_INDEPENDENT};
 use crate::error::{bad_input, Outcome};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::search_args::{default_jobs, SearchArgs};
 
@@ -31,16 +31,8 @@ pub struct Args {
     pub manifest: Option<PathBuf>,
     #[command(flatten)]
     pub search: SearchArgs,
-    /// A bug when an execution's stdout or stderr matches (java.util.regex, `find`).
-    #[arg(long)]
-    pub fail_on_output: Vec<String>,
-    /// A bug when the file an execution writes matches: PATH=REGEX (removed before each
-    /// execution).
-    #[arg(long)]
-    pub fail_on_file: Vec<String>,
-    /// The exit status of a correct run.
-    #[arg(long)]
-    pub expect_exit: Option<i32>,
+    #[command(flatten)]
+    pub oracles: super::search_args::OracleArgs,
     /// One JVM per execution.
     #[arg(long)]
     pub fork: bool,
@@ -69,17 +61,11 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut search = args.search.search()?;
     let info = search.strategy;
-    for f in &args.fail_on_file {
-        if !f.contains('=') {
-            return Err(bad_input(format!(
-                "--fail-on-file wants PATH=REGEX, not {f:?}"
-            )));
-        }
-    }
+    args.oracles.check()?;
     let mut fork = args.fork;
     // ICB's search state goes from JVM to JVM (the agent's `state=`); the other one-JVM
     // strategies keep theirs in memory only.
-    if fork && info.spread == crate::driver::strategy::Spread::OneJvm && info.name != "icb" {
+    if fork && info.session_state && !info.resumes {
         eprintln!(
             "rankcheck: note: --fork ignored: {} keeps its search state in one JVM",
             info.name
@@ -147,14 +133,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
 
 /// `--selective`: the search over variable sets, each instrumented for itself.
 mod selective {
-    use super::{compiled_classpath, join, Args};
+    use super::Args;
     use crate::driver::classpath;
+    use crate::driver::jvm::join_paths;
+    use crate::driver::program::{compiled_classpath, load_manifest};
     use crate::driver::search::{Program, Search, SearchResult};
     use crate::error::bad_input;
     use scheduler::strategy::rankchecker::next_combination;
 
     pub fn run(args: &Args, search: &Search, mut program: Program) -> anyhow::Result<SearchResult> {
-        if !search.strategy.bounds.contains(&"v") {
+        if !search.strategy.bounds_variables() {
             return Err(bad_input(format!(
                 "--selective needs a strategy that bounds v (pctvb, rankchecker, \
                  rankchecker-exhaustive), not {}",
@@ -162,16 +150,7 @@ mod selective {
             )));
         }
         let original = match &args.manifest {
-            Some(path) => {
-                let dir = if path.is_dir() {
-                    path.clone()
-                } else {
-                    path.parent().map(|p| p.to_path_buf()).unwrap_or_default()
-                };
-                let suite =
-                    crate::suite::Program::load(&dir).map_err(|e| bad_input(e.to_string()))?;
-                join(&compiled_classpath(&suite)?)
-            }
+            Some(path) => join_paths(&compiled_classpath(&load_manifest(path)?)?),
             None => args.cp.clone().unwrap_or_default(),
         };
         let analysis = classpath::analysis(&original, &program.main)?;
@@ -188,13 +167,13 @@ mod selective {
             )));
         }
         let all_sites = analysis.sites.len();
-        let exhaustive = matches!(
-            search.strategy.name,
-            "icb" | "rankchecker-exhaustive" | "dfs"
-        );
         let per_set = args
             .budget_per_set
-            .unwrap_or(if exhaustive { u64::MAX } else { 100 });
+            .unwrap_or(if search.strategy.exhaustive {
+                u64::MAX
+            } else {
+                100
+            });
         let mut used = 0u64;
         let mut seconds = 0f64;
         let mut tried = 0u64;
@@ -249,7 +228,7 @@ mod selective {
 /// The program from `--cp/--main` or from `--manifest`, with the command line's oracles added.
 fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
     let mut program = match &args.manifest {
-        Some(path) => manifest_program(path, mode)?,
+        Some(path) => crate::driver::program::manifest_program(path, mode)?,
         None => {
             let cp = args.cp.as_deref().unwrap_or_default();
             let main = args.main.clone().unwrap_or_default();
@@ -278,11 +257,11 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
     }
     program
         .fail_on_output
-        .extend(args.fail_on_output.iter().cloned());
+        .extend(args.oracles.fail_on_output.iter().cloned());
     program
         .fail_on_file
-        .extend(args.fail_on_file.iter().cloned());
-    if let Some(e) = args.expect_exit {
+        .extend(args.oracles.fail_on_file.iter().cloned());
+    if let Some(e) = args.oracles.expect_exit {
         program.expect_exit = e;
     }
     // Parallel JVMs must not write the same checked file.
@@ -290,76 +269,6 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
         program.private_cwd = true;
     }
     Ok(program)
-}
-
-/// Compiles a manifest's program (cached) and reads its main class, arguments and oracles.
-pub fn manifest_program(path: &Path, mode: Mode) -> anyhow::Result<Program> {
-    program_of(&load_manifest(path)?, mode)
-}
-
-/// The suite program of a `manifest.toml` (or of the folder holding one).
-pub fn load_manifest(path: &Path) -> anyhow::Result<crate::suite::Program> {
-    let dir = if path.is_dir() {
-        path.to_path_buf()
-    } else {
-        path.parent().map(Path::to_path_buf).unwrap_or_default()
-    };
-    crate::suite::Program::load(&dir).map_err(|e| bad_input(e.to_string()))
-}
-
-/// A suite program, compiled and instrumented.
-pub fn program_of(program: &crate::suite::Program, mode: Mode) -> anyhow::Result<Program> {
-    let classes = join(&compiled_classpath(program)?);
-    let prepared = classpath::prepare_report(&classes, mode)?;
-    let mut runnable = program_from(program, prepared.entries.clone());
-    runnable.load_time = mode == Mode::LoadTime;
-    runnable.uninstrumented_classes = prepared.uninstrumented.len();
-    runnable.warnings = prepared.warning_lines();
-    let manifest = std::fs::canonicalize(program.dir.join("manifest.toml")).ok();
-    runnable.origin = Some(Origin::of(&classes, mode, manifest));
-    Ok(runnable)
-}
-
-/// A suite program's original classes (compiled with javac, cached).
-pub fn compiled(program: &crate::suite::Program) -> anyhow::Result<PathBuf> {
-    crate::suite::compile(program, &classpath::cache_dir()?.join("javac"))
-        .map_err(|e| bad_input(e.to_string()))
-}
-
-/// A suite program's class path: its compiled classes, then its manifest's libraries.
-pub fn compiled_classpath(program: &crate::suite::Program) -> anyhow::Result<Vec<PathBuf>> {
-    let mut entries = vec![compiled(program)?];
-    entries.extend(program.libraries());
-    Ok(entries)
-}
-
-/// Class-path entries as one `:`-separated string.
-pub fn join(entries: &[PathBuf]) -> String {
-    entries
-        .iter()
-        .map(|e| e.display().to_string())
-        .collect::<Vec<_>>()
-        .join(":")
-}
-
-/// A suite program run from the given (instrumented) class path, with its manifest's main
-/// class, arguments and oracles.
-pub fn program_from(program: &crate::suite::Program, classpath: Vec<PathBuf>) -> Program {
-    let m = &program.manifest;
-    Program {
-        classpath,
-        framework: Vec::new(),
-        main: m.main.clone(),
-        args: m.args.clone(),
-        fail_on_output: m.oracle.fail_on_output.iter().cloned().collect(),
-        fail_on_file: m.oracle.fail_on_file.iter().cloned().collect(),
-        expect_exit: m.oracle.exit_status(),
-        private_cwd: true,
-        load_time: false,
-        origin: None,
-        uninstrumented_classes: 0,
-        warnings: Vec::new(),
-    }
 }
 
 fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program) {

@@ -4,8 +4,9 @@
 //! plain `java` runs for the native wall time. The repeat runner is a small Java class written
 //! here and compiled with `javac` on first use (cached by its source hash).
 
-use super::classpath::{cache_dir, Fnv};
+use super::classpath::cache_dir;
 use super::jvm::{java_binary, join_paths};
+use crate::digest::Digest;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -103,13 +104,13 @@ public final class Repeat {
 
 /// The compiled repeat runner's class folder.
 fn runner() -> anyhow::Result<PathBuf> {
-    let mut key = Fnv::new();
+    let mut key = Digest::new();
     key.write(SOURCE.as_bytes());
-    let dir = cache_dir()?.join(format!("baseline-{:016x}", key.0));
+    let dir = cache_dir()?.join(format!("baseline-{}", key.hex()));
     if dir.join("rankcheck/bench/Repeat.class").is_file() {
         return Ok(dir);
     }
-    let staging = crate::cmd::rt::unique_sibling(&dir);
+    let staging = super::runtime::unique_sibling(&dir);
     std::fs::create_dir_all(staging.join("src"))?;
     let src = staging.join("src/Repeat.java");
     std::fs::write(&src, SOURCE)?;
@@ -151,17 +152,9 @@ pub fn run_bounded(mut cmd: Command, limit: Duration) -> anyhow::Result<Option<(
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| anyhow::anyhow!("cannot run java: {e}"))?;
-    let status = loop {
-        if let Some(s) = child.try_wait()? {
-            break s;
-        }
-        if started.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            let _ = std::fs::remove_file(&out_file);
-            return Ok(None);
-        }
-        std::thread::sleep(Duration::from_millis(5));
+    let Some(status) = super::child::wait_within(&mut child, limit)? else {
+        let _ = std::fs::remove_file(&out_file);
+        return Ok(None);
     };
     let seconds = started.elapsed().as_secs_f64();
     let text = std::fs::read_to_string(&out_file).unwrap_or_default();

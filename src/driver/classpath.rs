@@ -3,6 +3,7 @@
 //! contents, the rankcheck version and build, and the instrumentation mode, so repeated runs instrument
 //! once and a changed class is never served stale.
 
+use crate::digest::Digest;
 use crate::error::bad_input;
 use rewriter::jar::{instrument_dir, instrument_jar, JarOptions};
 use std::path::{Path, PathBuf};
@@ -245,7 +246,7 @@ pub fn is_instrumented(path: &Path) -> bool {
 
 /// The cache folder for instrumented copies (beside the unpacked runtime).
 pub fn cache_dir() -> anyhow::Result<PathBuf> {
-    let rt = crate::cmd::rt::runtime()?;
+    let rt = super::runtime::runtime()?;
     Ok(rt
         .jar
         .parent()
@@ -261,11 +262,11 @@ fn instrument_cached(
     config: rewriter::Config,
 ) -> anyhow::Result<(PathBuf, Vec<String>)> {
     let abs = std::fs::canonicalize(path)?;
-    let mut key = Fnv::new();
+    let mut key = Digest::new();
     key.write(mode.as_bytes());
     write_build_identity(&mut key);
     hash_tree(&abs, &abs, &mut key)?;
-    let cache = cache_dir()?.join(format!("{:016x}", key.0));
+    let cache = cache_dir()?.join(key.hex());
     let is_jar = abs.is_file();
     let target = if is_jar {
         cache.join("app.jar")
@@ -284,7 +285,7 @@ fn instrument_cached(
         return Ok((target, warnings_of(&cache)));
     }
     // Build into a private folder and rename it into place: parallel rankchecks may race here.
-    let staging = crate::cmd::rt::unique_sibling(&cache);
+    let staging = super::runtime::unique_sibling(&cache);
     std::fs::create_dir_all(&staging)?;
     let staged = staging.join(target.file_name().unwrap());
     let options = JarOptions {
@@ -342,7 +343,7 @@ pub fn analysis(cp: &str, main: &str) -> anyhow::Result<alias::AnalysisFile> {
         .filter(|e| !e.is_empty())
         .map(PathBuf::from)
         .collect();
-    let mut key = Fnv::new();
+    let mut key = Digest::new();
     write_build_identity(&mut key);
     key.write(main.as_bytes());
     for e in &entries {
@@ -356,7 +357,7 @@ pub fn analysis(cp: &str, main: &str) -> anyhow::Result<alias::AnalysisFile> {
     }
     let file = cache_dir()?
         .join("analysis")
-        .join(format!("{:016x}.json", key.0));
+        .join(format!("{}.json", key.hex()));
     if let Ok(cached) = alias::AnalysisFile::read(&file) {
         return Ok(cached);
     }
@@ -371,7 +372,7 @@ pub fn analysis(cp: &str, main: &str) -> anyhow::Result<alias::AnalysisFile> {
         other => anyhow::anyhow!("the points-to analysis failed: {other}"),
     })?;
     std::fs::create_dir_all(file.parent().unwrap())?;
-    let tmp = crate::cmd::rt::unique_sibling(&file);
+    let tmp = super::runtime::unique_sibling(&file);
     std::fs::write(&tmp, analysis.to_json())?;
     let _ = std::fs::rename(&tmp, &file);
     Ok(analysis)
@@ -500,15 +501,15 @@ pub fn tracked_table(analysis: &alias::AnalysisFile, vars: &[u32]) -> String {
 
 /// A class-path entry holding only a site table with `table` (cached by its contents).
 fn tracked_entry(table: &str) -> anyhow::Result<PathBuf> {
-    let mut key = Fnv::new();
+    let mut key = Digest::new();
     key.write(table.as_bytes());
-    let dir = cache_dir()?.join("tracked").join(format!("{:016x}", key.0));
+    let dir = cache_dir()?.join("tracked").join(key.hex());
     let file = dir.join(java_harness::hooks::SITE_TABLE_RESOURCE);
     if std::fs::read_to_string(&file).is_ok_and(|t| t == table) {
         return Ok(dir);
     }
     std::fs::create_dir_all(file.parent().unwrap())?;
-    let tmp = crate::cmd::rt::unique_sibling(&file);
+    let tmp = super::runtime::unique_sibling(&file);
     std::fs::write(&tmp, table)?;
     std::fs::rename(&tmp, &file)?;
     Ok(dir)
@@ -556,7 +557,7 @@ fn appended(mut text: String, table: &str) -> String {
 
 /// The version and the executable's identity (size and modification time): the rewriter and the
 /// analysis may change between builds of one version, and a cached result must not outlive them.
-fn write_build_identity(key: &mut Fnv) {
+fn write_build_identity(key: &mut Digest) {
     key.write(env!("CARGO_PKG_VERSION").as_bytes());
     if let Some(m) = std::env::current_exe()
         .ok()
@@ -572,7 +573,7 @@ fn write_build_identity(key: &mut Fnv) {
 }
 
 /// Hashes every file below `path` (names relative to `root`, and contents), in sorted order.
-fn hash_tree(root: &Path, path: &Path, key: &mut Fnv) -> anyhow::Result<()> {
+fn hash_tree(root: &Path, path: &Path, key: &mut Digest) -> anyhow::Result<()> {
     if path.is_dir() {
         let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -587,28 +588,6 @@ fn hash_tree(root: &Path, path: &Path, key: &mut Fnv) -> anyhow::Result<()> {
         key.write(&std::fs::read(path)?);
     }
     Ok(())
-}
-
-/// FNV-1a over length-prefixed chunks: stable across Rust versions, unlike std's hashers.
-pub struct Fnv(pub u64);
-
-impl Fnv {
-    pub fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    pub fn write(&mut self, bytes: &[u8]) {
-        for &b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-}
-
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv::new()
-    }
 }
 
 #[cfg(test)]
@@ -689,9 +668,9 @@ mod tests {
         std::fs::create_dir_all(dir.join("a")).unwrap();
         std::fs::write(dir.join("a/X.class"), b"one").unwrap();
         let hash = |d: &Path| {
-            let mut k = Fnv::new();
+            let mut k = Digest::new();
             hash_tree(d, d, &mut k).unwrap();
-            k.0
+            k.finish()
         };
         let first = hash(&dir);
         assert_eq!(first, hash(&dir));

@@ -107,7 +107,7 @@ fn framework_command(cp: &str, args: &[String]) -> anyhow::Result<String> {
             )));
         }
     }
-    let runtime = crate::cmd::rt::runtime()?;
+    let runtime = super::runtime::runtime()?;
     let output = Command::new(java_binary())
         .arg("-cp")
         .arg(&runtime.jar)

@@ -3,11 +3,20 @@
 //! and kills a JVM that stops reporting. Shared by `run`, `test`, `replay`, `sweep` and the
 //! benchmarks so that every command launches programs the same way.
 
+use super::child::{wait_or_stop, Waited};
 use crate::error::bad_input;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// Why [`Launch::run_cancellable`] stopped a JVM.
+enum Stop {
+    /// The caller asked (`cancel`).
+    Cancelled,
+    /// No result line for the per-execution bound plus a margin.
+    Silent,
+}
 
 /// One JVM under the agent: the agent options, the harness arguments and the program.
 #[derive(Clone, Debug)]
@@ -16,7 +25,7 @@ pub struct Launch {
     pub jvm_args: Vec<String>,
     /// `KEY=VALUE` agent options (agent/PROTOCOL.md), passed through an options file.
     pub agent_options: Vec<(String, String)>,
-    pub runtime: crate::cmd::rt::Runtime,
+    pub runtime: super::runtime::Runtime,
     pub classpath: Vec<PathBuf>,
     /// The test framework's class path (JUnit), loaded once per JVM. When it is not empty,
     /// `main` names a test method, `CLASS#METHOD`, run through the JUnit Platform Launcher in a
@@ -140,31 +149,27 @@ impl Launch {
         let patience = Duration::from_millis(self.timeout_ms) + Duration::from_secs(20);
         let mut last_len = 0;
         let mut last_change = Instant::now();
-        let mut cancelled = false;
-        let status = loop {
-            if let Some(status) = child.try_wait()? {
-                break Some(status);
-            }
+        let waited = wait_or_stop(&mut child, || {
             if cancel() {
-                let _ = child.kill();
-                let _ = child.wait();
-                cancelled = true;
-                break None;
+                return Some(Stop::Cancelled);
             }
             let len = std::fs::metadata(&results).map_or(0, |m| m.len());
             if len != last_len {
                 last_len = len;
                 last_change = Instant::now();
             } else if last_change.elapsed() > patience {
-                let _ = child.kill();
-                let _ = child.wait();
-                anyhow::bail!(
-                    "the JVM reported nothing for {} s and was killed (an agent failure){}",
-                    patience.as_secs(),
-                    self.log_tail_text()
-                );
+                return Some(Stop::Silent);
             }
-            std::thread::sleep(Duration::from_millis(10));
+            None
+        })?;
+        let (status, cancelled) = match waited {
+            Waited::Exited(status) => (Some(status), false),
+            Waited::Stopped(Stop::Cancelled) => (None, true),
+            Waited::Stopped(Stop::Silent) => anyhow::bail!(
+                "the JVM reported nothing for {} s and was killed (an agent failure){}",
+                patience.as_secs(),
+                self.log_tail_text()
+            ),
         };
         let text = std::fs::read_to_string(&results).unwrap_or_default();
         let mut parsed = Vec::new();

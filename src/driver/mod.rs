@@ -8,15 +8,18 @@
 
 pub mod baseline;
 pub mod bench_suite;
+pub mod child;
 pub mod classpath;
 pub mod explain;
 pub mod folder;
 pub mod junit;
 pub mod jvm;
 pub mod plots;
+pub mod program;
 pub mod progress;
 pub mod replay;
 pub mod report;
+pub mod runtime;
 pub mod search;
 pub mod session;
 pub mod strategy;

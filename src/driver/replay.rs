@@ -4,7 +4,7 @@
 use super::jvm::{java_binary, Launch};
 use super::report::{difference, Recorded};
 use serde_json::Value;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What a replay showed.
 #[derive(Debug)]
@@ -19,7 +19,7 @@ pub struct Replayed {
 
 /// The launch that re-runs `recorded` once under its schedule.
 pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
-    let runtime = crate::cmd::rt::runtime()?;
+    let runtime = super::runtime::runtime()?;
     let mut launch = Launch {
         java: java_binary(),
         jvm_args: recorded.jvm_args.clone(),
@@ -38,12 +38,7 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
     if let Some(t) = launch.option("timeout-ms").and_then(|t| t.parse().ok()) {
         launch.timeout_ms = t;
     }
-    let schedule = std::fs::canonicalize(&recorded.schedule)
-        .map_err(|e| crate::error::bad_input(format!("{}: {e}", recorded.schedule.display())))?;
-    let text = std::fs::read_to_string(&schedule)
-        .map_err(|e| crate::error::bad_input(format!("{}: {e}", schedule.display())))?;
-    scheduler::Schedule::parse(&text)
-        .map_err(|e| crate::error::bad_input(format!("{}: {e}", schedule.display())))?;
+    let schedule = check_schedule(&recorded.schedule)?;
     launch.set_option("replay", schedule.display().to_string());
     launch.set_option("executions", "1");
     launch.set_option("first-execution", recorded.execution.to_string());
@@ -61,6 +56,18 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
         None => None,
     };
     Ok(launch)
+}
+
+/// The absolute path of the schedule file at `path`, once it reads as a schedule of this
+/// rankcheck's format version: bad input otherwise, before any JVM starts (a schedule of an
+/// older version says so, and to run the search again).
+pub fn check_schedule(path: &Path) -> anyhow::Result<PathBuf> {
+    let bad =
+        |e: &dyn std::fmt::Display| crate::error::bad_input(format!("{}: {e}", path.display()));
+    let schedule = std::fs::canonicalize(path).map_err(|e| bad(&e))?;
+    let text = std::fs::read_to_string(&schedule).map_err(|e| bad(&e))?;
+    scheduler::Schedule::parse(&text).map_err(|e| bad(&e))?;
+    Ok(schedule)
 }
 
 /// Replays `recorded` in a fresh JVM (scratch files in `work`). With `trace`, the result

@@ -67,9 +67,9 @@ impl Origin {
 pub fn class_digests(classpath: &[PathBuf]) -> std::collections::BTreeMap<String, String> {
     let mut out = std::collections::BTreeMap::new();
     let digest = |bytes: &[u8]| {
-        let mut h = super::classpath::Fnv::new();
+        let mut h = crate::digest::Digest::new();
         h.write(bytes);
-        format!("{:016x}", h.0)
+        h.hex()
     };
     for (i, entry) in classpath.iter().enumerate() {
         if entry.is_dir() {
@@ -439,7 +439,7 @@ pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
         .as_str()
         .ok_or_else(|| format!("{}: no main class recorded", path.display()))?
         .to_string();
-    let mut agent_options: Vec<(String, String)> = v["agent_options"]
+    let agent_options: Vec<(String, String)> = v["agent_options"]
         .as_object()
         .map(|o| {
             o.iter()
@@ -447,10 +447,8 @@ pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
                 .collect()
         })
         .unwrap_or_default();
-    // Reports of 0.5.0 and before were found with timeouts that could fire at any step.
-    if !agent_options.iter().any(|(k, _)| k == "timeouts") {
-        agent_options.push(("timeouts".into(), "any".into()));
-    }
+    // Reports of 0.5.0 and before (no `timeouts` option: they could fire at any step) need no
+    // shim: their schedules are of version 2, which `replay::check_schedule` refuses.
     Ok(Recorded {
         dir: Some(dir.to_path_buf()),
         classpath: strings("classpath")
@@ -587,7 +585,7 @@ mod tests {
     fn timeline_lists_the_runs_of_the_schedule() {
         let result = json!({
             "message": "boom",
-            "schedule": "rankcheck-schedule 2\nt0*3\nt1\nt0*2\n",
+            "schedule": "rankcheck-schedule 3\nt0*3\nt1\nt0*2\n",
             "stacks": [{"thread": 0, "name": "main", "frames": []}],
         });
         let text = timeline(&result, &HashMap::new());

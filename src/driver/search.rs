@@ -11,6 +11,7 @@ use super::report::{
 };
 use super::session::{Finished, Session};
 use super::strategy::{Bounds, Spread, StrategyInfo};
+use scheduler::strategy::NONPREEMPTIVE;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -184,7 +185,7 @@ impl Search {
 
     /// Runs the search on `program`.
     pub fn run(&self, program: &Program) -> anyhow::Result<SearchResult> {
-        let runtime = crate::cmd::rt::runtime()?;
+        let runtime = super::runtime::runtime()?;
         std::fs::create_dir_all(&self.out).map_err(|e| {
             crate::error::bad_input(format!("cannot create {}: {e}", self.out.display()))
         })?;
@@ -215,7 +216,7 @@ impl Search {
         };
         let session = Session {
             launch,
-            spread: self.strategy.spread,
+            spread: Spread::of(self.strategy),
             budget: self.budget,
             jobs: self.jobs,
             fork: self.fork,
@@ -283,7 +284,7 @@ impl Search {
         // A search whose state spans the session, run in one JVM, states its own coverage;
         // otherwise the coverage is stated from the facts of every JVM, merged, so that the
         // text does not depend on how many JVMs ran it.
-        let coverage = match (&self.strategy.spread, &finished.agent_coverage) {
+        let coverage = match (Spread::of(self.strategy), &finished.agent_coverage) {
             (Spread::OneJvm, Some((claim, true))) => {
                 format!("{} execution(s); {claim}", finished.executions)
             }
@@ -410,7 +411,7 @@ pub fn confirm(
     let cause = add_steps(&dir, &launch.classpath, &replayed.result)?;
     // Found by `nonpreemptive` itself: it already ran without a switch.
     let schedule_independent = schedule_check
-        && ((launch.option("strategy") == Some("nonpreemptive")
+        && ((launch.option("strategy") == Some(NONPREEMPTIVE)
             && launch.option("replay").is_none())
             || fails_without_switches(&launch, &kind, &message, work));
     if schedule_independent {
@@ -440,7 +441,7 @@ fn fails_without_switches(launch: &Launch, kind: &str, message: &str, work: &Pat
     for key in ["replay", "state", "time-limit-ms", "c-mode"] {
         once.remove_option(key);
     }
-    once.set_option("strategy", "nonpreemptive");
+    once.set_option("strategy", NONPREEMPTIVE);
     once.set_option("executions", "1");
     once.set_option("keep-going", "off");
     if std::fs::create_dir_all(work).is_err() {

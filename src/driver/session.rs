@@ -377,7 +377,7 @@ mod tests {
                 java: "java".into(),
                 jvm_args: vec![],
                 agent_options: vec![],
-                runtime: crate::cmd::rt::Runtime {
+                runtime: crate::driver::runtime::Runtime {
                     jar: "rt.jar".into(),
                     agent: "agent.so".into(),
                     junit: "junit.jar".into(),

@@ -1,7 +1,9 @@
-//! What the driver needs to know about each strategy name of docs/CLI.md: the bounds it
-//! reads, and how its executions may be spread over JVMs without changing which schedules run.
+//! The driver's view of the strategies: which one a name means (`scheduler::strategy`
+//! knows them all, [`StrategyInfo`]), how its executions may be spread over JVMs without
+//! changing which schedules run, and the bounds given on the command line.
 
 use crate::error::bad_input;
+pub use scheduler::strategy::{StrategyInfo, DEFAULT};
 
 /// How a strategy's executions can be spread over JVMs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,111 +15,27 @@ pub enum Spread {
     OneJvm,
 }
 
+impl Spread {
+    /// How `strategy`'s executions can be spread.
+    pub fn of(strategy: &StrategyInfo) -> Spread {
+        if strategy.session_state {
+            Spread::OneJvm
+        } else {
+            Spread::Chunks
+        }
+    }
+}
+
 /// Executions per JVM for [`Spread::Chunks`]. Fixed (never derived from `-j`), so that the same
 /// options give the same schedules whatever the parallelism.
 pub const CHUNK: u64 = 200;
 
-/// One strategy the CLI offers.
-#[derive(Clone, Copy, Debug)]
-pub struct StrategyInfo {
-    pub name: &'static str,
-    /// The bounds (`c`, `v`, `t`, `d`, `l`) it reads.
-    pub bounds: &'static [&'static str],
-    pub spread: Spread,
-    /// One line for `--help` and the README.
-    pub about: &'static str,
-}
-
-/// Every strategy, in the order of docs/CLI.md.
-pub const STRATEGIES: &[StrategyInfo] = &[
-    StrategyInfo {
-        name: "random",
-        bounds: &[],
-        spread: Spread::Chunks,
-        about: "random walk: an enabled thread uniformly at random at every scheduling point",
-    },
-    StrategyInfo {
-        name: "pct",
-        bounds: &["d"],
-        spread: Spread::Chunks,
-        about: "PCT(d): random priorities, d-1 priority change points",
-    },
-    StrategyInfo {
-        name: "pctvb",
-        bounds: &["d", "v"],
-        spread: Spread::Chunks,
-        about: "PCTVB(d, v): PCT with change points at accesses to v chosen variables",
-    },
-    StrategyInfo {
-        name: "rankchecker",
-        bounds: &["c", "v", "t"],
-        spread: Spread::Chunks,
-        about: "RankChecker(c, v, t): thread-bounding permutations, change points at v variables",
-    },
-    StrategyInfo {
-        name: "rankchecker-exhaustive",
-        bounds: &["c", "v", "t", "l"],
-        spread: Spread::OneJvm,
-        about: "RankChecker's Algorithm 1: variable sets (names with loop iteration < l), c, permutations, HB pruning, in order",
-    },
-    StrategyInfo {
-        name: "icb",
-        bounds: &["c"],
-        spread: Spread::OneJvm,
-        about: "ICB (CHESS): every schedule with at most c preemptions, exhaustively",
-    },
-    StrategyInfo {
-        name: "pos",
-        bounds: &[],
-        spread: Spread::Chunks,
-        about: "POS: partial order sampling",
-    },
-    StrategyInfo {
-        name: "pos-star",
-        bounds: &[],
-        spread: Spread::Chunks,
-        about: "POS*: partial order sampling, reads do not race",
-    },
-    StrategyInfo {
-        name: "scs",
-        bounds: &[],
-        spread: Spread::OneJvm,
-        about: "SCS: speed-controlled scheduling over basis pairs and back-off levels",
-    },
-    StrategyInfo {
-        name: "nonpreemptive",
-        bounds: &[],
-        spread: Spread::OneJvm,
-        about: "the one schedule without preemptions (ICB's bound 0), at nearly native speed: a baseline",
-    },
-];
-
-/// The default strategy of `rankcheck test` and `rankcheck run`: POS, because in the bundled
-/// sweep (README, "Choosing the default strategy") it was the only strategy that found all 23
-/// contest-bench bugs, each within 20 executions on average over 5 seeds; random walk was often
-/// quicker but never found MergeSortBug.
-pub const DEFAULT: &str = "pos";
-
 /// The strategy named `name`, or a one-line error listing the known ones.
 pub fn lookup(name: &str) -> anyhow::Result<&'static StrategyInfo> {
-    // `dfs` is the scheduler's plain depth-first search, kept for debugging; not advertised.
-    const DFS: StrategyInfo = StrategyInfo {
-        name: "dfs",
-        bounds: &[],
-        spread: Spread::OneJvm,
-        about: "depth-first search of every schedule",
-    };
-    if name == "dfs" {
-        return Ok(&DFS);
-    }
-    STRATEGIES.iter().find(|s| s.name == name).ok_or_else(|| {
+    scheduler::strategy::info(name).ok_or_else(|| {
         bad_input(format!(
             "unknown strategy {name:?} (known: {})",
-            STRATEGIES
-                .iter()
-                .map(|s| s.name)
-                .collect::<Vec<_>>()
-                .join(", ")
+            scheduler::strategy::NAMES.join(", ")
         ))
     })
 }
@@ -138,9 +56,6 @@ pub fn check(
         c_mode,
         ..bounds.to_scheduler()
     };
-    if strategy.name == "dfs" {
-        return Ok(bounds.unused_by(strategy));
-    }
     scheduler::strategy::from_name(strategy.name, &wanted, 0)
         .map(|chosen| chosen.ignored)
         .map_err(|e| bad_input(e.to_string()))
@@ -193,13 +108,13 @@ impl Bounds {
         self.given()
             .into_iter()
             .map(|(k, _)| k)
-            .filter(|k| !strategy.bounds.contains(k))
+            .filter(|k| !strategy.bounds_used.contains(k))
             .collect()
     }
 
     /// Only the bounds `strategy` reads: what goes to the agent and into reports.
     pub fn used_by(&self, strategy: &StrategyInfo) -> Bounds {
-        let keep = |k: &str, v: Option<u32>| v.filter(|_| strategy.bounds.contains(&k));
+        let keep = |k: &str, v: Option<u32>| v.filter(|_| strategy.bounds_used.contains(&k));
         Bounds {
             c: keep("c", self.c),
             v: keep("v", self.v),
@@ -236,7 +151,9 @@ mod tests {
             bad.0.contains("\"fastest\"") && bad.0.contains("rankchecker"),
             "{bad}"
         );
-        assert_eq!(lookup("icb").unwrap().spread, Spread::OneJvm);
+        assert_eq!(Spread::of(lookup("icb").unwrap()), Spread::OneJvm);
+        assert_eq!(Spread::of(lookup("pct").unwrap()), Spread::Chunks);
+        assert!(lookup("dfs").is_err(), "the agent builds no dfs");
     }
 
     #[test]
@@ -254,7 +171,7 @@ mod tests {
         assert!(check(lookup("rankchecker").unwrap(), &zero_v, None).is_err());
         assert!(check(lookup("rankchecker").unwrap(), &b, Some("sometimes")).is_err());
         // Every name the CLI offers is one the scheduler builds.
-        for s in STRATEGIES {
+        for s in scheduler::strategy::STRATEGIES {
             check(s, &Bounds::default(), Some("chess")).unwrap();
         }
     }

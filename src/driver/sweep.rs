@@ -11,6 +11,7 @@ use super::progress::Progress;
 use super::search::{Program as Runnable, Search};
 use super::strategy::{Bounds, StrategyInfo};
 use crate::suite::Program;
+use scheduler::strategy::RANKCHECKER;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -74,7 +75,7 @@ impl Config {
     /// The bound settings of one strategy, in the order they run (only the bounds it reads
     /// vary).
     pub fn settings(&self, strategy: &StrategyInfo) -> Vec<Bounds> {
-        let uses = |b: &str| strategy.bounds.contains(&b);
+        let uses = |b: &str| strategy.bounds_used.contains(&b);
         let pick = |b: &str, r: Range| -> Vec<Option<u32>> {
             if uses(b) {
                 r.values().map(Some).collect()
@@ -183,7 +184,7 @@ fn prepare_one(p: &Program) -> ProgramInfo {
             .label()
         })
         .unwrap_or_else(|| "-".into());
-    let prepared = crate::cmd::test::program_of(p, Mode::All);
+    let prepared = super::program::program_of(p, Mode::All);
     let (sites, variables) = prepared
         .as_ref()
         .map(|r| super::bench_suite::sites_and_variables(&r.classpath))
@@ -233,14 +234,14 @@ pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Ve
     let mut extra = Vec::new();
     for row in rows
         .iter()
-        .filter(|r| r.strategy == "rankchecker" && r.found && !r.correct)
+        .filter(|r| r.strategy == RANKCHECKER && r.found && !r.correct)
     {
         let first = rows
             .iter()
             .filter(|r| {
                 r.program == row.program
                     && r.seed == row.seed
-                    && r.strategy == "rankchecker"
+                    && r.strategy == RANKCHECKER
                     && r.found
             })
             .min_by_key(|r| bound_key(&r.bounds()))
@@ -252,7 +253,7 @@ pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Ve
         extra.push(Unit {
             order: units.len() + extra.len(),
             program,
-            strategy: super::strategy::lookup("rankchecker").unwrap(),
+            strategy: super::strategy::lookup(RANKCHECKER).unwrap(),
             seed: row.seed,
             // "Without v and t bounding": every variable and every thread order (the scheduler
             // defaults an absent bound to v = 1, t = 2, so the largest bound stands for "all").

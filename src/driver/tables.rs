@@ -5,6 +5,7 @@
 //! seeds give the same tables.
 
 use super::sweep::{bound_key, Config, ProgramInfo, Row};
+use scheduler::strategy::{ICB, RANDOM, RANKCHECKER};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -15,7 +16,7 @@ use std::path::Path;
 fn main_strategy(config: &Config, rows: &[Row]) -> &'static str {
     let swept = |name: &str| config.strategies.iter().any(|s| s.name == name);
     let works = |name: &str| rows.iter().any(|r| r.strategy == name && r.error.is_none());
-    let mut order: Vec<&'static str> = ["rankchecker", "icb"]
+    let mut order: Vec<&'static str> = [RANKCHECKER, ICB]
         .into_iter()
         .filter(|n| swept(n))
         .collect();
@@ -25,7 +26,7 @@ fn main_strategy(config: &Config, rows: &[Row]) -> &'static str {
         .copied()
         .find(|n| works(n))
         .or(order.first().copied())
-        .unwrap_or("random")
+        .unwrap_or(RANDOM)
 }
 
 /// Per (program, strategy): how the search went over the seeds.
@@ -133,7 +134,7 @@ pub fn table1(config: &Config, programs: &[ProgramInfo], rows: &[Row]) -> String
 /// Table 4: executions and seconds at the first find, with and without v, t bounding.
 pub fn table4(config: &Config, programs: &[ProgramInfo], rows: &[Row]) -> String {
     let mut s = String::new();
-    if !config.strategies.iter().any(|st| st.name == "rankchecker") {
+    if !config.strategies.iter().any(|st| st.name == RANKCHECKER) {
         s.push_str("Table 4 needs rankchecker among --strategies.\n");
         return s;
     }
@@ -150,7 +151,7 @@ pub fn table4(config: &Config, programs: &[ProgramInfo], rows: &[Row]) -> String
                 rows.iter()
                     .filter(|r| {
                         r.program == p.name
-                            && r.strategy == "rankchecker"
+                            && r.strategy == RANKCHECKER
                             && !r.unbounded
                             && r.found
                             && r.seed == seed

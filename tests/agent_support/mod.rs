@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The workspace root.
 pub fn repo() -> PathBuf {
@@ -56,18 +56,9 @@ pub fn guarded(mut cmd: Command, limit: Duration) -> Output {
         std::io::Read::read_to_string(&mut stderr, &mut s).ok();
         s
     });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} did not finish within {} s", limit.as_secs());
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = rankcheck::driver::child::wait_within(&mut child, limit)
+        .unwrap()
+        .unwrap_or_else(|| panic!("{cmd:?} did not finish within {} s", limit.as_secs()));
     Output {
         code: status.code(),
         stdout: out_reader.join().unwrap(),

@@ -115,19 +115,16 @@ pub fn rankcheck_timed(
         }
         (String::from_utf8_lossy(&all).into_owned(), lines)
     });
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > limit {
-            let _ = Command::new("kill")
-                .args(["-9", &format!("-{}", child.id())])
-                .status();
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("rankcheck {args:?} did not finish within {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
+    let group = format!("-{}", child.id());
+    let waited = rankcheck::driver::child::wait_or_stop(&mut child, || {
+        (started.elapsed() > limit).then(|| {
+            // The JVMs rankcheck started too: the whole process group.
+            let _ = Command::new("kill").args(["-9", &group]).status();
+        })
+    })
+    .unwrap();
+    let rankcheck::driver::child::Waited::Exited(status) = waited else {
+        panic!("rankcheck {args:?} did not finish within {limit:?}");
     };
     let ended = started.elapsed();
     let (stderr, lines) = err_reader.join().unwrap();

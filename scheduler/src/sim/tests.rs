@@ -806,3 +806,98 @@ fn two_threads_waiting_for_flags_nobody_sets_are_a_livelock_with_their_sites() {
 fn the_step_bound_alone_is_no_bug() {
     assert!(!Outcome::StepBound.is_bug());
 }
+
+use crate::strategy::{Pick, View};
+
+/// A strategy that runs `Dfs` and feeds everything the model offers it (every candidate of
+/// every pick: thread, operation, how it is enabled, its yields; every waiter set of a notify)
+/// and every execution's end into one stable hash.
+struct Offers {
+    dfs: Dfs,
+    hash: fnv::FnvHasher,
+}
+
+impl Offers {
+    fn feed(&mut self, what: String) {
+        use std::hash::Hasher;
+        self.hash.write(what.as_bytes());
+        self.hash.write(&[0xff]);
+    }
+}
+
+impl Strategy for Offers {
+    fn begin_execution(&mut self, index: u64) {
+        self.feed(format!("begin {index}"));
+        self.dfs.begin_execution(index)
+    }
+    fn pick(&mut self, view: &View<'_>) -> Pick {
+        self.feed(format!(
+            "pick at {} running {:?} {}: {:?}",
+            view.step, view.running, view.running_enabled, view.enabled
+        ));
+        self.dfs.pick(view)
+    }
+    fn pick_waiter(&mut self, obj: crate::ObjId, waiters: &[crate::ThreadId]) -> Pick {
+        self.feed(format!("waiters of {obj:?}: {waiters:?}"));
+        self.dfs.pick_waiter(obj, waiters)
+    }
+    fn end_execution(&mut self, summary: &crate::strategy::ExecutionSummary<'_>) -> bool {
+        self.feed(format!(
+            "end after {} steps: {:?} {}",
+            summary.steps, summary.ending, summary.bug
+        ));
+        self.dfs.end_execution(summary)
+    }
+}
+
+/// A stable hash of everything the model offers over every schedule of a fixed set of
+/// simulated programs, under the default `Config` (timeouts idle), with spurious wake-ups, and
+/// with a timed wait: what a recorded choice is an index into.
+fn offers_fingerprint() -> u64 {
+    use std::hash::Hasher;
+    let mut programs: Vec<(Program, Config)> = Vec::new();
+    for case in programs::all() {
+        let config = Config {
+            max_spurious_wakeups: 1,
+            ..config_for(&case)
+        };
+        programs.push((case.buggy.clone(), config.clone()));
+        programs.push((case.fixed.clone(), config));
+    }
+    programs.push((checked_timed_await(), Config::default()));
+    let mut offers = Offers {
+        dfs: Dfs::new(),
+        hash: fnv::FnvHasher::default(),
+    };
+    for (program, config) in programs {
+        offers.feed(format!("program {}", program.name));
+        offers.dfs = Dfs::new();
+        let report = search(&program, config, &mut offers, 2_000_000, false).unwrap();
+        assert!(report.exhausted, "{}: DFS did not finish", program.name);
+    }
+    offers.hash.finish()
+}
+
+/// `(schedule::VERSION, offers_fingerprint())` as they were last changed together.
+const OFFERS: (u32, u64) = (3, 0x7578_2b62_7edf_6b0c);
+
+#[test]
+fn the_schedule_version_changes_with_what_the_model_offers() {
+    // A recorded choice is an index into what the model offers: when that changes, old
+    // schedules diverge, so the schedule format's version must change with it (ARCHITECTURE.md).
+    let fingerprint = offers_fingerprint();
+    let (version, pinned) = OFFERS;
+    assert!(
+        fingerprint == pinned || crate::schedule::VERSION != version,
+        "the model offers something else now: bump schedule::VERSION and update the \
+         fingerprint (OFFERS in scheduler/src/sim/tests.rs) to ({}, {fingerprint:#018x})",
+        version + 1
+    );
+    assert_eq!(
+        (crate::schedule::VERSION, fingerprint),
+        OFFERS,
+        "schedule::VERSION changed: set OFFERS in scheduler/src/sim/tests.rs to \
+         ({}, {fingerprint:#018x})",
+        crate::schedule::VERSION
+    );
+}

@@ -15,19 +15,183 @@ use crate::strategy::scs::{Scs, ScsConfig};
 use crate::strategy::{Pct, PctConfig, RandomWalk};
 use std::fmt;
 
-/// Every strategy name [`from_name`] knows, in the order the CLI lists them.
-pub const NAMES: &[&str] = &[
-    "random",
-    "pct",
-    "pctvb",
-    "rankchecker",
-    "rankchecker-exhaustive",
-    "icb",
-    "pos",
-    "pos-star",
-    "scs",
-    "nonpreemptive",
+/// `random`: a random walk.
+pub const RANDOM: &str = "random";
+/// `pct`: PCT(d).
+pub const PCT: &str = "pct";
+/// `pctvb`: PCT with change points at accesses to v chosen variables.
+pub const PCTVB: &str = "pctvb";
+/// `rankchecker`: RankChecker, randomized.
+pub const RANKCHECKER: &str = "rankchecker";
+/// `rankchecker-exhaustive`: RankChecker's Algorithm 1.
+pub const RANKCHECKER_EXHAUSTIVE: &str = "rankchecker-exhaustive";
+/// `icb`: iterative context bounding (CHESS).
+pub const ICB: &str = "icb";
+/// `pos`: partial order sampling.
+pub const POS: &str = "pos";
+/// `pos-star`: POS*, reads do not race.
+pub const POS_STAR: &str = "pos-star";
+/// `scs`: speed-controlled scheduling.
+pub const SCS: &str = "scs";
+/// `nonpreemptive`: the one schedule without preemptions.
+pub const NONPREEMPTIVE: &str = "nonpreemptive";
+
+/// The default strategy of `rankcheck test` and `rankcheck run`: POS, because in the bundled
+/// sweep (README, "Choosing the default strategy") it was the only strategy that found all 23
+/// contest-bench bugs, each within 20 executions on average over 5 seeds; random walk was often
+/// quicker but never found MergeSortBug.
+pub const DEFAULT: &str = POS;
+
+/// What the CLI and the agent need to know of one strategy, besides building it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrategyInfo {
+    pub name: &'static str,
+    /// One line for `--help`, the README and tables.
+    pub summary: &'static str,
+    /// The bounds (`c`, `v`, `t`, `d`, `l`) it reads; [`Chosen::ignored`] names the others.
+    pub bounds_used: &'static [&'static str],
+    /// It enumerates every schedule within its bounds and ends by itself when done (a clean end
+    /// is a statement about all of them), rather than sampling until a budget runs out.
+    pub exhaustive: bool,
+    /// Its state spans the whole search (an enumeration, or SCS's walk over basis pairs and
+    /// back-off levels): execution `i` does not depend on the seed and `i` alone, so the
+    /// executions cannot be spread over independent JVMs.
+    pub session_state: bool,
+    /// [`resume`] continues it from the state it saved (`Covering::save`) in another JVM.
+    pub resumes: bool,
+    /// It may switch threads at a data access. False only for `nonpreemptive`, which switches
+    /// only where the running thread cannot go on: the agent may let accesses pass in Java
+    /// (quiet stretches) and need not know which variable an access touches.
+    pub switches_at_accesses: bool,
+}
+
+impl StrategyInfo {
+    /// It bounds variables (reads `v`: pctvb, rankchecker, rankchecker-exhaustive): the agent
+    /// names the variable of every access (allocation sites) for it.
+    pub fn bounds_variables(&self) -> bool {
+        self.bounds_used.contains(&"v")
+    }
+}
+
+const fn sampling(
+    name: &'static str,
+    bounds_used: &'static [&'static str],
+    summary: &'static str,
+) -> StrategyInfo {
+    StrategyInfo {
+        name,
+        summary,
+        bounds_used,
+        exhaustive: false,
+        session_state: false,
+        resumes: false,
+        switches_at_accesses: true,
+    }
+}
+
+/// Every strategy [`from_name`] builds, in the order the CLI lists them.
+pub const STRATEGIES: &[StrategyInfo] = &[
+    sampling(
+        RANDOM,
+        &[],
+        "random walk: an enabled thread uniformly at random at every scheduling point",
+    ),
+    StrategyInfo {
+        resumes: true,
+        ..sampling(
+            PCT,
+            &["d"],
+            "PCT(d): random priorities, d-1 priority change points",
+        )
+    },
+    sampling(
+        PCTVB,
+        &["d", "v"],
+        "PCTVB(d, v): PCT with change points at accesses to v chosen variables",
+    ),
+    sampling(
+        RANKCHECKER,
+        &["c", "v", "t"],
+        "RankChecker(c, v, t): thread-bounding permutations, change points at v variables",
+    ),
+    StrategyInfo {
+        exhaustive: true,
+        session_state: true,
+        ..sampling(
+            RANKCHECKER_EXHAUSTIVE,
+            &["c", "v", "t", "l"],
+            "RankChecker's Algorithm 1: variable sets (names with loop iteration < l), c, \
+             permutations, HB pruning, in order",
+        )
+    },
+    StrategyInfo {
+        exhaustive: true,
+        session_state: true,
+        resumes: true,
+        ..sampling(
+            ICB,
+            &["c"],
+            "ICB (CHESS): every schedule with at most c preemptions, exhaustively",
+        )
+    },
+    sampling(POS, &[], "POS: partial order sampling"),
+    sampling(
+        POS_STAR,
+        &[],
+        "POS*: partial order sampling, reads do not race",
+    ),
+    StrategyInfo {
+        session_state: true,
+        ..sampling(
+            SCS,
+            &[],
+            "SCS: speed-controlled scheduling over basis pairs and back-off levels",
+        )
+    },
+    StrategyInfo {
+        session_state: true,
+        switches_at_accesses: false,
+        ..sampling(
+            NONPREEMPTIVE,
+            &[],
+            "the one schedule without preemptions (ICB's bound 0), at nearly native speed: a \
+             baseline",
+        )
+    },
 ];
+
+/// Every strategy name [`from_name`] knows, in the order of [`STRATEGIES`].
+pub const NAMES: &[&str] = &[
+    RANDOM,
+    PCT,
+    PCTVB,
+    RANKCHECKER,
+    RANKCHECKER_EXHAUSTIVE,
+    ICB,
+    POS,
+    POS_STAR,
+    SCS,
+    NONPREEMPTIVE,
+];
+
+/// The strategy called `name`, if there is one.
+pub fn info(name: &str) -> Option<&'static StrategyInfo> {
+    STRATEGIES.iter().find(|s| s.name == name)
+}
+
+/// For the agent: may the strategy called `name` switch threads at a data access? False only
+/// for `nonpreemptive` (the agent then opens quiet stretches and needs no variable names); an
+/// unknown name answers true, the safe side.
+pub fn switches_at_accesses(name: &str) -> bool {
+    info(name).is_none_or(|s| s.switches_at_accesses)
+}
+
+/// For the agent: does the strategy called `name` bound variables (pctvb, rankchecker,
+/// rankchecker-exhaustive), so that the agent must name the variable of every access (record
+/// allocation sites)? An unknown name answers false.
+pub fn bounds_variables(name: &str) -> bool {
+    info(name).is_some_and(StrategyInfo::bounds_variables)
+}
 
 /// The bounds given on the command line (`None`: not given, the strategy's default applies).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -158,46 +322,35 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
     fn boxed<S: Covering + 'static>(s: S) -> Box<dyn Covering> {
         Box::new(CountGraphs::new(s))
     }
-    let (strategy, uses): (Box<dyn Covering>, &[&str]) = match name {
-        "random" => (boxed(RandomWalk::new(seed)), &[]),
-        "pct" => (
-            boxed(Pct::new(PctConfig {
-                seed,
-                depth: d,
-                steps: None,
-            })),
-            &["d"],
-        ),
-        "pctvb" => (
-            boxed(Pctvb::new(PctvbConfig {
-                depth: d,
-                vars: v,
-                threads: bounds.threads.unwrap_or(2),
-                preparatory_runs: 3,
-                seed,
-            })),
-            &["d", "v"],
-        ),
-        "rankchecker" => (boxed(RankChecker::new(rankchecker())), &["c", "v", "t"]),
-        "rankchecker-exhaustive" => (
-            boxed(RankCheckerExhaustive::new(rankchecker())),
-            &["c", "v", "t", "l"],
-        ),
-        "icb" => (boxed(Icb::new(c, bounds.prune)), &["c"]),
-        "pos" => (boxed(Pos::new(seed, false)), &[]),
+    let strategy: Box<dyn Covering> = match name {
+        RANDOM => boxed(RandomWalk::new(seed)),
+        PCT => boxed(Pct::new(PctConfig {
+            seed,
+            depth: d,
+            steps: None,
+        })),
+        PCTVB => boxed(Pctvb::new(PctvbConfig {
+            depth: d,
+            vars: v,
+            threads: bounds.threads.unwrap_or(2),
+            preparatory_runs: 3,
+            seed,
+        })),
+        RANKCHECKER => boxed(RankChecker::new(rankchecker())),
+        RANKCHECKER_EXHAUSTIVE => boxed(RankCheckerExhaustive::new(rankchecker())),
+        ICB => boxed(Icb::new(c, bounds.prune)),
+        POS => boxed(Pos::new(seed, false)),
         // One fixed schedule: no happens-before graphs to count (counting them costs a pass
         // over every event of what is often one very long execution).
-        "nonpreemptive" => (Box::new(crate::strategy::NonPreemptive::new()), &[]),
-        "pos-star" => (boxed(Pos::new(seed, true)), &[]),
-        "scs" => (
-            boxed(Scs::new(ScsConfig {
-                seed,
-                ..ScsConfig::default()
-            })),
-            &[],
-        ),
+        NONPREEMPTIVE => Box::new(crate::strategy::NonPreemptive::new()),
+        POS_STAR => boxed(Pos::new(seed, true)),
+        SCS => boxed(Scs::new(ScsConfig {
+            seed,
+            ..ScsConfig::default()
+        })),
         other => return Err(ChooseError::UnknownStrategy(other.to_string())),
     };
+    let uses = info(name).map_or(&[][..], |s| s.bounds_used);
     let given = [
         ("c", bounds.c.is_some()),
         ("v", bounds.v.is_some()),
@@ -219,12 +372,12 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
 pub fn resume(name: &str, bounds: &Bounds, seed: u64, saved: &str) -> Result<Chosen, ChooseError> {
     let mut chosen = from_name(name, bounds, seed)?;
     match name {
-        "icb" => {
+        ICB => {
             let icb = Icb::from_text(saved).map_err(|e| ChooseError::BadSaved(e.to_string()))?;
             chosen.strategy = Box::new(CountGraphs::new(icb));
             Ok(chosen)
         }
-        "pct" => {
+        PCT => {
             let config = PctConfig {
                 seed,
                 depth: bounds.d.unwrap_or(DEFAULT_D),
@@ -257,6 +410,39 @@ mod tests {
             "{err}"
         );
         assert!(err.to_string().contains("rankchecker"));
+    }
+
+    #[test]
+    fn the_table_and_the_names_agree() {
+        let names: Vec<&str> = STRATEGIES.iter().map(|s| s.name).collect();
+        assert_eq!(names, NAMES);
+        for s in STRATEGIES {
+            assert_eq!(info(s.name), Some(s));
+            let keeps_none = matches!(
+                resume(s.name, &Bounds::default(), 0, ""),
+                Err(ChooseError::BadSaved(ref m)) if m.contains("keeps no state")
+            );
+            assert_eq!(s.resumes, !keeps_none, "{}", s.name);
+        }
+        assert!(info(DEFAULT).is_some());
+        assert!(info("chess").is_none());
+    }
+
+    #[test]
+    fn the_agent_queries() {
+        let switching: Vec<&str> = NAMES
+            .iter()
+            .copied()
+            .filter(|n| !switches_at_accesses(n))
+            .collect();
+        assert_eq!(switching, [NONPREEMPTIVE]);
+        let bounding: Vec<&str> = NAMES
+            .iter()
+            .copied()
+            .filter(|n| bounds_variables(n))
+            .collect();
+        assert_eq!(bounding, [PCTVB, RANKCHECKER, RANKCHECKER_EXHAUSTIVE]);
+        assert!(switches_at_accesses("chess") && !bounds_variables("chess"));
     }
 
     #[test]

@@ -16,7 +16,11 @@ pub mod scs;
 pub mod surw;
 
 pub use api::{Candidate, Divergence, Ending, ExecutionSummary, Pick, Stop, Strategy, Via, View};
-pub use by_name::{from_name, Bounds, ChooseError, Chosen};
+pub use by_name::{
+    bounds_variables, from_name, info, switches_at_accesses, Bounds, ChooseError, Chosen,
+    StrategyInfo, DEFAULT, ICB, NAMES, NONPREEMPTIVE, PCT, PCTVB, POS, POS_STAR, RANDOM,
+    RANKCHECKER, RANKCHECKER_EXHAUSTIVE, SCS, STRATEGIES,
+};
 pub use dfs::Dfs;
 pub use nonpreemptive::NonPreemptive;
 pub use pct::{Pct, PctConfig};
