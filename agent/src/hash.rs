@@ -10,17 +10,22 @@ pub fn splitmix(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The first state of a hash folded with [`mix`] (FNV's offset basis, any odd constant would do;
+/// the values are part of what executions compute, so it never changes).
+pub const FOLD_SEED: u64 = 0xcbf2_9ce4_8422_2325;
+
 /// A 64-bit mix of two words (for locations and pinned hash codes).
 pub fn mix(a: u64, b: u64) -> u64 {
     let mut s = a ^ b.rotate_left(32) ^ 0x517c_c1b7_2722_0a95;
     splitmix(&mut s)
 }
 
-/// FNV-1a (64 bits) of `bytes`.
+/// FNV-1a (64 bits) of `bytes`, by the workspace's one hasher crate.
 pub fn fnv(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    use std::hash::Hasher;
+    let mut h = fnv::FnvHasher::default();
+    h.write(bytes);
+    h.finish()
 }
 
 #[cfg(test)]

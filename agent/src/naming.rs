@@ -295,7 +295,7 @@ impl Names {
             return 0;
         }
         let n = count.clamp(0, STACK_DEPTH as i32) as usize;
-        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        let mut hash = crate::hash::FOLD_SEED;
         // Outermost first: the hash of a frame's callers comes before it.
         for frame in frames[..n].iter().rev() {
             let method = *self

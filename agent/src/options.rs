@@ -95,7 +95,7 @@ pub enum Pin {
 impl Default for Options {
     fn default() -> Options {
         Options {
-            strategy: "random".into(),
+            strategy: scheduler::strategy::RANDOM.into(),
             seed: 0,
             c: None,
             v: None,

@@ -60,9 +60,7 @@ pub fn boot_runtime(jvmti: crate::jvmti::Jvmti, load: &mut crate::loadhook::Load
     if !bundled {
         return;
     }
-    let hash = jar.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
-    });
+    let hash = crate::hash::fnv(jar);
     let path = std::env::temp_dir().join(format!("rankcheck-rt-{hash:016x}.jar"));
     if !std::fs::metadata(&path).is_ok_and(|m| m.len() == jar.len() as u64) {
         let tmp = path.with_extension(format!("{}.tmp", std::process::id()));

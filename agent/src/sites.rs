@@ -80,7 +80,7 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
 pub fn field_key(detail: &str) -> u64 {
     detail
         .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| mix(h, u64::from(b)))
+        .fold(crate::hash::FOLD_SEED, |h, b| mix(h, u64::from(b)))
 }
 
 #[cfg(test)]

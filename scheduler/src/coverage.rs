@@ -105,6 +105,25 @@ impl Covering for Pct {
     }
 }
 
+impl Covering for crate::strategy::surw::Surw {
+    fn coverage(&self) -> String {
+        "SURW: each execution samples the interleavings of the interesting events uniformly once \
+         the threads' event counts are learned; no exhaustion claim"
+            .into()
+    }
+}
+
+impl Covering for crate::strategy::rff::Rff {
+    fn coverage(&self) -> String {
+        format!(
+            "reads-from feedback: {} distinct reads-from pairs seen, {} executions in the corpus; \
+             no exhaustion claim",
+            self.pairs_seen(),
+            self.corpus_len()
+        )
+    }
+}
+
 impl Covering for crate::strategy::NonPreemptive {
     fn coverage(&self) -> String {
         "non-preemptive: the one schedule without preemptions ran".into()

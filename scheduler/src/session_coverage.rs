@@ -14,7 +14,7 @@
 use crate::bounds;
 use crate::strategy::by_name::{
     Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T, ICB, NONPREEMPTIVE, PCT, POS, POS_STAR, RANKCHECKER,
-    RANKCHECKER_EXHAUSTIVE, SCS,
+    RANKCHECKER_EXHAUSTIVE, RFF, SCS, SURW,
 };
 use crate::strategy::rankchecker::subset_size;
 use std::collections::BTreeSet;
@@ -143,6 +143,12 @@ pub fn statement(strategy: &str, b: &Bounds, facts: &Facts) -> String {
         ),
         POS | POS_STAR => "POS: every partial order is sampled with positive probability \
                                (CAV 2018, Theorem 1); no exhaustion claim"
+            .into(),
+        RFF => "reads-from feedback over POS: every partial order keeps a positive probability \
+                (a quarter of the executions run plain POS); no exhaustion claim"
+            .into(),
+        SURW => "SURW: every interleaving of the interesting events has a positive probability \
+                 (uniform once the threads' event counts are learned); no exhaustion claim"
             .into(),
         other => format!("{other} samples schedules: no guarantee beyond the executions run"),
     };

@@ -488,11 +488,7 @@ pub fn tracked_table(analysis: &alias::AnalysisFile, vars: &[u32]) -> String {
             statics.insert(site.detail.clone());
         }
     }
-    lines.extend(
-        statics
-            .into_iter()
-            .map(|d| tracked_static_line(&d)),
-    );
+    lines.extend(statics.into_iter().map(|d| tracked_static_line(&d)));
     lines.extend(allocs);
     let mut text = lines.join("\n");
     text.push('\n');

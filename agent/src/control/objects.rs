@@ -177,12 +177,12 @@ impl Control {
     /// access is a point); otherwise it returns at once (under full instrumentation every `new`
     /// calls it).
     pub fn allocated(&self, obj: jobject, site: SiteId) {
-        // `nonpreemptive` never switches at an access, tracked or not.
-        let needed = matches!(
-            self.options.strategy.as_str(),
-            "pctvb" | "rankchecker" | "rankchecker-exhaustive"
-        ) || self.options.l.is_some()
-            || (crate::naming::table().is_some() && self.options.strategy != "nonpreemptive");
+        // A strategy that never switches at an access needs no names, tracked or not.
+        let strategy = self.options.strategy.as_str();
+        let needed = scheduler::strategy::bounds_variables(strategy)
+            || self.options.l.is_some()
+            || (crate::naming::table().is_some()
+                && scheduler::strategy::switches_at_accesses(strategy));
         if !needed {
             return;
         }

@@ -35,6 +35,10 @@ pub const POS_STAR: &str = "pos-star";
 pub const SCS: &str = "scs";
 /// `nonpreemptive`: the one schedule without preemptions.
 pub const NONPREEMPTIVE: &str = "nonpreemptive";
+/// `surw`: selectively uniform random walk.
+pub const SURW: &str = "surw";
+/// `rff`: reads-from feedback over POS.
+pub const RFF: &str = "rff";
 
 /// The default strategy of `rankcheck test` and `rankcheck run`: POS, because in the bundled
 /// sweep (README, "Choosing the default strategy") it was the only strategy that found all 23
@@ -140,6 +144,18 @@ pub const STRATEGIES: &[StrategyInfo] = &[
         &[],
         "POS*: partial order sampling, reads do not race",
     ),
+    sampling(
+        SURW,
+        &[],
+        "SURW: interleavings of the interesting events (accesses, locks, waits) sampled \
+         uniformly, by each thread's events still to come",
+    ),
+    sampling(
+        RFF,
+        &[],
+        "reads-from feedback: POS under constraints mutated from a corpus of executions that \
+         saw new reads-from pairs",
+    ),
     StrategyInfo {
         session_state: true,
         ..sampling(
@@ -170,6 +186,8 @@ pub const NAMES: &[&str] = &[
     ICB,
     POS,
     POS_STAR,
+    SURW,
+    RFF,
     SCS,
     NONPREEMPTIVE,
 ];
@@ -344,6 +362,8 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         // over every event of what is often one very long execution).
         NONPREEMPTIVE => Box::new(crate::strategy::NonPreemptive::new()),
         POS_STAR => boxed(Pos::new(seed, true)),
+        SURW => boxed(crate::strategy::surw::Surw::new(seed)),
+        RFF => boxed(crate::strategy::rff::Rff::new(seed)),
         SCS => boxed(Scs::new(ScsConfig {
             seed,
             ..ScsConfig::default()
