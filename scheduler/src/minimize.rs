@@ -44,8 +44,17 @@ pub const GUIDE_HEADER: &str = "rankcheck-guide 1";
 pub struct Switch {
     /// The thread that was running.
     pub from: ThreadId,
-    /// How many steps `from` had performed (its next step is number `after + 1` of its own).
+    /// How many steps `from` had performed (its next step is number `after + 1` of its own);
+    /// with `site`, how many times it had performed an operation at that site.
     pub after: u64,
+    /// The site of `from`'s pending operation: the switch is keyed by that site's occurrence,
+    /// which does not move when the thread took another path before (a wait loop that ran
+    /// once more or once less); `None` for operations without a site (begin, end, a wait's
+    /// return) and switches where `from` could not go on.
+    pub site: Option<i64>,
+    /// With `site`: the switch comes right after `from` performed that occurrence, not before
+    /// it (text: a `+` after the site), for a place past the last step the recording had.
+    pub past: bool,
     /// The thread that runs next.
     pub to: ThreadId,
     /// A preemption (`from` could go on); else a switch made because `from` could not.
@@ -62,6 +71,40 @@ pub struct Wake {
     pub waiter: ThreadId,
 }
 
+/// One step of a recorded execution, as [`Guide::from_schedule`] needs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TracedStep {
+    /// Its number (1-based) in the schedule.
+    pub step: u64,
+    pub thread: ThreadId,
+    /// The site of its operation (`None` for begin, end and a wait's return).
+    pub site: Option<i64>,
+    /// It preempted the running thread, which could go on.
+    pub preempted: bool,
+}
+
+impl TracedStep {
+    /// The steps of an execution recorded with
+    /// [`Execution::record_steps`](crate::Execution::record_steps): its events and marks.
+    pub fn of_events(events: &crate::EventLog, marks: &[crate::StepMark]) -> Vec<TracedStep> {
+        events
+            .as_slice()
+            .iter()
+            .zip(marks)
+            .map(|(e, m)| TracedStep {
+                step: m.step,
+                thread: e.thread,
+                site: (!matches!(
+                    e.kind,
+                    crate::OpKind::Begin | crate::OpKind::End | crate::OpKind::WaitReturn
+                ))
+                .then_some(e.site),
+                preempted: m.preempted,
+            })
+            .collect()
+    }
+}
+
 /// A candidate schedule, as switches and wake-ups (module doc).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Guide {
@@ -70,43 +113,82 @@ pub struct Guide {
 }
 
 impl Guide {
-    /// The guide that makes `schedule` again. `preempted` holds the (1-based) step numbers at
-    /// which the recorded execution preempted an enabled thread; a switch at any other step is
-    /// one the running thread could not avoid. (Steps before `known_from` are not known either
-    /// way: their switches count as preemptions, so that minimizing may drop them.)
-    pub fn from_schedule(schedule: &Schedule, preempted: &BTreeSet<u64>, known_from: u64) -> Guide {
+    /// The guide that makes `schedule` again. `steps` are the recorded execution's steps that
+    /// went through the model, in order (steps passed in a quiet stretch have none): their
+    /// thread, the site of their operation and whether they preempted an enabled thread.
+    /// `complete` says they start at step 1; a switch at a step before the first entry counts
+    /// as a preemption keyed by steps performed, so that minimizing may drop it.
+    pub fn from_schedule(schedule: &Schedule, steps: &[TracedStep], complete: bool) -> Guide {
+        let info: HashMap<u64, &TracedStep> = steps.iter().map(|t| (t.step, t)).collect();
+        let first_known = if complete {
+            0
+        } else {
+            steps.first().map_or(u64::MAX, |t| t.step)
+        };
+        // The thread of every step, and for every step the next step of the same thread.
+        let mut by_step: Vec<ThreadId> = Vec::new();
+        for &(choice, n) in schedule.runs() {
+            if let Choice::Thread(x) = choice {
+                by_step.extend(std::iter::repeat_n(x, n as usize));
+            }
+        }
+        let mut next_same = vec![usize::MAX; by_step.len()];
+        let mut seen: HashMap<ThreadId, usize> = HashMap::new();
+        for i in (0..by_step.len()).rev() {
+            if let Some(&j) = seen.get(&by_step[i]) {
+                next_same[i] = j;
+            }
+            seen.insert(by_step[i], i);
+        }
         let mut guide = Guide::default();
-        let mut counts: Vec<u64> = Vec::new();
+        let mut counts: HashMap<ThreadId, u64> = HashMap::new();
+        let mut occurrences: HashMap<(ThreadId, i64), u64> = HashMap::new();
         let mut prev: Option<ThreadId> = None;
         let mut step = 0u64;
-        let count = |counts: &mut Vec<u64>, t: ThreadId| -> u64 {
-            counts.get(t.index()).copied().unwrap_or(0)
-        };
         for &(choice, n) in schedule.runs() {
             match choice {
                 Choice::Thread(x) => {
-                    if let Some(a) = prev.filter(|&a| a != x) {
-                        let at = step + 1;
-                        guide.switches.push(Switch {
-                            from: a,
-                            after: count(&mut counts, a),
-                            to: x,
-                            preempt: preempted.contains(&at) || at < known_from,
-                        });
+                    for _ in 0..n {
+                        step += 1;
+                        if let Some(a) = prev.filter(|&a| a != x) {
+                            let known = info.get(&step);
+                            let preempt = step < first_known || known.is_some_and(|t| t.preempted);
+                            // Where the preempted thread stood: the site of its next step.
+                            let site = if preempt && known.is_some() {
+                                let at = next_same[(step - 2) as usize];
+                                (at != usize::MAX)
+                                    .then(|| info.get(&(at as u64 + 1)))
+                                    .flatten()
+                                    .and_then(|t| t.site)
+                            } else {
+                                None
+                            };
+                            let after = match site {
+                                Some(s) => occurrences.get(&(a, s)).copied().unwrap_or(0),
+                                None => counts.get(&a).copied().unwrap_or(0),
+                            };
+                            guide.switches.push(Switch {
+                                from: a,
+                                after,
+                                site,
+                                past: false,
+                                to: x,
+                                preempt,
+                            });
+                        }
+                        *counts.entry(x).or_insert(0) += 1;
+                        if let Some(s) = info.get(&step).and_then(|t| t.site) {
+                            *occurrences.entry((x, s)).or_insert(0) += 1;
+                        }
+                        prev = Some(x);
                     }
-                    if counts.len() <= x.index() {
-                        counts.resize(x.index() + 1, 0);
-                    }
-                    counts[x.index()] += u64::from(n);
-                    step += u64::from(n);
-                    prev = Some(x);
                 }
                 Choice::Waiter(w) => {
                     if let Some(a) = prev {
                         for _ in 0..n {
                             guide.wakes.push(Wake {
                                 notifier: a,
-                                after: count(&mut counts, a),
+                                after: counts.get(&a).copied().unwrap_or(0),
                                 waiter: w,
                             });
                         }
@@ -147,7 +229,16 @@ impl Guide {
         let mut out = format!("{GUIDE_HEADER}\n");
         for s in &self.switches {
             let kind = if s.preempt { 'p' } else { 's' };
-            out.push_str(&format!("{kind} t{}@{} t{}\n", s.from.0, s.after, s.to.0));
+            match s.site {
+                Some(site) => out.push_str(&format!(
+                    "{kind} t{}@{}/{site}{} t{}\n",
+                    s.from.0,
+                    s.after,
+                    if s.past { "+" } else { "" },
+                    s.to.0
+                )),
+                None => out.push_str(&format!("{kind} t{}@{} t{}\n", s.from.0, s.after, s.to.0)),
+            }
         }
         for w in &self.wakes {
             out.push_str(&format!(
@@ -196,6 +287,19 @@ impl Guide {
                 .split_once('@')
                 .ok_or_else(|| err(format!("expected tN@STEPS, found `{at}`")))?;
             let from = thread(from).map_err(&err)?;
+            let (after, site, past) = match after.split_once('/') {
+                Some((n, s)) => {
+                    let (s, past) = match s.strip_suffix('+') {
+                        Some(s) => (s, true),
+                        None => (s, false),
+                    };
+                    let site = s
+                        .parse::<i64>()
+                        .map_err(|_| err(format!("bad site in `{at}`")))?;
+                    (n, Some(site), past)
+                }
+                None => (after, None, false),
+            };
             let after: u64 = after
                 .parse()
                 .map_err(|_| err(format!("bad step count in `{at}`")))?;
@@ -204,10 +308,12 @@ impl Guide {
                 "p" | "s" => guide.switches.push(Switch {
                     from,
                     after,
+                    site,
+                    past,
                     to,
                     preempt: kind == "p",
                 }),
-                "w" => guide.wakes.push(Wake {
+                "w" if site.is_none() => guide.wakes.push(Wake {
                     notifier: from,
                     after,
                     waiter: to,
@@ -255,8 +361,14 @@ pub struct Guided {
     guides: Vec<Guide>,
     /// Executions begun so far.
     begun: usize,
-    /// The current guide's switches and wakes by (thread, its steps performed).
+    /// The current guide's switches and wakes by (thread, its steps performed), and its
+    /// preemptions keyed by a site by (thread, site, occurrences).
     switches: HashMap<(ThreadId, u64), Switch>,
+    at_sites: HashMap<(ThreadId, i64, u64), Switch>,
+    past_sites: HashMap<(ThreadId, i64, u64), Switch>,
+    occurrences: HashMap<(ThreadId, i64), u64>,
+    /// Each thread's last operation with a site: the site and its occurrence (0-based).
+    last_done: HashMap<ThreadId, (i64, u64)>,
     wakes: HashMap<(ThreadId, u64), ThreadId>,
     /// Steps performed by each thread in this execution.
     counts: Vec<u64>,
@@ -275,6 +387,10 @@ impl Guided {
             guides,
             begun: 0,
             switches: HashMap::new(),
+            at_sites: HashMap::new(),
+            past_sites: HashMap::new(),
+            occurrences: HashMap::new(),
+            last_done: HashMap::new(),
             wakes: HashMap::new(),
             counts: Vec::new(),
             last: None,
@@ -301,8 +417,23 @@ impl Strategy for Guided {
         self.switches = guide
             .switches
             .iter()
+            .filter(|s| s.site.is_none())
             .map(|s| ((s.from, s.after), *s))
             .collect();
+        self.at_sites = guide
+            .switches
+            .iter()
+            .filter(|s| !s.past)
+            .filter_map(|s| s.site.map(|site| ((s.from, site, s.after), *s)))
+            .collect();
+        self.past_sites = guide
+            .switches
+            .iter()
+            .filter(|s| s.past)
+            .filter_map(|s| s.site.map(|site| ((s.from, site, s.after), *s)))
+            .collect();
+        self.occurrences.clear();
+        self.last_done.clear();
         self.wakes = guide
             .wakes
             .iter()
@@ -317,9 +448,21 @@ impl Strategy for Guided {
         let picked = match view.running {
             None => lowest,
             Some(a) => {
-                let planned = self
-                    .switches
-                    .get(&(a, self.count(a)))
+                let at_site = view
+                    .candidate(a)
+                    .and_then(|c| c.op.site())
+                    .and_then(|site| {
+                        let n = self.occurrences.get(&(a, site)).copied().unwrap_or(0);
+                        self.at_sites.get(&(a, site, n))
+                    });
+                let past = view
+                    .running_enabled
+                    .then(|| self.last_done.get(&a))
+                    .flatten()
+                    .and_then(|&(site, n)| self.past_sites.get(&(a, site, n)));
+                let planned = at_site
+                    .or(past)
+                    .or_else(|| self.switches.get(&(a, self.count(a))))
                     .filter(|s| view.candidate(s.to).is_some());
                 match planned {
                     // A preemption happens only where the guide says; a switch the running
@@ -330,6 +473,11 @@ impl Strategy for Guided {
                 }
             }
         };
+        if let Some(site) = view.candidate(picked).and_then(|c| c.op.site()) {
+            let n = self.occurrences.entry((picked, site)).or_insert(0);
+            self.last_done.insert(picked, (site, *n));
+            *n += 1;
+        }
         self.performed(picked, 1);
         Ok(picked)
     }
@@ -449,7 +597,12 @@ impl<T> Search<'_, T> {
 /// its preemptions, then fewer threads, then a shorter execution. `oracle` runs a batch of
 /// candidates and says for each whether it failed the same way (module doc); it returns
 /// `None` when it ran nothing (time is up).
-pub fn minimize<T>(original: &Guide, limits: Limits, oracle: &mut Oracle<'_, T>) -> Minimized<T> {
+pub fn minimize<T>(
+    original: &Guide,
+    places: &[Place],
+    limits: Limits,
+    oracle: &mut Oracle<'_, T>,
+) -> Minimized<T> {
     let mut search = Search {
         oracle,
         limits,
@@ -457,7 +610,6 @@ pub fn minimize<T>(original: &Guide, limits: Limits, oracle: &mut Oracle<'_, T>)
         stopped: false,
     };
     let before = original.preemptions().count();
-    let mut best: Option<(Guide, u64, T)> = None;
     // Keeps the better of `best` and the reproducing candidates of a batch.
     fn better<T>(best: &mut Option<(Guide, u64, T)>, tested: Vec<(Guide, Tested<T>)>) -> bool {
         let mut improved = false;
@@ -475,23 +627,67 @@ pub fn minimize<T>(original: &Guide, limits: Limits, oracle: &mut Oracle<'_, T>)
         improved
     }
 
-    // The original itself, and no preemption at all.
-    let start = vec![original.clone(), original.with_preemptions(&[])];
-    if let Some(tested) = search.test(start) {
-        better(&mut best, tested);
+    // Two starts: the original with its other switches as hints, and its preemptions alone
+    // (where the running thread cannot go on, the lowest enabled thread runs), which leaves
+    // the order of threads free where the hints would fix it. Each with no preemption at all
+    // too.
+    let bare = Guide {
+        switches: original.preemptions().copied().collect(),
+        wakes: original.wakes.clone(),
+    };
+    let start = vec![
+        original.clone(),
+        original.with_preemptions(&[]),
+        bare.clone(),
+        bare.with_preemptions(&[]),
+    ];
+    let mut bests: [Option<(Guide, u64, T)>; 2] = [None, None];
+    if let Some(mut tested) = search.test(start) {
+        let second = tested.split_off(2.min(tested.len()));
+        better(&mut bests[0], tested);
+        better(&mut bests[1], second);
     }
-    // Moving a preemption earlier can make another one needless: rounds until nothing moves
-    // (the limits bound them).
-    for round in 0..8 {
-        if best.is_none() {
-            break;
+    for start in &mut bests {
+        // Moving a preemption earlier can make another one needless: rounds until nothing
+        // moves (the limits bound them).
+        for round in 0..8 {
+            if start.is_none() {
+                break;
+            }
+            ddmin(&mut search, start, better);
+            let fewer = fewer_threads(&mut search, start, better);
+            let moved = earlier(&mut search, start, better);
+            let elsewhere = !moved && relocate(&mut search, start, better, places);
+            if round == 7 || !(fewer || moved || elsewhere) {
+                break;
+            }
         }
-        ddmin(&mut search, &mut best, better);
-        let fewer = fewer_threads(&mut search, &mut best, better);
-        let moved = earlier(&mut search, &mut best, better);
-        if round == 7 || !(fewer || moved) {
-            break;
-        }
+    }
+    // Few preemptions left: every schedule of one preemption, and of two that preempt each
+    // other's threads, at the places the recorded execution went (on the free start).
+    let smallest = bests
+        .iter()
+        .flatten()
+        .map(|(g, _, _)| g.preemptions().count())
+        .min();
+    if smallest.is_some_and(|c| c >= 2) {
+        let base = Guide {
+            switches: Vec::new(),
+            wakes: original.wakes.clone(),
+        };
+        few(
+            &mut search,
+            &mut bests[1],
+            better,
+            places,
+            &base,
+            smallest.unwrap_or(0),
+        );
+    }
+    let [hinted, free] = bests;
+    let mut best = hinted;
+    if let Some((guide, length, data)) = free {
+        better(&mut best, vec![(guide, Some((length, data)))]);
     }
     let complete = !search.stopped;
     match best {
@@ -618,6 +814,142 @@ fn fewer_threads<T>(
     }
 }
 
+/// Where a preemption may be placed: before a thread's `occurrence`-th operation (0-based) at
+/// `site`, as the recorded execution performed it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Place {
+    pub thread: ThreadId,
+    pub site: i64,
+    pub occurrence: u64,
+}
+
+impl Place {
+    /// Every place of a recorded execution's steps.
+    pub fn of_steps(steps: &[TracedStep]) -> Vec<Place> {
+        let mut occurrences: HashMap<(ThreadId, i64), u64> = HashMap::new();
+        let mut out = Vec::new();
+        for t in steps {
+            if let Some(site) = t.site {
+                let n = occurrences.entry((t.thread, site)).or_insert(0);
+                out.push(Place {
+                    thread: t.thread,
+                    site,
+                    occurrence: *n,
+                });
+                *n += 1;
+            }
+        }
+        out
+    }
+}
+
+/// Up to two preemptions anywhere the recorded execution went: singles first (one batch),
+/// then pairs of two threads preempting each other, when `current` is above 2.
+fn few<T>(
+    search: &mut Search<'_, T>,
+    best: &mut Option<(Guide, u64, T)>,
+    better: Better<T>,
+    places: &[Place],
+    base: &Guide,
+    current: usize,
+) {
+    // A long execution has too many places to try them all.
+    if places.len() > 200 {
+        return;
+    }
+    let threads: BTreeSet<ThreadId> = places.iter().map(|p| p.thread).collect();
+    let at = |p: &(Place, bool), to: ThreadId| Switch {
+        from: p.0.thread,
+        after: p.0.occurrence,
+        site: Some(p.0.site),
+        past: p.1,
+        to,
+        preempt: true,
+    };
+    // Before every place, and after each thread's last one.
+    let mut spots: Vec<(Place, bool)> = places.iter().map(|&p| (p, false)).collect();
+    for &t in &threads {
+        if let Some(&last) = places.iter().rev().find(|p| p.thread == t) {
+            spots.push((last, true));
+        }
+    }
+    let mut singles = Vec::new();
+    for p in &spots {
+        for &to in threads.iter().filter(|&&t| t != p.0.thread) {
+            singles.push(base.with_preemptions(&[at(p, to)]));
+        }
+    }
+    let Some(tested) = search.test(singles) else {
+        return;
+    };
+    if better(best, tested) || current <= 2 || places.len() > 80 {
+        return;
+    }
+    let mut pairs = Vec::new();
+    for (i, p) in spots.iter().enumerate() {
+        for q in &spots[i + 1..] {
+            if p.0.thread != q.0.thread {
+                pairs.push(base.with_preemptions(&[at(p, q.0.thread), at(q, p.0.thread)]));
+            }
+        }
+    }
+    if let Some(tested) = search.test(pairs) {
+        better(best, tested);
+    }
+}
+
+/// Drops one preemption and puts another somewhere else the recorded execution went (the
+/// preemptions a smaller schedule needs may sit where the search's schedule had none).
+fn relocate<T>(
+    search: &mut Search<'_, T>,
+    best: &mut Option<(Guide, u64, T)>,
+    better: Better<T>,
+    places: &[Place],
+) -> bool {
+    let Some((guide, _, _)) = best.as_ref() else {
+        return false;
+    };
+    let guide = guide.clone();
+    let current: Vec<Switch> = guide.preemptions().copied().collect();
+    if current.len() < 2 || places.is_empty() {
+        return false;
+    }
+    let mut batch = Vec::new();
+    for drop in 0..current.len() {
+        for moved in (0..current.len()).filter(|&j| j != drop) {
+            for place in places {
+                let to = if place.thread == current[moved].to {
+                    current[moved].from
+                } else {
+                    current[moved].to
+                };
+                if to == place.thread {
+                    continue;
+                }
+                let mut changed: Vec<Switch> = current
+                    .iter()
+                    .enumerate()
+                    .filter(|&(k, _)| k != drop && k != moved)
+                    .map(|(_, s)| *s)
+                    .collect();
+                changed.push(Switch {
+                    from: place.thread,
+                    after: place.occurrence,
+                    site: Some(place.site),
+                    past: false,
+                    to,
+                    preempt: true,
+                });
+                batch.push(guide.with_preemptions(&changed));
+            }
+        }
+    }
+    match search.test(batch) {
+        Some(tested) => better(best, tested),
+        None => false,
+    }
+}
+
 /// Moves each preemption earlier in its thread's steps, keeping a candidate only when it
 /// fails the same way in a shorter execution.
 fn earlier<T>(
@@ -648,7 +980,7 @@ fn earlier<T>(
                 changed[i].after = after;
                 if changed
                     .iter()
-                    .filter(|c| c.from == s.from && c.after == after)
+                    .filter(|c| c.from == s.from && c.after == after && c.site == s.site)
                     .count()
                     > 1
                 {
@@ -669,16 +1001,6 @@ fn earlier<T>(
         improved = true;
     }
     improved
-}
-
-/// The preemptions of an execution recorded with [`Execution::record_steps`](crate::Execution):
-/// the step numbers whose mark says `preempted`.
-pub fn preempted_steps(marks: &[crate::StepMark]) -> BTreeSet<u64> {
-    marks
-        .iter()
-        .filter(|m| m.preempted)
-        .map(|m| m.step)
-        .collect()
 }
 
 /// "1 preemption between t1 and t2": the preemptions of `guide` in words.

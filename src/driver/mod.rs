@@ -13,6 +13,7 @@ pub mod explain;
 pub mod folder;
 pub mod junit;
 pub mod jvm;
+pub mod minimize;
 pub mod plots;
 pub mod progress;
 pub mod replay;

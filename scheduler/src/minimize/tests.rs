@@ -87,27 +87,32 @@ fn run(program: &Program, guide: &Guide) -> (Outcome, Schedule) {
     (outcome, schedule)
 }
 
-/// The outcome of replaying `schedule`, and the steps at which it preempted.
-fn replayed(program: &Program, schedule: &Schedule) -> (Outcome, BTreeSet<u64>) {
+/// The outcome of replaying `schedule`, the steps at which it preempted, and its steps.
+fn replayed(program: &Program, schedule: &Schedule) -> (Outcome, BTreeSet<u64>, Vec<TracedStep>) {
     let mut exec = Execution::new(Config::default(), Replay::new(schedule));
     exec.record_steps(true);
     let outcome = run_execution(&mut exec, program).unwrap();
-    let marks = preempted_steps(exec.step_marks().unwrap());
+    let steps = TracedStep::of_events(exec.events(), exec.step_marks().unwrap());
+    let marks = steps
+        .iter()
+        .filter(|s| s.preempted)
+        .map(|s| s.step)
+        .collect();
     exec.finish(outcome.is_bug()).unwrap();
-    (outcome, marks)
+    (outcome, marks, steps)
 }
 
 /// A failing schedule with many preemptions, found by a random walk.
-fn noisy_failure(program: &Program) -> (Outcome, Schedule, BTreeSet<u64>) {
+fn noisy_failure(program: &Program) -> (Outcome, Schedule, BTreeSet<u64>, Vec<TracedStep>) {
     for seed in 0..200 {
         let mut exec = Execution::new(Config::default(), RandomWalk::new(seed));
         let outcome = run_execution(&mut exec, program).unwrap();
         if outcome.is_bug() {
             let schedule = exec.schedule().clone();
-            let (again, preempted) = replayed(program, &schedule);
+            let (again, preempted, steps) = replayed(program, &schedule);
             assert_eq!(again, outcome);
             if preempted.len() >= 4 {
-                return (outcome, schedule, preempted);
+                return (outcome, schedule, preempted, steps);
             }
         }
     }
@@ -115,8 +120,8 @@ fn noisy_failure(program: &Program) -> (Outcome, Schedule, BTreeSet<u64>) {
 }
 
 fn shrink(program: &Program) -> (usize, Minimized<Schedule>, BTreeSet<u64>) {
-    let (outcome, schedule, preempted) = noisy_failure(program);
-    let original = Guide::from_schedule(&schedule, &preempted, 0);
+    let (outcome, schedule, preempted, steps) = noisy_failure(program);
+    let original = Guide::from_schedule(&schedule, &steps, true);
     assert_eq!(original.preemptions().count(), preempted.len());
     // The guide of the original makes the original again.
     assert_eq!(run(program, &original).1, schedule);
@@ -131,11 +136,16 @@ fn shrink(program: &Program) -> (usize, Minimized<Schedule>, BTreeSet<u64>) {
                 .collect(),
         )
     };
-    let result = minimize(&original, Limits::default(), &mut oracle);
+    let result = minimize(
+        &original,
+        &Place::of_steps(&steps),
+        Limits::default(),
+        &mut oracle,
+    );
     let (_, schedule) = result.found.clone().expect("the original reproduces");
     // The minimal schedule is an ordinary one: it replays, and fails the same way with as
     // many preemptions as its guide.
-    let (again, marks) = replayed(program, &schedule);
+    let (again, marks, _) = replayed(program, &schedule);
     assert_eq!(again, outcome);
     assert_eq!(marks.len(), result.preemptions);
     (preempted.len(), result, marks)
@@ -177,8 +187,8 @@ fn minimizing_is_deterministic() {
 #[test]
 fn a_time_out_keeps_the_smallest_seen() {
     let p = program(false);
-    let (outcome, schedule, preempted) = noisy_failure(&p);
-    let original = Guide::from_schedule(&schedule, &preempted, 0);
+    let (outcome, schedule, preempted, steps) = noisy_failure(&p);
+    let original = Guide::from_schedule(&schedule, &steps, true);
     let mut batches = 0;
     let mut oracle = |batch: &[Guide]| -> Option<Vec<Tested<()>>> {
         batches += 1;
@@ -189,7 +199,12 @@ fn a_time_out_keeps_the_smallest_seen() {
                 .collect()
         })
     };
-    let result = minimize(&original, Limits::default(), &mut oracle);
+    let result = minimize(
+        &original,
+        &Place::of_steps(&steps),
+        Limits::default(),
+        &mut oracle,
+    );
     assert!(!result.complete);
     assert_eq!(result.preemptions, preempted.len());
     assert!(result.found.is_some());
@@ -202,12 +217,16 @@ fn guides_round_trip_through_text() {
             Switch {
                 from: ThreadId(1),
                 after: 3,
+                site: Some(-52),
+                past: false,
                 to: ThreadId(2),
                 preempt: true,
             },
             Switch {
                 from: ThreadId(0),
                 after: 5,
+                site: None,
+                past: false,
                 to: ThreadId(1),
                 preempt: false,
             },
@@ -221,7 +240,7 @@ fn guides_round_trip_through_text() {
     let text = Guide::many_to_text(&[g.clone(), Guide::default()]);
     assert_eq!(
         text,
-        "rankcheck-guide 1\np t1@3 t2\ns t0@5 t1\nw t0@7 t2\nrankcheck-guide 1\n"
+        "rankcheck-guide 1\np t1@3/-52 t2\ns t0@5 t1\nw t0@7 t2\nrankcheck-guide 1\n"
     );
     assert_eq!(Guide::parse_many(&text).unwrap(), vec![g, Guide::default()]);
     for (bad, needle) in [
