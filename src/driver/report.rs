@@ -424,9 +424,11 @@ pub struct Recorded {
 }
 
 impl Recorded {
-    /// The same report, replaying its minimal schedule when it has one.
+    /// The same report, replaying its minimal schedule when it has one (and its file is there).
     pub fn minimal(mut self) -> Recorded {
-        if let Some((schedule, execution, expected)) = self.minimal.take() {
+        if let Some((schedule, execution, expected)) =
+            self.minimal.take().filter(|(file, ..)| file.is_file())
+        {
             self.schedule = schedule;
             self.execution = execution;
             self.expected = expected;
