@@ -3,8 +3,8 @@
 //! keeping only those that fail the same way.
 //!
 //! A candidate is a [`Guide`]: the switches of a schedule, each keyed by the thread switched
-//! away from and how many steps that thread had performed (its own count, which does not move
-//! when other threads' switches are dropped), and the waiters its `notify`s woke. The
+//! away from and where it stood (a site's occurrence in that thread, or its own step count),
+//! and the waiters its `notify`s woke. The
 //! [`Guided`] strategy runs a guide: the running thread keeps the turn while it is enabled
 //! unless a preemption of the guide says to switch here; when it cannot go on (blocked,
 //! finished, spinning), the guide's switch for that point picks the next thread, or else the
@@ -25,7 +25,13 @@
 //! p t1@3 t2     # preemption: when t1 has performed 3 steps and can go on, t2 runs
 //! s t0@5 t1     # switch: when t0 has performed 5 steps and cannot go on, t1 runs
 //! w t0@7 t2     # the notify of t0's 7th step wakes t2
+//! p t1@0/-52 t2  # preemption before t1's first operation (occurrence 0) at site -52
+//! p t2@0/-53+ t1 # preemption right after t2's first operation at site -53
 //! ```
+//!
+//! A preemption found in a recording is keyed by the site where the preempted thread stood
+//! and that site's occurrence in the thread, which survives other preemptions being dropped
+//! even when the thread's path before it changes (a wait loop that ran once more or less).
 //!
 //! A file holds one guide or several, each starting with the header; execution `k` of a
 //! [`Guided`] strategy follows guide `k`. `#` starts a comment.
