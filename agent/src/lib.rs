@@ -54,7 +54,7 @@ use std::ffi::CStr;
 use std::os::raw::{c_char, c_void};
 use std::sync::OnceLock;
 
-/// The strategy the options ask for (`replay=` wins over `strategy=`), by the scheduler's
+/// The strategy the options ask for (`replay=`, then `guide=`, win over `strategy=`), by the scheduler's
 /// [`from_name`](scheduler::strategy::from_name).
 pub fn make_strategy(o: &Options) -> Result<Box<dyn Covering>, String> {
     if let Some(path) = &o.replay {
@@ -63,6 +63,13 @@ pub fn make_strategy(o: &Options) -> Result<Box<dyn Covering>, String> {
         let schedule = Schedule::parse(&text)
             .map_err(|e| format!("bad schedule {}: {e:?}", path.display()))?;
         return Ok(Box::new(Replaying(Replay::new(&schedule))));
+    }
+    if let Some(path) = &o.guide {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read guide {}: {e}", path.display()))?;
+        let guides = scheduler::minimize::Guide::parse_many(&text)
+            .map_err(|e| format!("bad guide {}: {e}", path.display()))?;
+        return Ok(Box::new(scheduler::minimize::Guided::new(guides)));
     }
     let bounds = Bounds {
         c: o.c,

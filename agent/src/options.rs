@@ -41,6 +41,9 @@ pub struct Options {
     pub out: Option<PathBuf>,
     /// Follow this recorded schedule instead of a strategy.
     pub replay: Option<PathBuf>,
+    /// Run these candidates of a minimization (scheduler::minimize's guide file) instead of a
+    /// strategy: execution k follows guide k.
+    pub guide: Option<PathBuf>,
     pub spurious: bool,
     /// When a timed wait may time out (`timeouts=idle|any`, scheduler::Timeouts).
     pub timeouts: scheduler::Timeouts,
@@ -115,6 +118,7 @@ impl Default for Options {
             time_limit_ms: None,
             out: None,
             replay: None,
+            guide: None,
             spurious: false,
             timeouts: scheduler::Timeouts::default(),
             keep_going: false,
@@ -169,6 +173,7 @@ pub const KEYS: &[&str] = &[
     "time-limit-ms",
     "out",
     "replay",
+    "guide",
     "spurious",
     "timeouts",
     "keep-going",
@@ -249,6 +254,7 @@ impl Options {
             "time-limit-ms" => self.time_limit_ms = Some(num(value)?),
             "out" => self.out = Some(PathBuf::from(value)),
             "replay" => self.replay = Some(PathBuf::from(value)),
+            "guide" => self.guide = Some(PathBuf::from(value)),
             "spurious" => self.spurious = switch(value)?,
             "timeouts" => {
                 self.timeouts = scheduler::Timeouts::from_name(value.trim()).ok_or_else(|| {

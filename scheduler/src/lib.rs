@@ -149,6 +149,7 @@ mod execution;
 pub mod fairness;
 pub mod hb;
 mod ids;
+pub mod minimize;
 mod op;
 mod rng;
 pub mod schedule;

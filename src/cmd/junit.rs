@@ -129,12 +129,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 if bug.schedule_independent {
                     say(format!("  note: it {SCHEDULE_INDEPENDENT}"));
                 }
+                if let Some(m) = &bug.minimal {
+                    say(format!("  minimal schedule: {}", m.summary));
+                }
                 say(format!("  report: {}", bug.dir.display()));
                 say(format!("  replay: {}", replay_command(&bug.dir)));
                 json!({"verdict": "found", "kind": bug.kind, "message": bug.message,
                        "execution": bug.execution, "report": bug.dir.display().to_string(),
                        "replay": replay_command(&bug.dir),
-                       "schedule_independent": bug.schedule_independent})
+                       "schedule_independent": bug.schedule_independent,
+                       "minimal": bug.minimal.as_ref().map(|m| m.to_json())})
             }
             Verdict::Clean(coverage) => {
                 clean += 1;

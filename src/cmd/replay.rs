@@ -15,6 +15,10 @@ pub struct Args {
     /// Print the replayed execution's output.
     #[arg(long)]
     pub show_output: bool,
+    /// Replay the schedule the search found (`schedule.txt`), not the minimal one
+    /// (`minimal-schedule.txt`, replayed by default when the report has one).
+    #[arg(long)]
+    pub original: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
@@ -48,7 +52,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         )));
     };
     let mut recorded = load_recorded(&dir).map_err(bad_input)?;
-    if args.report.is_file() {
+    // The minimal schedule by default (or when named); the search's with --original or when
+    // another schedule file is named.
+    let named_minimal = args.report.is_file()
+        && recorded
+            .minimal
+            .as_ref()
+            .is_some_and(|(m, ..)| same_file(m, &args.report));
+    if (!args.original && !args.report.is_file()) || named_minimal {
+        recorded = recorded.minimal();
+    } else if args.report.is_file() {
         recorded.schedule = args.report.clone();
     }
     if !recorded.schedule.is_file() {
@@ -161,4 +174,11 @@ fn current_classes(origin: &Origin, recorded: &Recorded) -> anyhow::Result<(Vec<
     };
     let changed = changed_classes(&recorded.digests, &class_digests(&entries));
     Ok((classpath, changed))
+}
+
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }

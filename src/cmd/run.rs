@@ -32,6 +32,8 @@ pub struct Args {
     pub executions: u64,
     #[command(flatten)]
     pub limits: super::search_args::LimitArgs,
+    #[command(flatten)]
+    pub minimize: super::search_args::MinimizeArgs,
     /// How long the running thread may sit blocked where rankcheck cannot see (an
     /// uninstrumented lock or queue) before the watchdog ends the execution, in milliseconds.
     #[arg(long, default_value_t = 2_000)]
@@ -157,7 +159,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             } else if result["outcome"] == "bug" {
                 // As `test` does: reported as a bug only once its schedule replays it.
                 let scratch = work.join(format!("replay-{executions}"));
-                match confirm(&args.out, &launch, result, &scratch, Some(&origin), true)? {
+                match confirm(
+                    &args.out,
+                    &launch,
+                    result,
+                    &scratch,
+                    Some(&origin),
+                    true,
+                    args.minimize.settings(),
+                )? {
                     Verdict::Bug(bug) => {
                         any_bug = true;
                         println!("  replayed: the recorded schedule reproduces it");
@@ -166,6 +176,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                         }
                         if bug.schedule_independent {
                             println!("  note: it {SCHEDULE_INDEPENDENT}");
+                        }
+                        if let Some(m) = &bug.minimal {
+                            println!("  minimal schedule: {}", m.summary);
                         }
                         println!("  report: {}", bug.dir.display());
                         println!("  replay: {}", replay_command(&bug.dir));

@@ -137,6 +137,30 @@ pub struct LimitArgs {
     pub timeout_ms: u64,
 }
 
+/// Shrinking a found bug's schedule (`driver::minimize`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct MinimizeArgs {
+    /// Keep the schedule the search found; do not look for a smaller one.
+    #[arg(long)]
+    pub no_minimize: bool,
+    /// Wall-clock cap, in seconds, of shrinking one bug's schedule to the fewest preemptions,
+    /// then threads, then steps (the smallest found by then is reported).
+    #[arg(long, default_value_t = 20.0)]
+    pub minimize_time: f64,
+}
+
+impl MinimizeArgs {
+    /// The settings, `None` with `--no-minimize` (or a cap of 0).
+    pub fn settings(&self) -> Option<crate::driver::minimize::Settings> {
+        (!self.no_minimize && self.minimize_time > 0.0 && self.minimize_time.is_finite()).then(
+            || crate::driver::minimize::Settings {
+                time: Duration::from_secs_f64(self.minimize_time),
+                ..Default::default()
+            },
+        )
+    }
+}
+
 /// Everything a search takes besides the program.
 #[derive(clap::Args, Clone, Debug)]
 pub struct SearchArgs {
@@ -167,6 +191,8 @@ pub struct SearchArgs {
     pub check_determinism: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+    #[command(flatten)]
+    pub minimize: MinimizeArgs,
     #[command(flatten)]
     pub waits: WaitArgs,
     #[command(flatten)]
@@ -224,6 +250,7 @@ impl SearchArgs {
                 1
             },
             schedule_check: true,
+            minimize: self.minimize.settings(),
         })
     }
 }

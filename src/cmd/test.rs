@@ -295,6 +295,12 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
                  way (under rankcheck: its timed waits may run out at once)"
             ));
         }
+        if let Some(m) = &bug.minimal {
+            say(format!(
+                "  minimal schedule: {} ({} steps; the search's had {} preemption(s), {} steps)",
+                m.summary, m.length, m.preemptions_before, m.length_before
+            ));
+        }
         say(format!("  report: {}", bug.dir.display()));
         say(format!(
             "  replay: {}",
@@ -347,7 +353,9 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
                 "report": b.dir.display().to_string(),
                 "replay": crate::driver::report::replay_command(&b.dir),
                 "schedule_independent": b.schedule_independent,
+                "minimal": b.minimal.as_ref().map(|m| m.to_json()),
             })).collect::<Vec<_>>(),
+            "minimal": result.bugs.first().and_then(|b| b.minimal.as_ref()).map(|m| m.to_json()),
             "schedule_independent": result.bugs.first().map(|b| b.schedule_independent),
             "uninstrumented_classes": program.uninstrumented_classes,
             "instrumentation_warnings": program.warnings,

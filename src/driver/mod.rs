@@ -14,6 +14,7 @@ pub mod explain;
 pub mod folder;
 pub mod junit;
 pub mod jvm;
+pub mod minimize;
 pub mod plots;
 pub mod program;
 pub mod progress;

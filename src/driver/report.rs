@@ -418,6 +418,23 @@ pub struct Recorded {
     pub origin: Option<Origin>,
     /// The class digests of `origin` when the report was written.
     pub digests: std::collections::BTreeMap<String, String>,
+    /// The minimal schedule of the report (`driver::minimize`): its file, execution index and
+    /// failure, when the search's schedule was shrunk.
+    pub minimal: Option<(PathBuf, u64, Expected)>,
+}
+
+impl Recorded {
+    /// The same report, replaying its minimal schedule when it has one (and its file is there).
+    pub fn minimal(mut self) -> Recorded {
+        if let Some((schedule, execution, expected)) =
+            self.minimal.take().filter(|(file, ..)| file.is_file())
+        {
+            self.schedule = schedule;
+            self.execution = execution;
+            self.expected = expected;
+        }
+        self
+    }
 }
 
 /// Reads `dir/run.json`; errors are one line naming the file.
@@ -486,6 +503,14 @@ pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
                     .collect()
             })
             .unwrap_or_default(),
+        minimal: v["minimal"]["schedule"].as_str().map(|file| {
+            let m = &v["minimal"];
+            (
+                dir.join(file),
+                m["execution"].as_u64().unwrap_or(0),
+                Expected::of(&m["expected"]),
+            )
+        }),
     })
 }
 

@@ -77,6 +77,9 @@ pub struct Search {
     /// For each bug, also run the program once without preemptions (strategy
     /// `nonpreemptive`) to tell whether it fails whatever the schedule.
     pub schedule_check: bool,
+    /// Shrink each bug's schedule (`driver::minimize`) within these limits; `None`: keep only
+    /// the schedule found (`--no-minimize`).
+    pub minimize: Option<super::minimize::Settings>,
 }
 
 /// One bug, reported and replayed.
@@ -90,6 +93,8 @@ pub struct Reported {
     pub schedule_independent: bool,
     /// The cause, from the steps of the replay (`explanation.txt`); empty when unknown.
     pub cause: Vec<String>,
+    /// The minimal schedule, when the bug's schedule was shrunk (`minimal-schedule.txt`).
+    pub minimal: Option<Box<super::minimize::Minimal>>,
 }
 
 /// What a failing execution turned out to be.
@@ -155,6 +160,7 @@ impl Search {
             // A sweep runs hundreds of searches: one more JVM each is too dear there.
             determinism_samples: 0,
             schedule_check: false,
+            minimize: None,
         }
     }
 
@@ -263,6 +269,7 @@ impl Search {
                 &scratch,
                 program.origin.as_ref(),
                 self.schedule_check,
+                self.minimize,
             )? {
                 Verdict::Bug(reported) => bugs.push(reported),
                 Verdict::NotABug { why, .. } => unreproduced.push(why),
@@ -367,6 +374,7 @@ pub fn confirm(
     work: &Path,
     origin: Option<&Origin>,
     schedule_check: bool,
+    minimize: Option<super::minimize::Settings>,
 ) -> anyhow::Result<Verdict> {
     let index = result["index"].as_u64().unwrap_or(0);
     if let Some(why) = class_loading_failure(result) {
@@ -424,6 +432,22 @@ pub fn confirm(
         )?;
     }
     annotate(&dir, "schedule_independent", schedule_independent.into())?;
+    // A failure without any switch has nothing to shrink.
+    let minimal = match minimize.filter(|_| !schedule_independent) {
+        Some(settings) => super::minimize::minimize_report(
+            &dir,
+            &launch,
+            result,
+            &replayed.result,
+            &work.join("minimize"),
+            settings,
+        )?,
+        None => None,
+    };
+    let cause = minimal
+        .as_ref()
+        .filter(|m| !m.cause.is_empty())
+        .map_or(cause, |m| m.cause.clone());
     Ok(Verdict::Bug(Reported {
         execution: index,
         kind,
@@ -431,6 +455,7 @@ pub fn confirm(
         dir,
         schedule_independent,
         cause,
+        minimal: minimal.map(Box::new),
     }))
 }
 

@@ -1,0 +1,264 @@
+use super::*;
+use crate::sim::{run_execution, Cmp, Ins, Outcome, Program, Val};
+use crate::strategy::{RandomWalk, Replay};
+use crate::{Config, Execution};
+
+use Ins::*;
+
+const A: u32 = 0;
+
+/// `n` writes of the thread's own variable `var`.
+fn noise(var: u32, n: usize) -> Vec<Ins> {
+    (0..n)
+        .map(|i| Write {
+            var,
+            val: Val::Const(i as i64),
+        })
+        .collect()
+}
+
+/// Thread 1 reads `a` twice (noise between) and asserts both reads agree; thread 2 does
+/// `second_write` after a first write of 1 (`a = a + 1` with one preemption needed, or
+/// `a = 1; a = 0`, two preemptions needed); thread 3 only makes noise. Main starts the three
+/// and joins them.
+fn program(two_preemptions: bool) -> Program {
+    let reader = [
+        noise(1, 3),
+        vec![Read { var: A, reg: 0 }],
+        noise(1, 3),
+        vec![
+            Read { var: A, reg: 1 },
+            Assert {
+                reg: 1,
+                cmp: Cmp::Eq,
+                val: Val::Reg(0),
+                msg: "a changed between two reads",
+            },
+        ],
+        noise(1, 3),
+    ]
+    .concat();
+    let writer = if two_preemptions {
+        [
+            noise(2, 3),
+            vec![Write {
+                var: A,
+                val: Val::Const(1),
+            }],
+            noise(2, 3),
+            vec![Write {
+                var: A,
+                val: Val::Const(0),
+            }],
+            noise(2, 3),
+        ]
+        .concat()
+    } else {
+        [
+            noise(2, 3),
+            vec![
+                Read { var: A, reg: 0 },
+                Write {
+                    var: A,
+                    val: Val::RegPlus(0, 1),
+                },
+            ],
+            noise(2, 3),
+        ]
+        .concat()
+    };
+    let main = vec![Start(1), Start(2), Start(3), Join(1), Join(2), Join(3)];
+    Program {
+        name: if two_preemptions {
+            "needs-two"
+        } else {
+            "needs-one"
+        },
+        vars: vec![0; 4],
+        bodies: vec![main, reader, writer, noise(3, 8)],
+    }
+}
+
+fn run(program: &Program, guide: &Guide) -> (Outcome, Schedule) {
+    let mut exec = Execution::new(Config::default(), Guided::new(vec![guide.clone()]));
+    let outcome = run_execution(&mut exec, program).unwrap();
+    let schedule = exec.schedule().clone();
+    exec.finish(outcome.is_bug()).unwrap();
+    (outcome, schedule)
+}
+
+/// The outcome of replaying `schedule`, the steps at which it preempted, and its steps.
+fn replayed(program: &Program, schedule: &Schedule) -> (Outcome, BTreeSet<u64>, Vec<TracedStep>) {
+    let mut exec = Execution::new(Config::default(), Replay::new(schedule));
+    exec.record_steps(true);
+    let outcome = run_execution(&mut exec, program).unwrap();
+    let steps = TracedStep::of_events(exec.events(), exec.step_marks().unwrap());
+    let marks = steps
+        .iter()
+        .filter(|s| s.preempted)
+        .map(|s| s.step)
+        .collect();
+    exec.finish(outcome.is_bug()).unwrap();
+    (outcome, marks, steps)
+}
+
+/// A failing schedule with many preemptions, found by a random walk.
+fn noisy_failure(program: &Program) -> (Outcome, Schedule, BTreeSet<u64>, Vec<TracedStep>) {
+    for seed in 0..200 {
+        let mut exec = Execution::new(Config::default(), RandomWalk::new(seed));
+        let outcome = run_execution(&mut exec, program).unwrap();
+        if outcome.is_bug() {
+            let schedule = exec.schedule().clone();
+            let (again, preempted, steps) = replayed(program, &schedule);
+            assert_eq!(again, outcome);
+            if preempted.len() >= 4 {
+                return (outcome, schedule, preempted, steps);
+            }
+        }
+    }
+    panic!("no noisy failure of {}", program.name);
+}
+
+fn shrink(program: &Program) -> (usize, Minimized<Schedule>, BTreeSet<u64>) {
+    let (outcome, schedule, preempted, steps) = noisy_failure(program);
+    let original = Guide::from_schedule(&schedule, &steps, true);
+    assert_eq!(original.preemptions().count(), preempted.len());
+    // The guide of the original makes the original again.
+    assert_eq!(run(program, &original).1, schedule);
+    let mut oracle = |batch: &[Guide]| -> Option<Vec<Tested<Schedule>>> {
+        Some(
+            batch
+                .iter()
+                .map(|g| {
+                    let (got, s) = run(program, g);
+                    (got == outcome).then(|| (s.len(), s))
+                })
+                .collect(),
+        )
+    };
+    let result = minimize(
+        &original,
+        &Place::of_steps(&steps),
+        Limits::default(),
+        &mut oracle,
+    );
+    let (_, schedule) = result.found.clone().expect("the original reproduces");
+    // The minimal schedule is an ordinary one: it replays, and fails the same way with as
+    // many preemptions as its guide.
+    let (again, marks, _) = replayed(program, &schedule);
+    assert_eq!(again, outcome);
+    assert_eq!(marks.len(), result.preemptions);
+    (preempted.len(), result, marks)
+}
+
+#[test]
+fn a_noisy_schedule_shrinks_to_the_one_preemption_needed() {
+    let (before, result, _) = shrink(&program(false));
+    assert!(before >= 4, "{before}");
+    assert_eq!(result.preemptions_before, before);
+    assert_eq!(result.preemptions, 1, "{}", result.guide.to_text());
+    assert_eq!(result.threads, 2);
+    assert!(result.complete);
+}
+
+#[test]
+fn a_noisy_schedule_shrinks_to_the_two_preemptions_needed() {
+    let (before, result, _) = shrink(&program(true));
+    assert!(before >= 4, "{before}");
+    assert_eq!(result.preemptions, 2, "{}", result.guide.to_text());
+    assert_eq!(result.threads, 2);
+    let involved = result.guide.preempting_threads();
+    assert_eq!(
+        involved,
+        [ThreadId(1), ThreadId(2)].into_iter().collect(),
+        "the reader and the writer"
+    );
+}
+
+#[test]
+fn minimizing_is_deterministic() {
+    let a = shrink(&program(true));
+    let b = shrink(&program(true));
+    assert_eq!(a.1.guide, b.1.guide);
+    assert_eq!(a.1.tried, b.1.tried);
+    assert_eq!(a.1.found.map(|f| f.1), b.1.found.map(|f| f.1));
+}
+
+#[test]
+fn a_time_out_keeps_the_smallest_seen() {
+    let p = program(false);
+    let (outcome, schedule, preempted, steps) = noisy_failure(&p);
+    let original = Guide::from_schedule(&schedule, &steps, true);
+    let mut batches = 0;
+    let mut oracle = |batch: &[Guide]| -> Option<Vec<Tested<()>>> {
+        batches += 1;
+        (batches == 1).then(|| {
+            batch
+                .iter()
+                .map(|g| (run(&p, g).0 == outcome).then_some((0, ())))
+                .collect()
+        })
+    };
+    let result = minimize(
+        &original,
+        &Place::of_steps(&steps),
+        Limits::default(),
+        &mut oracle,
+    );
+    assert!(!result.complete);
+    assert_eq!(result.preemptions, preempted.len());
+    assert!(result.found.is_some());
+}
+
+#[test]
+fn guides_round_trip_through_text() {
+    let g = Guide {
+        switches: vec![
+            Switch {
+                from: ThreadId(1),
+                after: 3,
+                site: Some(-52),
+                past: false,
+                to: ThreadId(2),
+                preempt: true,
+            },
+            Switch {
+                from: ThreadId(0),
+                after: 5,
+                site: None,
+                past: false,
+                to: ThreadId(1),
+                preempt: false,
+            },
+        ],
+        wakes: vec![Wake {
+            notifier: ThreadId(0),
+            after: 7,
+            waiter: ThreadId(2),
+        }],
+    };
+    let text = Guide::many_to_text(&[g.clone(), Guide::default()]);
+    assert_eq!(
+        text,
+        "rankcheck-guide 1\np t1@3/-52 t2\ns t0@5 t1\nw t0@7 t2\nrankcheck-guide 1\n"
+    );
+    assert_eq!(Guide::parse_many(&text).unwrap(), vec![g, Guide::default()]);
+    for (bad, needle) in [
+        ("", "empty guide"),
+        ("p t1@3 t2\n", "expected the header"),
+        ("rankcheck-guide 2\n", "unsupported"),
+        ("rankcheck-guide 1\nx t1@3 t2\n", "unknown entry"),
+        ("rankcheck-guide 1\np t1 t2\n", "tN@STEPS"),
+        ("rankcheck-guide 1\np t1@3\n", "expected `KIND"),
+    ] {
+        let e = Guide::parse_many(bad).unwrap_err();
+        assert!(e.to_string().contains(needle), "{bad:?}: {e}");
+    }
+}
+
+#[test]
+fn words_for_the_preemptions() {
+    let two: BTreeSet<ThreadId> = [ThreadId(1), ThreadId(2)].into_iter().collect();
+    assert_eq!(describe(1, &two), "1 preemption between t1 and t2");
+    assert_eq!(describe(0, &BTreeSet::new()), "0 preemptions");
+}
