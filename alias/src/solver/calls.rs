@@ -88,7 +88,7 @@ impl Solver {
     }
 
     /// Builds the IR and nodes of a newly reached method and queues its statements.
-    pub(super) fn reach(&mut self, m: MethodId) {
+    fn reach(&mut self, m: MethodId) {
         let (class, index) = (
             self.methods[m as usize].class,
             self.methods[m as usize].index,
@@ -234,7 +234,7 @@ impl Solver {
     }
 
     /// A static or special call whose arguments are already nodes (receiver first for special).
-    pub(super) fn call_resolved(
+    fn call_resolved(
         &mut self,
         caller: Option<MethodId>,
         kind: CallKind,
@@ -282,7 +282,7 @@ impl Solver {
     }
 
     /// Connects actual arguments (`all`: receiver first for instance targets) and the result.
-    pub(super) fn link_args(&mut self, all: &[Option<Node>], ret: Option<Node>, target: MethodId) {
+    fn link_args(&mut self, all: &[Option<Node>], ret: Option<Node>, target: MethodId) {
         let params = self.methods[target as usize].params.clone();
         for (a, p) in all.iter().zip(&params) {
             if let (Some(a), Some(p)) = (a, p) {
@@ -431,7 +431,7 @@ impl Solver {
         }
     }
 
-    pub(super) fn report_unresolved(&mut self, caller: Option<MethodId>, what: String) {
+    fn report_unresolved(&mut self, caller: Option<MethodId>, what: String) {
         // Missing code may be application code, which writes application fields directly.
         self.allow_reflective_writes();
         match caller {

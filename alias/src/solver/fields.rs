@@ -139,7 +139,7 @@ impl Solver {
 
     /// Whether object `o` may have field `f` (be of its declaring class, or an array for the
     /// element): other objects only reach a field access through the analysis' imprecision.
-    pub(super) fn may_have_field(&mut self, o: ObjId, f: FieldId) -> bool {
+    fn may_have_field(&mut self, o: ObjId, f: FieldId) -> bool {
         let (ty, kind) = (self.objs[o as usize].ty, &self.objs[o as usize].kind);
         let unknown = matches!(kind, ObjKind::Unknown);
         if f == ARRAY_FIELD {
@@ -171,7 +171,7 @@ impl Solver {
     }
 
     /// [`Solver::field_flow`] for every object `b` already points to.
-    pub(super) fn field_flows_of(&mut self, b: Node, f: FieldId, other: Node, store: bool) {
+    fn field_flows_of(&mut self, b: Node, f: FieldId, other: Node, store: bool) {
         for o in self.graph.objs_of(b) {
             self.field_flow(o, f, other, store);
         }
@@ -226,7 +226,7 @@ impl Solver {
     /// The reference fields of `o` (instance fields of its class and superclasses, or the
     /// element of a reference array); `None` when `o` may have fields the analysis does not
     /// know: an unknown object (any subclass), a `Class` (static fields by offset), a lambda.
-    pub(super) fn ref_fields_of(&mut self, o: ObjId) -> Option<Vec<FieldId>> {
+    fn ref_fields_of(&mut self, o: ObjId) -> Option<Vec<FieldId>> {
         let ty = self.objs[o as usize].ty;
         if !matches!(
             self.objs[o as usize].kind,

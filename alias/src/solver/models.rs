@@ -12,7 +12,7 @@ use crate::bytecode::{is_ref, parse_method_desc};
 use crate::ir::{CallKind, MethodRef};
 
 /// Natives whose reference arguments are not stored anywhere: only their result is unknown.
-pub(super) fn native_keeps_args(class: &str) -> bool {
+fn native_keeps_args(class: &str) -> bool {
     matches!(
         class,
         "java/lang/Object"
@@ -228,7 +228,7 @@ impl Solver {
         self.field_id("java/lang/Thread", "target", "Ljava/lang/Runnable;")
     }
 
-    pub(super) fn thread_started(&mut self, this: Node) {
+    fn thread_started(&mut self, this: Node) {
         self.started_threads.push(this);
         let cs = self.new_callsite(
             CallKind::Virtual,

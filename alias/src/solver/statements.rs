@@ -34,14 +34,7 @@ impl Solver {
         self.methods[m as usize].ir = Some(ir);
     }
 
-    pub(super) fn statement(
-        &mut self,
-        m: MethodId,
-        base: Node,
-        index: usize,
-        stmt: &Stmt,
-        ir: &MethodIr,
-    ) {
+    fn statement(&mut self, m: MethodId, base: Node, index: usize, stmt: &Stmt, ir: &MethodIr) {
         let node = |v: ir::Var| base + v;
         match stmt {
             Stmt::New { dst, alloc } => {

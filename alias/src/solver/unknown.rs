@@ -19,7 +19,7 @@ use crate::ir::{CallKind, MethodRef};
 
 /// Whether values of field descriptor `desc` can hold no application state: strings, boxed
 /// primitives, `Class` objects and arrays of primitives (or of those).
-pub(super) fn is_inert(desc: &str) -> bool {
+fn is_inert(desc: &str) -> bool {
     let elem = desc.trim_start_matches('[');
     let dims = desc.len() - elem.len();
     matches!(
@@ -126,7 +126,7 @@ impl Solver {
     /// A value unknown code passes to application code may be an object that unknown code made
     /// (of a JDK type: the application's own objects are in `unknown` already), seen through a
     /// parameter of descriptor `desc`.
-    pub(super) fn add_made_by_unknown(&mut self, n: Node, desc: &str) {
+    fn add_made_by_unknown(&mut self, n: Node, desc: &str) {
         let Some(c) = class_of_desc(desc) else { return };
         let jdk = c.starts_with('[')
             || self
@@ -222,7 +222,7 @@ impl Solver {
 
     /// Application methods unknown code may call on an object of class `class`: those that
     /// override or implement a method declared in a JDK supertype.
-    pub(super) fn callbacks_of(&mut self, class: &str) -> Vec<MethodId> {
+    fn callbacks_of(&mut self, class: &str) -> Vec<MethodId> {
         if let Some(t) = self.callback_targets.get(class) {
             return t.clone();
         }
@@ -267,7 +267,7 @@ impl Solver {
         targets
     }
 
-    pub(super) fn havoc(&mut self, o: ObjId) {
+    fn havoc(&mut self, o: ObjId) {
         if self.havocked[o as usize] {
             return;
         }
