@@ -45,6 +45,7 @@ pub struct Graph {
 }
 
 impl Graph {
+    #[inline]
     pub fn new_node(&mut self) -> Node {
         let n = self.pts.len() as Node;
         self.pts.push(SparseBitSet::new());
@@ -77,6 +78,7 @@ impl Graph {
     }
 
     /// The representative of `n` (with path halving).
+    #[inline]
     pub fn find(&mut self, mut n: Node) -> Node {
         while self.rep[n as usize] != n {
             let up = self.rep[self.rep[n as usize] as usize];
@@ -87,6 +89,7 @@ impl Graph {
     }
 
     /// The points-to set of node `n`.
+    #[inline]
     pub fn points_to(&mut self, n: Node) -> &SparseBitSet {
         let r = self.find(n);
         &self.pts[r as usize]
@@ -97,6 +100,7 @@ impl Graph {
         self.pts.iter().map(SparseBitSet::heap_bytes).sum()
     }
 
+    #[inline]
     fn enqueue(&mut self, n: Node) {
         if !self.queued[n as usize] {
             self.queued[n as usize] = true;
@@ -104,6 +108,7 @@ impl Graph {
         }
     }
 
+    #[inline]
     pub fn add_obj(&mut self, n: Node, o: ObjId) {
         let n = self.find(n);
         if self.pts[n as usize].insert(o) {
@@ -112,6 +117,7 @@ impl Graph {
         }
     }
 
+    #[inline]
     pub fn add_objs(&mut self, n: Node, set: &SparseBitSet) {
         let n = self.find(n);
         let new = self.pts[n as usize].union_new(set);
@@ -123,6 +129,7 @@ impl Graph {
 
     /// Records the edge `to ⊇ from` (between representatives); `None` when it is already there
     /// or an unfiltered self-loop. Filtering and the first flow are the solver's.
+    #[inline]
     pub fn insert_edge(
         &mut self,
         from: Node,
@@ -141,6 +148,7 @@ impl Graph {
     }
 
     /// Attaches a load `dst ⊇ base.f`; returns `base`'s representative.
+    #[inline]
     pub fn add_load(&mut self, base: Node, f: FieldId, dst: Node) -> Node {
         let b = self.find(base);
         self.loads[b as usize].push((f, dst));
@@ -148,6 +156,7 @@ impl Graph {
     }
 
     /// Attaches a store `base.f ⊇ src`; returns `base`'s representative.
+    #[inline]
     pub fn add_store(&mut self, base: Node, f: FieldId, src: Node) -> Node {
         let b = self.find(base);
         self.stores[b as usize].push((f, src));
@@ -155,6 +164,7 @@ impl Graph {
     }
 
     /// Attaches call site `cs` to receiver node `recv`; returns its representative.
+    #[inline]
     pub fn add_call(&mut self, recv: Node, cs: usize) -> Node {
         let r = self.find(recv);
         self.calls[r as usize].push(cs);
@@ -162,30 +172,36 @@ impl Graph {
     }
 
     /// The objects of representative `n` (its set as it is now).
+    #[inline]
     pub fn objs_of(&self, n: Node) -> Vec<ObjId> {
         self.pts[n as usize].iter().collect()
     }
 
     /// The `k`th edge, load, store and call of node `n`: indexed, because handling one may add
     /// more to the same node.
+    #[inline]
     pub fn edge(&self, n: Node, k: usize) -> Option<Edge> {
         self.succ[n as usize].get(k).copied()
     }
 
+    #[inline]
     pub fn load(&self, n: Node, k: usize) -> Option<(FieldId, Node)> {
         self.loads[n as usize].get(k).copied()
     }
 
+    #[inline]
     pub fn store(&self, n: Node, k: usize) -> Option<(FieldId, Node)> {
         self.stores[n as usize].get(k).copied()
     }
 
+    #[inline]
     pub fn call(&self, n: Node, k: usize) -> Option<usize> {
         self.calls[n as usize].get(k).copied()
     }
 
     /// Takes the next queued node: its representative and the objects it gained since it was
     /// last taken (possibly none, when it was merged meanwhile). `None`: the worklist is empty.
+    #[inline]
     pub fn pop(&mut self) -> Option<(Node, SparseBitSet)> {
         let n = self.worklist.pop()?;
         self.queued[n as usize] = false;
