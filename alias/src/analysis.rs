@@ -330,7 +330,7 @@ pub fn analyze_with(config: &Config, scope: &JdkScope) -> Result<AnalysisFile, E
     );
     stats.insert("nodes".into(), solver.node_count() as f64);
     stats.insert("objects".into(), solver.objs.len() as f64);
-    stats.insert("collapsed_nodes".into(), solver.collapsed_nodes as f64);
+    stats.insert("collapsed_nodes".into(), solver.collapsed_nodes() as f64);
     stats.insert("solver_steps".into(), solver.steps as f64);
     stats.insert("points_to_bytes".into(), solver.pts_bytes() as f64);
     stats.insert("jdk_warnings".into(), solver.jdk_warnings.len() as f64);

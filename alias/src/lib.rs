@@ -21,7 +21,9 @@
 //!   ([`bytecode::byte_offsets`]: ristretto numbers instructions, site keys count bytes).
 //! - [`solver`] solves Andersen's constraints with an on-the-fly call graph: only methods
 //!   reachable from `main` (and the static initializers of application classes it touches) are
-//!   translated. Field-sensitive, context-insensitive, one abstract element per array.
+//!   translated. Field-sensitive, context-insensitive, one abstract element per array. One
+//!   file per concern: the constraint graph and worklist, types, fields, calls and dispatch,
+//!   library models, unknown code, statements (its module doc has the map).
 //! - [`analysis`] names the variables (application static fields and allocation sites), maps
 //!   each site to the variables it may touch, and computes which variables may be shared.
 //!
