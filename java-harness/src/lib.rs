@@ -66,28 +66,44 @@ mod rc_class_tests {
             .collect()
     }
 
+    /// Every hook is one public static method of RC with its exact descriptor, and so is its
+    /// method-reference bridge (the same name without the site id), if it has one; nothing
+    /// else has the name.
     #[test]
-    fn every_hook_exists_with_its_exact_descriptor() {
+    fn every_hook_and_bridge_exists_with_its_exact_descriptor() {
         let methods = methods(RC_CLASS);
+        let mut bridges = 0;
         for hook in Hook::ALL {
-            let found: Vec<_> = methods
+            let mut want = vec![hook.descriptor().to_string()];
+            if let Some(bridge) = hook.bridge_descriptor() {
+                want.push(bridge);
+                bridges += 1;
+            }
+            let mut found: Vec<_> = methods
                 .iter()
                 .filter(|(n, _, _)| n == hook.name())
                 .collect();
+            found.sort_by_key(|(_, d, _)| want.iter().position(|w| w == d));
             assert_eq!(
-                found.len(),
-                1,
-                "{hook:?}: want exactly one RC.{}",
+                found.iter().map(|(_, d, _)| d.clone()).collect::<Vec<_>>(),
+                want,
+                "{hook:?}: RC.{} with exactly these descriptors",
                 hook.name()
             );
-            let (_, descriptor, flags) = found[0];
-            assert_eq!(descriptor, hook.descriptor(), "{hook:?}: descriptor");
-            assert!(
-                flags.contains(MethodAccessFlags::PUBLIC | MethodAccessFlags::STATIC),
-                "{hook:?}: RC.{} must be public static",
-                hook.name()
-            );
+            for (_, _, flags) in found {
+                assert!(
+                    flags.contains(MethodAccessFlags::PUBLIC | MethodAccessFlags::STATIC),
+                    "{hook:?}: RC.{} must be public static",
+                    hook.name()
+                );
+            }
         }
+        assert!(bridges >= 20, "{bridges} bridges");
+        assert_eq!(
+            Hook::ThreadStart.bridge_descriptor().as_deref(),
+            Some("(Ljava/lang/Thread;)V")
+        );
+        assert_eq!(Hook::RandomSeed.bridge_descriptor(), None);
     }
 
     #[test]
