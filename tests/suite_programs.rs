@@ -213,7 +213,12 @@ fn perf_suite_manifests_are_valid() {
 
 #[test]
 fn every_program_compiles() {
-    let mut suites = vec![load("tests/programs"), load("tests/perf-programs")];
+    let mut suites = vec![
+        load("tests/programs"),
+        load("tests/perf-programs"),
+        load("tests/deep-bugs"),
+        load("tests/throughput-programs"),
+    ];
     suites.extend(contest_bench());
     for suite in &suites {
         for p in &suite.programs {
@@ -236,6 +241,22 @@ fn correct_programs_pass_natively() {
     let suite = load("tests/programs");
     for p in suite.programs.iter().filter(|p| p.manifest.correct) {
         check_passes(p, 3);
+    }
+}
+
+/// The many-thread programs of the throughput benchmark are correct; the deep-bug programs are
+/// all buggy, with the bounds their bug needs.
+#[test]
+fn throughput_and_deep_bug_suites_say_what_they_are() {
+    for p in &load("tests/throughput-programs").programs {
+        assert!(p.manifest.correct, "{}: a correct program", p.name());
+        check_passes(p, 2);
+    }
+    let deep = load("tests/deep-bugs");
+    assert!(deep.programs.len() >= 10);
+    for p in &deep.programs {
+        assert!(!p.manifest.correct, "{}: a buggy program", p.name());
+        assert!(p.manifest.expected.is_some(), "{}: its bounds", p.name());
     }
 }
 
