@@ -143,8 +143,9 @@ pub struct MinimizeArgs {
     /// Keep the schedule the search found; do not look for a smaller one.
     #[arg(long)]
     pub no_minimize: bool,
-    /// Wall-clock cap, in seconds, of shrinking one bug's schedule to the fewest preemptions,
-    /// then threads, then steps (the smallest found by then is reported).
+    /// Wall-clock cap, in seconds, of shrinking the bugs' schedules to the fewest preemptions,
+    /// then threads, then steps, over all the bugs of the run (the smallest found by then is
+    /// reported).
     #[arg(long, default_value_t = 20.0)]
     pub minimize_time: f64,
 }

@@ -260,8 +260,16 @@ impl Search {
         if !finished.bugs.is_empty() {
             self.phase(Some("replaying the failure in a fresh JVM"));
         }
+        // One time cap for every bug's minimization (with --keep-going there may be hundreds).
+        let minimize_until = self
+            .minimize
+            .map(|s| (std::time::Instant::now() + s.time, s));
         for (i, found) in finished.bugs.iter().enumerate() {
             let scratch = work.join(format!("replay-{i}"));
+            let minimize = minimize_until.and_then(|(until, s)| {
+                let left = until.saturating_duration_since(std::time::Instant::now());
+                (!left.is_zero()).then_some(super::minimize::Settings { time: left, ..s })
+            });
             match confirm(
                 out,
                 &found.launch,
@@ -269,7 +277,7 @@ impl Search {
                 &scratch,
                 program.origin.as_ref(),
                 self.schedule_check,
-                self.minimize,
+                minimize,
             )? {
                 Verdict::Bug(reported) => bugs.push(reported),
                 Verdict::NotABug { why, .. } => unreproduced.push(why),
