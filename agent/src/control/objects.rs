@@ -183,23 +183,9 @@ impl Control {
             || self.options.l.is_some()
             || (crate::naming::table().is_some()
                 && scheduler::strategy::switches_at_accesses(strategy));
-        if !needed {
-            return;
+        if needed {
+            self.with_view(|c, view| view.allocated(c, obj, site));
         }
-        let Some((epoch, me)) = current() else {
-            return;
-        };
-        let mut st = self.lock();
-        if !live(&st, epoch) {
-            return;
-        }
-        let State { exec, sites, .. } = &mut *st;
-        let mut view = ExecView {
-            ex: exec.as_mut().unwrap(),
-            sites,
-            me,
-        };
-        view.allocated(self, obj, site);
     }
 }
 
