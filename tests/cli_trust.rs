@@ -3,7 +3,8 @@
 //! whose search errored exits 3; `run` replays before it reports; a JVM that dies mid-run is an
 //! error with its log; classes that cannot be instrumented or loaded are said, not reported as
 //! concurrency bugs; `replay` runs the current classes (a fix shows as "not reproduced"); a bug
-//! that fails without any thread switch says so.
+//! that fails without any thread switch says so; threads started where rankcheck cannot see
+//! (reflection) are said, never silently ignored.
 
 mod cli_support;
 
@@ -298,10 +299,9 @@ public class Main {
             String pid = Long.toString(ProcessHandle.current().pid());
             new ProcessBuilder(\"kill\", \"-9\", pid).start().waitFor();
         } else {
-            // java.util.Timer starts its thread from JDK code: rankcheck does not control it.
-            new java.util.Timer().schedule(new java.util.TimerTask() {
-                public void run() { System.exit(0); }
-            }, 0);
+            // A thread started by reflection: rankcheck does not control it.
+            Thread exits = new Thread(() -> System.exit(0));
+            Thread.class.getMethod(\"start\").invoke(exits);
         }
         long spin = 0;
         while (true) { spin++; }
@@ -615,5 +615,58 @@ public class Main {
     let run: Value =
         serde_json::from_str(&std::fs::read_to_string(report.join("run.json")).unwrap()).unwrap();
     assert_eq!(run["schedule_independent"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const REFLECTIVE_START: &str = "package reflective;
+import java.lang.reflect.Method;
+public class Main {
+    static int count;
+    public static void main(String[] args) throws Exception {
+        Runnable add = () -> { for (int i = 0; i < 3; i++) { int c = count; count = c + 1; } };
+        Thread a = new Thread(add);
+        Thread b = new Thread(add);
+        Method start = Thread.class.getMethod(\"start\");
+        start.invoke(a);
+        start.invoke(b);
+        a.join();
+        b.join();
+        if (count != 6) throw new AssertionError(\"lost update: \" + count);
+    }
+}
+";
+
+/// Threads started by reflection never pass through rankcheck: they run uncontrolled, and a
+/// clean search over them would be a lie (their lost update is never seen). The search gives
+/// no verdict (exit 3), names the threads and says what to do.
+#[test]
+fn threads_started_by_reflection_are_said_not_ignored() {
+    let dir = scratch("trust-reflective");
+    let classes = javac(&dir, &[("reflective/Main.java", REFLECTIVE_START)]);
+    let ran = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--cp",
+            classes.to_str().unwrap(),
+            "--main",
+            "reflective.Main",
+            "--budget",
+            "200",
+            "-j",
+            "1",
+            "--json",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 3, "{}", ran.both());
+    let json = one_json(&ran);
+    let error = json["error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("ran uncontrolled") && error.contains("'Thread-0'"),
+        "{}",
+        ran.both()
+    );
+    assert!(error.contains("by reflection"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -210,6 +210,16 @@ determinism!(
     "read config null",
     [4, 3] // 2, 1
 );
+// A java.util.Timer starts its thread inside the JDK; its tasks run under control (before the
+// Timer classes were rewritten, they ran uncontrolled and the lost update was never seen).
+determinism!(
+    timer_lost_update_found_and_replayed,
+    timer_lost_update_fixed_no_report,
+    "TimerLostUpdate",
+    "lost a reminder",
+    [0, 1, 2, 3]
+);
+
 /// Threads started through a method reference (`workers.forEach(Thread::start)`) are under
 /// control: the lost update is found and replayed (before the rewriter redirected method
 /// handles, the threads ran uncontrolled and the failure never replayed: exit 3).

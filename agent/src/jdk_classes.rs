@@ -63,6 +63,21 @@ pub fn is_clock_target(name: &str) -> bool {
     is_in(CLOCK_CLASSES, name)
 }
 
+/// `java.util.Timer` and the classes it runs on: its constructor starts the timer thread
+/// from JDK code, which would otherwise run the program's tasks uncontrolled. Rewritten like
+/// `java.util.concurrent` (thread start, monitors, waits, clock reads become the model's).
+pub const TIMER_CLASSES: &[&str] = &[
+    "java/util/Timer",
+    "java/util/TimerThread",
+    "java/util/TaskQueue",
+    "java/util/TimerTask",
+];
+
+/// Whether `name` is one of [`TIMER_CLASSES`] or nested in one.
+pub fn is_timer_target(name: &str) -> bool {
+    is_in(TIMER_CLASSES, name)
+}
+
 fn is_in(classes: &[&str], name: &str) -> bool {
     classes.iter().any(|c| {
         name.strip_prefix(c)
@@ -74,7 +89,7 @@ fn is_in(classes: &[&str], name: &str) -> bool {
 /// or a collection): its frames are passed through when deciding whose use a scheduling point
 /// is (`juc::internal_use`).
 pub fn is_modelled_jdk_class(name: &str) -> bool {
-    is_juc_target(name) || is_collection_target(name)
+    is_juc_target(name) || is_timer_target(name) || is_collection_target(name)
 }
 
 #[cfg(test)]
@@ -109,5 +124,16 @@ mod tests {
         assert!(is_clock_target("java/util/Date"));
         assert!(!is_clock_target("java/util/DateFormat"));
         assert!(!is_clock_target("java/time/Instant"));
+    }
+
+    #[test]
+    fn timer_targets() {
+        assert!(is_timer_target("java/util/Timer"));
+        assert!(is_timer_target("java/util/Timer$ThreadReaper"));
+        assert!(is_timer_target("java/util/TimerThread"));
+        assert!(is_timer_target("java/util/TaskQueue"));
+        assert!(is_timer_target("java/util/TimerTask"));
+        assert!(!is_timer_target("java/util/TimerTaskX"));
+        assert!(is_modelled_jdk_class("java/util/TimerThread"));
     }
 }

@@ -185,12 +185,16 @@ fn classify(class: &str, name: &str) -> Frame {
 
 /// Whether `class` is JDK code that runs the program's work on fork/join tasks: parallel
 /// streams and `Arrays`' parallel operations. Their waits, forks and worker starts are the
-/// program's (its tasks run there), so the decision is left to the frames below.
+/// program's (its tasks run there), so the decision is left to the frames below. Likewise a
+/// `Cleaner` action the program runs itself (`Cleanable.clean()`, as `Timer.cancel()` does
+/// to stop its thread).
 fn is_forwarding_jdk_class(class: &str) -> bool {
     [
         "java/util/stream/",
         "java/util/Arrays",
         "java/util/ArrayPrefixHelpers",
+        "jdk/internal/ref/PhantomCleanable",
+        "jdk/internal/ref/CleanerImpl",
     ]
     .iter()
     .any(|p| class.starts_with(p))

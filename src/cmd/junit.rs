@@ -129,6 +129,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 if bug.schedule_independent {
                     say(format!("  note: it {SCHEDULE_INDEPENDENT}"));
                 }
+                for note in &bug.notes {
+                    say(format!("  note: {note}"));
+                }
                 if let Some(m) = &bug.minimal {
                     say(format!("  minimal schedule: {}", m.summary));
                 }

@@ -295,6 +295,9 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
                  way (under rankcheck: its timed waits may run out at once)"
             ));
         }
+        for note in &bug.notes {
+            say(format!("  note: {note}"));
+        }
         if let Some(m) = &bug.minimal {
             say(format!(
                 "  minimal schedule: {} ({} steps; the search's had {} preemption(s), {} steps)",

@@ -95,6 +95,9 @@ pub struct Reported {
     pub cause: Vec<String>,
     /// The minimal schedule, when the bug's schedule was shrunk (`minimal-schedule.txt`).
     pub minimal: Option<Box<super::minimize::Minimal>>,
+    /// What the agent noted about the failing execution (threads it did not control, threads
+    /// left behind), to be shown with the bug.
+    pub notes: Vec<String>,
 }
 
 /// What a failing execution turned out to be.
@@ -464,6 +467,12 @@ pub fn confirm(
         schedule_independent,
         cause,
         minimal: minimal.map(Box::new),
+        notes: result["notes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|n| n.as_str().map(str::to_string))
+            .collect(),
     }))
 }
 

@@ -150,6 +150,7 @@ impl Control {
             clock_ns: BASE_CLOCK_NS,
             rng: mix(self.options.seed, index),
             notes: Vec::new(),
+            uncontrolled: Vec::new(),
             quiet: None,
             quiet_thread: None,
             quiet_covers: 0,
@@ -265,7 +266,7 @@ impl Control {
         oracle: Option<(String, String)>,
     ) -> Option<ExecutionResult> {
         let mut st = self.lock();
-        let ex = st.exec.take()?;
+        let mut ex = st.exec.take()?;
         let mut end = ex.end.clone().unwrap_or(End {
             kind: "internal",
             bug: false,
@@ -282,10 +283,27 @@ impl Control {
                 end.message = message;
             }
         }
-        // The watchdog and the wall-clock bound: rankcheck could not control the execution,
-        // so it says nothing about the program (neither a bug nor a pass).
-        let inconclusive =
-            end.bug && matches!(end.bound, Some("watchdog" | "wall-clock" | "steps"));
+        let mut notes = std::mem::take(&mut ex.notes);
+        if !ex.uncontrolled.is_empty() {
+            let what = uncontrolled_threads(&ex.uncontrolled);
+            if end.bug {
+                // The failure happened; its replay decides whether it is a finding.
+                notes.push(format!("{what}; the failure may depend on how they ran"));
+            } else {
+                kind = "uncontrolled".into();
+                end.bug = true;
+                end.bound = Some("uncontrolled");
+                end.message = what;
+            }
+        }
+        // The watchdog, the wall-clock bound, threads it never saw start: rankcheck could not
+        // control the execution, so it says nothing about the program (neither a bug nor a
+        // pass).
+        let inconclusive = end.bug
+            && matches!(
+                end.bound,
+                Some("watchdog" | "wall-clock" | "steps" | "uncontrolled")
+            );
         let bug = end.bug && !inconclusive;
         let steps_trace = self
             .options
@@ -334,7 +352,7 @@ impl Control {
             stdout,
             stderr,
             schedule,
-            notes: ex.notes,
+            notes,
             coverage,
             exhausted,
             hb,
@@ -364,4 +382,20 @@ fn save_state(path: &std::path::Path, state: Option<String>) {
             path.display()
         );
     }
+}
+
+/// What an execution whose program threads started outside rankcheck's view says about them.
+fn uncontrolled_threads(names: &[String]) -> String {
+    let mut shown: Vec<String> = names.iter().take(3).map(|n| format!("'{n}'")).collect();
+    if names.len() > 3 {
+        shown.push(format!("and {} more", names.len() - 3));
+    }
+    format!(
+        "{} thread(s) of the program ran uncontrolled ({}): they were started without \
+         passing through rankcheck (by reflection, JNI, or JDK code it does not rewrite, such \
+         as java.util.Timer), so rankcheck neither scheduled them nor saw their accesses; start \
+         them with Thread.start() or an ExecutorService in the program's own code",
+        names.len(),
+        shown.join(", ")
+    )
 }

@@ -150,7 +150,8 @@ pub struct End {
     pub kind: &'static str,
     pub bug: bool,
     pub message: String,
-    /// Which bound ended it: `steps`, `wall-clock`, `watchdog`.
+    /// Which bound ended it: `steps`, `wall-clock`, `watchdog`; `uncontrolled` when program
+    /// threads ran outside rankcheck's control.
     pub bound: Option<&'static str>,
     pub exit_status: Option<i32>,
     /// An uncaught throwable's printed stack trace.
@@ -179,6 +180,10 @@ struct Exec {
     clock_ns: u64,
     rng: u64,
     notes: Vec<String>,
+    /// Names of the program's threads that started during this execution without passing
+    /// through rankcheck (reflection, JNI, JDK code it does not rewrite): they ran
+    /// uncontrolled, so the execution says nothing about the program unless it failed.
+    uncontrolled: Vec<String>,
     /// The open quiet stretch: the thread that may pass data accesses in Java, and how many it
     /// was granted (see `RC.quietLeft`).
     quiet: Option<(ThreadId, u64)>,
@@ -231,6 +236,27 @@ pub struct Control {
     pub plain: std::sync::atomic::AtomicBool,
     /// JDK counters put back before every execution (pinned_jdk.rs).
     pinned_jdk: Mutex<crate::pinned_jdk::Pinned>,
+    /// What the strategy's description says, asked once: hooks that run at every access or
+    /// allocation read these instead of looking the strategy up by name each time.
+    strategy_traits: StrategyTraits,
+}
+
+/// The parts of the strategy's description (`scheduler::strategy`) the hooks consult.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StrategyTraits {
+    /// It may switch threads at a data access (not only at synchronization).
+    pub switches_at_accesses: bool,
+    /// It bounds the variables accessed (so allocation records name them).
+    pub bounds_variables: bool,
+}
+
+impl StrategyTraits {
+    fn of(strategy: &str) -> Self {
+        StrategyTraits {
+            switches_at_accesses: scheduler::strategy::switches_at_accesses(strategy),
+            bounds_variables: scheduler::strategy::bounds_variables(strategy),
+        }
+    }
 }
 
 /// Marks an object id (low 32 bits of a tag) given by the confinement check, not yet an
@@ -241,6 +267,7 @@ impl Control {
     pub fn new(jvmti: Jvmti, options: Options, model: Model, results: crate::report::Sink) -> Self {
         Control {
             jvmti,
+            strategy_traits: StrategyTraits::of(&options.strategy),
             options,
             state: Mutex::new(State {
                 model,

@@ -178,11 +178,10 @@ impl Control {
     /// calls it).
     pub fn allocated(&self, obj: jobject, site: SiteId) {
         // A strategy that never switches at an access needs no names, tracked or not.
-        let strategy = self.options.strategy.as_str();
-        let needed = scheduler::strategy::bounds_variables(strategy)
+        let traits = self.strategy_traits;
+        let needed = traits.bounds_variables
             || self.options.l.is_some()
-            || (crate::naming::table().is_some()
-                && scheduler::strategy::switches_at_accesses(strategy));
+            || (crate::naming::table().is_some() && traits.switches_at_accesses);
         if needed {
             self.with_view(|c, view| view.allocated(c, obj, site));
         }

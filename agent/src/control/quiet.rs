@@ -21,9 +21,7 @@ impl Control {
         // java.util.concurrent, a JDK static initializer — both depend on what the JVM did
         // before), so a schedule recorded with stretches may not replay without them, and the
         // other way round.
-        if scheduler::strategy::switches_at_accesses(&self.options.strategy)
-            || self.options.replay.is_some()
-        {
+        if self.strategy_traits.switches_at_accesses || self.options.replay.is_some() {
             return;
         }
         let budget = st.model.quiet_budget(me);

@@ -22,6 +22,10 @@ impl Control {
         // (JVM-internal, attached) must not take an object number, which would shift the
         // numbers of the program's objects depending on timing.
         let tag = self.jvmti.get_tag(thread).unwrap_or(0);
+        if tag == 0 && self.is_program_thread(thread) {
+            let name = self.jvmti.thread_info(thread).map(|i| i.name);
+            ex.uncontrolled.push(name.unwrap_or_else(|_| "?".into()));
+        }
         if tag == 0 || (tag >> 32) as u32 != ex.epoch {
             return;
         }
@@ -52,6 +56,16 @@ impl Control {
         if turn == Turn::Abort {
             self.stop_current(thread);
         }
+    }
+
+    /// Whether `thread` belongs to the program rather than to the JDK: its thread group is
+    /// `main` (the group of the program's first thread) or below it. The JDK's own threads
+    /// (reference handler, finalizer, Cleaner, signal dispatcher, attach listener, process
+    /// reaper) live in `system` or in groups of their own under it.
+    fn is_program_thread(&self, thread: jobject) -> bool {
+        self.jvmti
+            .thread_group_names(thread)
+            .is_ok_and(|names| is_program_group(&names))
     }
 
     /// Throws `ExecutionAborted` into the current thread as soon as it runs Java code again.
@@ -246,4 +260,34 @@ impl Control {
 /// the result and ended the process (the monitor always does, within the watchdog's bounds).
 pub fn hold_main() {
     std::thread::sleep(Duration::from_secs(120));
+}
+
+/// Whether a thread group chain (innermost first, as [`Jvmti::thread_group_names`] gives it)
+/// is the program's: it passes through `main` directly under the root group.
+///
+/// [`Jvmti::thread_group_names`]: crate::jvmti::Jvmti::thread_group_names
+fn is_program_group(names: &[String]) -> bool {
+    names.len() >= 2 && names[names.len() - 2] == "main"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_program_group;
+
+    fn chain(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn program_threads_are_those_under_main() {
+        assert!(is_program_group(&chain(&["main", "system"])));
+        assert!(is_program_group(&chain(&["workers", "main", "system"])));
+        assert!(!is_program_group(&chain(&["system"])));
+        assert!(!is_program_group(&chain(&[
+            "InnocuousThreadGroup",
+            "system"
+        ])));
+        assert!(!is_program_group(&chain(&["main"])));
+        assert!(!is_program_group(&[]));
+    }
 }

@@ -27,7 +27,7 @@
 mod resources;
 
 use crate::ffi::call;
-use crate::jdk_classes::{is_clock_target, is_collection_target, is_juc_target};
+use crate::jdk_classes::{is_clock_target, is_collection_target, is_juc_target, is_timer_target};
 use crate::jvmti::{check, Jvmti};
 use crate::jvmti_sys::*;
 use java_harness::hooks::SiteRecord;
@@ -494,7 +494,7 @@ impl LoadHook {
 
     /// How JDK class `name` is rewritten, if it is.
     fn jdk_config(&self, name: &str) -> Option<&rewriter::Config> {
-        if is_juc_target(name) || is_clock_target(name) {
+        if is_juc_target(name) || is_timer_target(name) || is_clock_target(name) {
             Some(&self.jdk)
         } else if self.options.collections && is_collection_target(name) {
             Some(&self.jdk_collections)
