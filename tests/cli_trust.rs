@@ -4,7 +4,8 @@
 //! error with its log; classes that cannot be instrumented or loaded are said, not reported as
 //! concurrency bugs; `replay` runs the current classes (a fix shows as "not reproduced"); a bug
 //! that fails without any thread switch says so; threads started where rankcheck cannot see
-//! (reflection) are said, never silently ignored.
+//! (reflection) are said, never silently ignored; a failure of the non-preemptive strategy
+//! replays.
 
 mod cli_support;
 
@@ -668,5 +669,34 @@ fn threads_started_by_reflection_are_said_not_ignored() {
         ran.both()
     );
     assert!(error.contains("by reflection"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A failure found by `--strategy nonpreemptive` replays: its quiet stretches counted steps a
+/// replay asking at every access does not, so its recorded schedule diverged and a real bug
+/// ended as exit 3 ("replaying its schedule did not"); now its one schedule is run again.
+#[test]
+fn a_failure_of_the_non_preemptive_strategy_replays() {
+    let dir = scratch("trust-nonpreemptive");
+    let manifest = root().join("tests/programs/IfInsteadOfWhile");
+    let ran = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--manifest",
+            manifest.to_str().unwrap(),
+            "--strategy",
+            "nonpreemptive",
+            "-j",
+            "1",
+            "--budget",
+            "5",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let report = report_dir(&ran.stdout);
+    let replay = rankcheck(&dir, &["replay", &report], LIMIT);
+    assert_eq!(replay.code, 1, "{}", replay.both());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,7 @@
 //! Where Java developers' concurrency lives: races inside the JDK's collections, parallel
 //! streams on the common fork/join pool, `CompletableFuture.supplyAsync`, a word count on a
-//! `ConcurrentHashMap`. End to end on a real JVM with programs of `tests/programs`:
+//! `ConcurrentHashMap`, a check-then-add on a `Vector`, a lock-order deadlock through
+//! `Collections.synchronizedList`. End to end on a real JVM with programs of `tests/programs`:
 //!
 //! * each bug is found within 2,000 executions and replayed in a fresh JVM (exit 1), and
 //!   `rankcheck replay` of its report reproduces it, at the default processor count and with
@@ -22,6 +23,15 @@ const BUGGY: &[(&str, &str)] = &[
     ("ParallelStreamAdd", "expected 8 squares"),
     ("WordCountComputeIfAbsent", "'be' counted"),
     ("SupplyAsyncTotal", "but the prices add up to"),
+    // Synchronized methods of a JDK class: before Vector's were desugared into the model's
+    // monitors, no switch happened inside the check-then-add and the bug was never seen.
+    ("VectorCheckThenAct", "duplicate member"),
+    // Collections.synchronizedList locks in JDK code: before those blocks were modelled, the
+    // program's lock on the list and the list's own lock were different locks to rankcheck.
+    (
+        "SyncListLockOrder",
+        "monitorenter on java.util.Collections$SynchronizedRandomAccessList",
+    ),
 ];
 
 /// `rankcheck test --manifest tests/programs/NAME --json EXTRA…` in `cwd`: exit code and JSON.

@@ -78,6 +78,25 @@ pub fn is_timer_target(name: &str) -> bool {
     is_in(TIMER_CLASSES, name)
 }
 
+/// JDK classes whose synchronized methods a program shares between threads (`v1.addAll(v2)`
+/// against `v2.addAll(v1)` deadlocks inside them). Defined after rankcheck's hook is on (the
+/// JVM's start-up does not load them), they get their synchronized methods desugared into the
+/// model's monitors, so switches inside them are explored; retransformation cannot change a
+/// method's modifiers, so a copy loaded before keeps real monitors (its blocks are still
+/// rewritten). `Hashtable` and `StringBuffer` are loaded during start-up and stay as they are.
+pub const SYNCHRONIZED_METHOD_CLASSES: &[&str] = &["java/util/Vector", "java/util/Stack"];
+
+/// Whether `name` is one of [`SYNCHRONIZED_METHOD_CLASSES`] or nested in one.
+pub fn is_synchronized_method_target(name: &str) -> bool {
+    is_in(SYNCHRONIZED_METHOD_CLASSES, name)
+}
+
+/// Whether `name` is one of the wrappers of `Collections.synchronizedList` and its kin, which
+/// lock their mutex in synchronized blocks (rewritable at any time).
+pub fn is_synchronized_wrapper_target(name: &str) -> bool {
+    name.starts_with("java/util/Collections$Synchronized")
+}
+
 fn is_in(classes: &[&str], name: &str) -> bool {
     classes.iter().any(|c| {
         name.strip_prefix(c)
@@ -89,7 +108,11 @@ fn is_in(classes: &[&str], name: &str) -> bool {
 /// or a collection): its frames are passed through when deciding whose use a scheduling point
 /// is (`juc::internal_use`).
 pub fn is_modelled_jdk_class(name: &str) -> bool {
-    is_juc_target(name) || is_timer_target(name) || is_collection_target(name)
+    is_juc_target(name)
+        || is_timer_target(name)
+        || is_synchronized_method_target(name)
+        || is_synchronized_wrapper_target(name)
+        || is_collection_target(name)
 }
 
 #[cfg(test)]
@@ -135,5 +158,20 @@ mod tests {
         assert!(is_timer_target("java/util/TimerTask"));
         assert!(!is_timer_target("java/util/TimerTaskX"));
         assert!(is_modelled_jdk_class("java/util/TimerThread"));
+    }
+
+    #[test]
+    fn synchronized_targets() {
+        assert!(is_synchronized_method_target("java/util/Vector"));
+        assert!(is_synchronized_method_target("java/util/Vector$Itr"));
+        assert!(is_synchronized_method_target("java/util/Stack"));
+        assert!(!is_synchronized_method_target("java/util/Hashtable"));
+        assert!(is_synchronized_wrapper_target(
+            "java/util/Collections$SynchronizedRandomAccessList"
+        ));
+        assert!(!is_synchronized_wrapper_target(
+            "java/util/Collections$UnmodifiableList"
+        ));
+        assert!(is_modelled_jdk_class("java/util/Vector"));
     }
 }

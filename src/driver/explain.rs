@@ -301,7 +301,11 @@ impl Story {
                             .steps
                             .iter()
                             .find(|s| s.step.kind == OpKind::Start && s.step.target == u64::from(t))
-                            .map(|s| format!(", started at {} (step {})", s.place(), s.step.step))
+                            .map(|s| match s.line {
+                                Some(_) => format!(", started at {} (step {})", s.place(), s.step.step),
+                                // A start through a method reference or a JDK pool: no site.
+                                None => format!(", started at step {}", s.step.step),
+                            })
                             .unwrap_or_default();
                         if steps == 0 {
                             format!("{}{started} had not run yet", self.who(t))

@@ -27,7 +27,10 @@
 mod resources;
 
 use crate::ffi::call;
-use crate::jdk_classes::{is_clock_target, is_collection_target, is_juc_target, is_timer_target};
+use crate::jdk_classes::{
+    is_clock_target, is_collection_target, is_juc_target, is_synchronized_method_target,
+    is_synchronized_wrapper_target, is_timer_target,
+};
 use crate::jvmti::{check, Jvmti};
 use crate::jvmti_sys::*;
 use java_harness::hooks::SiteRecord;
@@ -111,6 +114,9 @@ struct LoadHook {
     jvmti: Jvmti,
     options: LoadOptions,
     jdk: rewriter::Config,
+    /// For [`is_synchronized_method_target`] classes defined after the hook is on: as `jdk`,
+    /// with synchronized methods desugared into the model's monitor hooks.
+    jdk_synchronized: rewriter::Config,
     jdk_collections: rewriter::Config,
     app: Option<rewriter::Config>,
     /// Rewritten application classes by (name, hash of the original bytes); `None`: unchanged.
@@ -175,6 +181,10 @@ pub fn on_load(jvmti: Jvmti, options: &LoadOptions) {
         jvmti,
         options,
         jdk: rewriter::Config::jdk(),
+        jdk_synchronized: rewriter::Config {
+            desugar_sync_methods: true,
+            ..rewriter::Config::jdk()
+        },
         jdk_collections: rewriter::Config::jdk_collections(),
         app,
         cache: Mutex::new(HashMap::new()),
@@ -349,7 +359,7 @@ fn class_name(jvmti: Jvmti, class: jclass) -> Option<String> {
 unsafe extern "C" fn on_class_file_load(
     _jvmti: *mut jvmtiEnv,
     env: *mut JNIEnv,
-    _redefined: jclass,
+    redefined: jclass,
     loader: jobject,
     name: *const c_char,
     _protection_domain: jobject,
@@ -369,7 +379,8 @@ unsafe extern "C" fn on_class_file_load(
         )
     };
     let Some(h) = HOOK.get() else { return };
-    let rewritten = std::panic::catch_unwind(|| h.rewrite(env, loader, &name, bytes));
+    let first_load = redefined.is_null();
+    let rewritten = std::panic::catch_unwind(|| h.rewrite(env, loader, &name, bytes, first_load));
     let Ok(Some(out)) = rewritten else { return };
     let mut mem: *mut c_uchar = std::ptr::null_mut();
     if check(call!(h.jvmti.0, Allocate, out.len() as i64, &mut mem)).is_err() {
@@ -384,19 +395,26 @@ unsafe extern "C" fn on_class_file_load(
 }
 
 impl LoadHook {
-    /// The new bytes of class `name`, or `None` to leave it as it is.
+    /// The new bytes of class `name`, or `None` to leave it as it is. `first_load`: the class
+    /// is being defined (not retransformed), so its methods' modifiers may still change.
     fn rewrite(
         &self,
         env: *mut JNIEnv,
         loader: jobject,
         name: &str,
         bytes: &[u8],
+        first_load: bool,
     ) -> Option<Arc<Vec<u8>>> {
         if is_jdk_class(name) || loader.is_null() {
             if !self.jdk_ready.load(Ordering::Relaxed) {
                 return None;
             }
-            let out = self.instrument(name, bytes, self.jdk_config(name)?);
+            let config = if first_load && is_synchronized_method_target(name) {
+                &self.jdk_synchronized
+            } else {
+                self.jdk_config(name)?
+            };
+            let out = self.instrument(name, bytes, config);
             if out.is_some() {
                 crate::juc::note_jdk_class(name);
             }
@@ -494,7 +512,12 @@ impl LoadHook {
 
     /// How JDK class `name` is rewritten, if it is.
     fn jdk_config(&self, name: &str) -> Option<&rewriter::Config> {
-        if is_juc_target(name) || is_timer_target(name) || is_clock_target(name) {
+        if is_juc_target(name)
+            || is_timer_target(name)
+            || is_clock_target(name)
+            || is_synchronized_wrapper_target(name)
+            || is_synchronized_method_target(name)
+        {
             Some(&self.jdk)
         } else if self.options.collections && is_collection_target(name) {
             Some(&self.jdk_collections)
