@@ -6,6 +6,52 @@ use crate::options::{Options, Pin};
 extern "C" {
     fn sched_setaffinity(pid: i32, size: usize, mask: *const u64) -> i32;
     fn sched_getcpu() -> i32;
+    fn gettid() -> i32;
+    fn clock_gettime(clock: i32, time: *mut Timespec) -> i32;
+}
+
+#[repr(C)]
+struct Timespec {
+    seconds: i64,
+    nanos: i64,
+}
+
+/// `CLOCK_PROCESS_CPUTIME_ID` (Linux).
+const PROCESS_CPU_CLOCK: i32 = 2;
+
+/// CPU time every thread of this process has used, in nanoseconds (0 if the clock fails).
+pub fn process_cpu_ns() -> u64 {
+    let mut time = Timespec {
+        seconds: 0,
+        nanos: 0,
+    };
+    // SAFETY: `time` is a valid timespec for the call to fill.
+    if unsafe { clock_gettime(PROCESS_CPU_CLOCK, &mut time) } != 0 {
+        return 0;
+    }
+    (time.seconds.max(0) as u64) * 1_000_000_000 + time.nanos.max(0) as u64
+}
+
+/// The operating system's id of the calling thread.
+pub fn current_tid() -> i32 {
+    // SAFETY: no arguments, no memory.
+    unsafe { gettid() }
+}
+
+/// Whether the operating system has thread `tid` (of this process) ready to run or running:
+/// a thread that is, but gets no CPU, is starved by the machine's load, not blocked. `None`
+/// when the kernel does not say (no `/proc`, the thread is gone).
+pub fn os_thread_runnable(tid: i32) -> Option<bool> {
+    let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).ok()?;
+    runnable_in_stat(&stat)
+}
+
+/// The state letter of a `/proc/…/stat` line (after the command name in parentheses, which
+/// may itself hold parentheses and spaces): `R` is runnable.
+fn runnable_in_stat(stat: &str) -> Option<bool> {
+    let after = &stat[stat.rfind(')')? + 1..];
+    let state = after.trim_start().chars().next()?;
+    Some(state == 'R')
 }
 
 /// The CPU the calling thread runs on now.
@@ -59,4 +105,31 @@ pub fn pin_application_thread(options: &Options) {
         Pin::Off | Pin::Auto => current_cpu(),
     });
     set_affinity(0, cpu);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_state_letter_follows_the_last_parenthesis() {
+        assert_eq!(runnable_in_stat("4242 (java) R 1 2 3"), Some(true));
+        assert_eq!(runnable_in_stat("4243 (pool-1 (x) y) S 1 2 3"), Some(false));
+        assert_eq!(runnable_in_stat("garbage"), None);
+    }
+
+    #[test]
+    fn process_cpu_time_grows_with_work() {
+        let before = process_cpu_ns();
+        let mut x = 1u64;
+        for i in 0..20_000_000u64 {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        }
+        assert!(x != 0 && process_cpu_ns() > before);
+    }
+
+    #[test]
+    fn the_calling_thread_is_runnable() {
+        assert_eq!(os_thread_runnable(current_tid()), Some(true));
+    }
 }

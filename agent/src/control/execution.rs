@@ -171,7 +171,7 @@ impl Control {
     pub fn await_execution(&self) {
         let mut st = self.lock();
         let epoch = st.epoch;
-        let mut last_progress = (u64::MAX, Instant::now(), 0);
+        let mut last_progress = super::watchdog::Stillness::start();
         loop {
             let ex = st.exec.as_mut().unwrap();
             if ex.end.is_some() && ex.stacks_ready {

@@ -121,6 +121,8 @@ struct ThreadRec {
     finished: bool,
     daemon: bool,
     name: String,
+    /// The operating system's id of its thread (0 until it started under control).
+    os_tid: i32,
 }
 
 // SAFETY: `thread` is a JNI global reference, valid in every thread.
@@ -138,6 +140,7 @@ impl ThreadRec {
             finished: false,
             daemon: false,
             name: String::new(),
+            os_tid: 0,
         }
     }
 }

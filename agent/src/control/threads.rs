@@ -35,6 +35,8 @@ impl Control {
         let info = self.jvmti.thread_info(thread).ok();
         let rec = &mut ex.threads[me.index()];
         rec.thread = crate::ffi::new_global(env, thread);
+        // ThreadStart runs on the new thread itself.
+        rec.os_tid = crate::cpu::current_tid();
         if let Some(info) = info {
             rec.name = info.name;
             rec.daemon = info.daemon;

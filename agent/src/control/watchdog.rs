@@ -3,10 +3,32 @@
 
 use super::*;
 
+/// Since when the execution has not moved, and the CPU time used up to then.
+pub(super) struct Stillness {
+    progress: u64,
+    since: Instant,
+    /// The running thread's CPU time, nanoseconds.
+    thread_cpu: u64,
+    /// The whole process's CPU time, nanoseconds.
+    process_cpu: u64,
+}
+
+impl Stillness {
+    /// Before the first check: anything counts as a move.
+    pub(super) fn start() -> Self {
+        Stillness {
+            progress: u64::MAX,
+            since: Instant::now(),
+            thread_cpu: 0,
+            process_cpu: 0,
+        }
+    }
+}
+
 impl Control {
     /// The watchdog: the wall-clock bound, and the running thread blocked where rankcheck
     /// cannot see.
-    pub(super) fn watchdog(&self, ex: &mut Exec, last: &mut (u64, Instant, u64)) -> Option<End> {
+    pub(super) fn watchdog(&self, ex: &mut Exec, last: &mut Stillness) -> Option<End> {
         let timeout = Duration::from_millis(self.options.timeout_ms);
         if ex.started.elapsed() > timeout {
             let running = self.running_description(ex);
@@ -22,12 +44,16 @@ impl Control {
                 trace: None,
             });
         }
-        if ex.progress != last.0 {
-            let cpu = self.running_cpu(ex);
-            *last = (ex.progress, Instant::now(), cpu);
+        if ex.progress != last.progress {
+            *last = Stillness {
+                progress: ex.progress,
+                since: Instant::now(),
+                thread_cpu: self.running_cpu(ex),
+                process_cpu: crate::cpu::process_cpu_ns(),
+            };
             return None;
         }
-        let still = last.1.elapsed();
+        let still = last.since.elapsed();
         if still < Duration::from_millis(self.options.block_ms) {
             return None;
         }
@@ -44,7 +70,16 @@ impl Control {
             let cpu = self.jvmti.cpu_time(rec.thread).unwrap_or(0);
             // Not blocked by its state, but not computing either: waiting somewhere the state
             // does not show (the JVM's class-initialization lock is one).
-            let idle = cpu.saturating_sub(last.2) < still.as_nanos() as u64 / 20;
+            let still_ns = still.as_nanos() as u64;
+            // The kernel has it runnable: the machine's load starves it, it is not waiting.
+            let starved =
+                rec.os_tid != 0 && crate::cpu::os_thread_runnable(rec.os_tid) == Some(true);
+            // The JVM's own threads are busy (a garbage collection or class loading holds
+            // every thread at a safepoint, slow on a loaded machine): wait for them. (The
+            // wall-clock bound still ends the execution either way.)
+            let jvm_busy =
+                crate::cpu::process_cpu_ns().saturating_sub(last.process_cpu) > still_ns / 4;
+            let idle = cpu.saturating_sub(last.thread_cpu) < still_ns / 20 && !starved && !jvm_busy;
             // Where it waits: its innermost frame that is not rankcheck's.
             let place = self
                 .jvmti
