@@ -252,7 +252,31 @@ impl SearchArgs {
             },
             schedule_check: true,
             minimize: self.minimize.settings(),
+            shard: None,
         })
+    }
+}
+
+/// Which part of the work this process does when a batch engine runs it many times
+/// (`test` and `sweep`; `driver::shard`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct ShardArgs {
+    /// Do shard I of N (I counts from 1) of the work: every N-th chunk of executions (a
+    /// search) or of searches (a sweep), so that N shards run one unsharded run's schedules;
+    /// the result goes to --out for `rankcheck merge`. `auto`: read I and N from a Kubernetes
+    /// Indexed Job (JOB_COMPLETION_INDEX, with --shards N or RANKCHECK_SHARDS) or a Slurm job
+    /// array (SLURM_ARRAY_TASK_ID, _MIN, _COUNT).
+    #[arg(long, value_name = "I/N|auto")]
+    pub shard: Option<String>,
+    /// With --shard auto: the number of shards (a Kubernetes Job's completions).
+    #[arg(long, value_name = "N")]
+    pub shards: Option<u64>,
+}
+
+impl ShardArgs {
+    /// The shard asked for, checked (bad input in one line).
+    pub fn resolve(&self) -> anyhow::Result<Option<crate::driver::shard::Shard>> {
+        crate::driver::shard::resolve(self.shard.as_deref(), self.shards)
     }
 }
 

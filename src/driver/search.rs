@@ -80,6 +80,8 @@ pub struct Search {
     /// Shrink each bug's schedule (`driver::minimize`) within these limits; `None`: keep only
     /// the schedule found (`--no-minimize`).
     pub minimize: Option<super::minimize::Settings>,
+    /// Run only this shard's part of the executions (`driver::shard`).
+    pub shard: Option<super::shard::Shard>,
 }
 
 /// One bug, reported and replayed.
@@ -95,6 +97,21 @@ pub struct Reported {
     pub cause: Vec<String>,
     /// The minimal schedule, when the bug's schedule was shrunk (`minimal-schedule.txt`).
     pub minimal: Option<Box<super::minimize::Minimal>>,
+}
+
+impl Reported {
+    /// The bug as `test --json` lists it (`"bugs"`).
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "execution": self.execution,
+            "kind": self.kind,
+            "message": self.message,
+            "report": self.dir.display().to_string(),
+            "replay": super::report::replay_command(&self.dir),
+            "schedule_independent": self.schedule_independent,
+            "minimal": self.minimal.as_ref().map(|m| m.to_json()),
+        })
+    }
 }
 
 /// What a failing execution turned out to be.
@@ -161,6 +178,7 @@ impl Search {
             determinism_samples: 0,
             schedule_check: false,
             minimize: None,
+            shard: None,
         }
     }
 
@@ -233,6 +251,7 @@ impl Search {
             private_cwd: program.private_cwd,
             progress: self.progress.clone(),
             samples: self.determinism_samples,
+            shard: self.shard,
         };
         let result = session
             .run()
