@@ -99,6 +99,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         out: std::fs::canonicalize(&config.out)?,
         ..config
     };
+    ShardFile::clear(&config.out);
     // Fresh reports each time: a stale folder must not look like this sweep's.
     let _ = std::fs::remove_dir_all(config.out.join("reports"));
     eprintln!(

@@ -89,6 +89,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
              sets before it)",
         ));
     }
+    if search.shard.is_some() {
+        ShardFile::clear(&search.out);
+    }
     let mode = if args.load_time {
         Mode::LoadTime
     } else if args.sync_only {

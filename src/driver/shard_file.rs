@@ -34,6 +34,12 @@ impl ShardFile {
         Ok(path)
     }
 
+    /// Removes an earlier run's result from `dir`, so that a shard that ends without one (a
+    /// crash, a kill) leaves nothing a merge could take for this run's.
+    pub fn clear(dir: &Path) {
+        let _ = std::fs::remove_file(dir.join(FILE));
+    }
+
     fn read(dir: &Path) -> anyhow::Result<ShardFile> {
         let path = dir.join(FILE);
         let text = std::fs::read_to_string(&path).map_err(|e| {
