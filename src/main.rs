@@ -37,7 +37,7 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Sweep strategies and bounds over a benchmark suite.
     Sweep(cmd::sweep::Args),
-    /// Merge the results of the shards of one `test` or `sweep` run (`--shard I/N`).
+    /// Merge the results of the shards of one `test`, `junit` or `sweep` run (`--shard I/N`).
     Merge(cmd::merge::Args),
     /// Benchmarks.
     Bench(cmd::bench::Args),

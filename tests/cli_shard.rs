@@ -303,3 +303,52 @@ fn shards_that_do_not_belong_together_and_bad_shards_are_usage_errors() {
     assert_eq!(past.code, 2, "{}", past.both());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn junit_tests_in_two_shards_merge_into_the_unsharded_verdicts() {
+    let dir = scratch("shard-junit");
+    let cp = cli_support::junit::jupiter_classpath(&dir);
+    let junit = |out: &str, extra: &[&str]| -> Value {
+        let mut args = vec![
+            "junit",
+            "--cp",
+            &cp,
+            "--select",
+            "shop.CartTest",
+            "-j",
+            "1",
+            "--no-minimize",
+            "--json",
+            "--out",
+            out,
+        ];
+        args.extend(extra);
+        let ran = rankcheck(&dir, &args, LIMIT);
+        assert_eq!(ran.code, 1, "{out}: {}", ran.both());
+        serde_json::from_str(ran.stdout.trim()).unwrap()
+    };
+    let whole = junit("whole", &[]);
+    junit("j1", &["--shard", "1/2"]);
+    junit("j2", &["--shard", "2/2"]);
+    let (ran, merged) = merge(&dir, &["j2", "j1"], "merged");
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    for key in ["found", "clean", "inconclusive"] {
+        assert_eq!(merged[key], whole[key], "{key}");
+    }
+    let tests = whole["tests"].as_array().unwrap();
+    assert_eq!(tests.len(), 2);
+    for (a, b) in tests.iter().zip(merged["tests"].as_array().unwrap()) {
+        // The correct test's 300 executions are two chunks, one per shard.
+        for key in [
+            "test",
+            "verdict",
+            "executions",
+            "execution",
+            "kind",
+            "coverage",
+        ] {
+            assert_eq!(a[key], b[key], "{}: {key}", a["test"]);
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,5 +1,5 @@
 //! `rankcheck merge DIR… [--json] [--out DIR]` (docs/CLI.md): the `--out` folders of the shards
-//! of one `test` or `sweep` run (`--shard I/N`), put together into the result of the unsharded
+//! of one `test`, `junit` or `sweep` run (`--shard I/N`), put together into the result of the unsharded
 //! run: for a search its executions, first bug, every shard's bugs and coverage statement
 //! (`driver::search_merge`); for a sweep its tables and plots. Folders of different commands,
 //! options or shard counts, and a missing or repeated shard, are bad input (exit 2): a partial
@@ -32,6 +32,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     match files[0].command.as_str() {
         "test" => merge_search(&args, &files),
         "sweep" => merge_sweep(&args, &files),
+        "junit" => merge_junit(&args, &files),
         other => Err(bad_input(format!(
             "merge: shards of `{other}` cannot be merged"
         ))),
@@ -99,6 +100,72 @@ fn merge_search(args: &Args, files: &[ShardFile]) -> anyhow::Result<Outcome> {
     }
     if let Some(u) = merged["unreproduced"].as_array().and_then(|u| u.first()) {
         anyhow::bail!("nothing is reported as a bug: {}", text(u));
+    }
+    Ok(Outcome::Clean)
+}
+
+fn merge_junit(args: &Args, files: &[ShardFile]) -> anyhow::Result<Outcome> {
+    let merged = search_merge::merge_tests(files)?;
+    std::fs::write(
+        args.out.join("result.json"),
+        serde_json::to_string_pretty(&merged)?,
+    )?;
+    let tests = merged["tests"].as_array().cloned().unwrap_or_default();
+    for t in &tests {
+        let verdict = text(&t["verdict"]);
+        let word = if verdict == "found" {
+            "FOUND"
+        } else {
+            &verdict
+        };
+        let mut line = format!(
+            "rankcheck: {word:<12} {}: {} execution(s)",
+            text(&t["test"]),
+            t["executions"]
+        );
+        match verdict.as_str() {
+            "found" => {
+                line += &format!(
+                    ": {} ({})\n  report: {}\n  replay: {}",
+                    text(&t["message"]),
+                    text(&t["kind"]),
+                    text(&t["report"]),
+                    text(&t["replay"])
+                )
+            }
+            "inconclusive" => line += &format!(": {}", text(&t["error"])),
+            _ => {}
+        }
+        if args.json {
+            eprintln!("{line}");
+        } else {
+            println!("{line}");
+        }
+    }
+    let summary = format!(
+        "rankcheck junit: {} test(s) over {} shards: {} found, {} clean, {} inconclusive",
+        tests.len(),
+        files.len(),
+        merged["found"],
+        merged["clean"],
+        merged["inconclusive"]
+    );
+    if args.json {
+        eprintln!("{summary}");
+        crate::error::set_json_report(merged.clone());
+    } else {
+        println!("{summary}");
+    }
+    if merged["found"].as_u64().unwrap_or(0) > 0 {
+        return Ok(Outcome::Bug);
+    }
+    if merged["inconclusive"].as_u64().unwrap_or(0) > 0 {
+        return Err(Inconclusive(format!(
+            "{} of {} test(s) gave no verdict (see above)",
+            merged["inconclusive"],
+            tests.len()
+        ))
+        .into());
     }
     Ok(Outcome::Clean)
 }

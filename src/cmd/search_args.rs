@@ -280,6 +280,24 @@ impl ShardArgs {
     }
 }
 
+impl SearchArgs {
+    /// The options of `search` (made from these flags) that decide which schedules run and
+    /// how they count: the shards of one run must agree on them (`rankcheck merge` checks).
+    pub fn shard_options(&self, search: &Search) -> serde_json::Value {
+        serde_json::json!({
+            "strategy": search.strategy.name, "bounds": search.bounds, "c_mode": search.c_mode,
+            "seed": search.seed, "budget": search.budget, "keep_going": search.keep_going,
+            "time_limit": search.time_limit.map(|t| t.as_secs_f64()),
+            "max_steps": search.max_steps, "livelock_window": search.livelock_window,
+            "timeout_ms": search.timeout_ms, "spurious": search.spurious,
+            "timeouts": search.timeouts, "jvm_args": search.jvm_args, "cpus": search.cpus,
+            "jdk_collections": search.jdk_collections,
+            "check_determinism": self.check_determinism,
+            "minimize": search.minimize.map(|m| m.time.as_secs_f64()),
+        })
+    }
+}
+
 /// The default `-j`: one JVM per core.
 pub fn default_jobs() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())

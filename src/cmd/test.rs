@@ -261,21 +261,14 @@ mod selective {
 /// Every option that decides which schedules a search runs and how they count: the shards of
 /// one run must agree on all of them (`rankcheck merge` checks).
 fn shard_options(args: &Args, search: &Search) -> serde_json::Value {
-    json!({
+    let mut options = args.search.shard_options(search);
+    options["program"] = json!({
         "cp": args.cp, "main": args.main, "manifest": args.manifest, "args": args.args,
         "fail_on_output": args.oracles.fail_on_output, "fail_on_file": args.oracles.fail_on_file,
         "expect_exit": args.oracles.expect_exit, "sync_only": args.sync_only,
         "load_time": args.load_time, "fork": search.fork,
-        "strategy": search.strategy.name, "bounds": search.bounds, "c_mode": search.c_mode,
-        "seed": search.seed, "budget": search.budget, "keep_going": search.keep_going,
-        "time_limit": search.time_limit.map(|t| t.as_secs_f64()),
-        "max_steps": search.max_steps, "livelock_window": search.livelock_window,
-        "timeout_ms": search.timeout_ms, "spurious": search.spurious,
-        "timeouts": search.timeouts, "jvm_args": search.jvm_args, "cpus": search.cpus,
-        "jdk_collections": search.jdk_collections,
-        "check_determinism": args.search.check_determinism,
-        "minimize": search.minimize.map(|m| m.time.as_secs_f64()),
-    })
+    });
+    options
 }
 
 /// The program from `--cp/--main` or from `--manifest`, with the command line's oracles added.

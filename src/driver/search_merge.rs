@@ -44,6 +44,13 @@ pub fn shard_body(search: &Search, result: &SearchResult, program: &Program) -> 
 /// The merged result, shaped as `test --json` prints it (without `exit`), plus `shards`.
 pub fn merge(files: &[ShardFile]) -> anyhow::Result<Value> {
     let bodies: Vec<&Value> = files.iter().map(|f| &f.body).collect();
+    let mut merged = merge_bodies(&bodies)?;
+    merged["shards"] = json!(files.len());
+    Ok(merged)
+}
+
+/// The shards' parts of one search ([`shard_body`]) as one search's result.
+pub fn merge_bodies(bodies: &[&Value]) -> anyhow::Result<Value> {
     let first = bodies[0];
     let info = strategy::lookup(first["strategy"].as_str().unwrap_or(""))?;
     let bounds: Bounds = serde_json::from_value(first["bounds"].clone())?;
@@ -60,7 +67,7 @@ pub fn merge(files: &[ShardFile]) -> anyhow::Result<Value> {
     // The unsharded search counts nothing after its first bug (unless keep-going).
     let counts = |index: u64| keep_going || first_bug.is_none_or(|b| index <= b);
     let mut counted: Vec<Counted> = Vec::new();
-    for body in &bodies {
+    for body in bodies {
         let part: Vec<Counted> = serde_json::from_value(body["counted"].clone())?;
         counted.extend(part.into_iter().filter(|c| counts(c.index)));
     }
@@ -97,6 +104,87 @@ pub fn merge(files: &[ShardFile]) -> anyhow::Result<Value> {
         "inconclusive": inconclusive,
         "time_limited": bodies.iter().any(|b| b["time_limited"] == true),
         "nondeterminism": all("nondeterminism"),
+    }))
+}
+
+/// The shards of one `junit` run as its result, shaped as `junit --json` prints it: each test's
+/// search merged ([`merge_bodies`]), its verdict decided as `junit` decides it.
+pub fn merge_tests(files: &[ShardFile]) -> anyhow::Result<Value> {
+    let check_determinism = files[0].options["check_determinism"] == true;
+    let tests = |f: &ShardFile| f.body["tests"].as_array().cloned().unwrap_or_default();
+    let count = tests(&files[0]).len();
+    if files.iter().any(|f| tests(f).len() != count) {
+        return Err(crate::error::bad_input(
+            "merge: the shards discovered different tests (did the class path change between them?)",
+        ));
+    }
+    let mut rows = Vec::new();
+    let (mut found, mut clean, mut inconclusive) = (0, 0, 0);
+    for i in 0..count {
+        let parts: Vec<Value> = files.iter().map(|f| tests(f)[i].clone()).collect();
+        let first = &parts[0];
+        if parts.iter().any(|p| p["test"] != first["test"]) {
+            return Err(crate::error::bad_input(
+                "merge: the shards discovered the tests in different orders",
+            ));
+        }
+        let mut row = json!({"test": first["test"], "display_name": first["display_name"]});
+        let error = parts.iter().find_map(|p| p["error"].as_str());
+        let searches: Vec<&Value> = parts.iter().map(|p| &p["search"]).collect();
+        let merged = match error {
+            Some(_) => None,
+            None => Some(merge_bodies(&searches)?),
+        };
+        let verdict = match (&merged, error) {
+            (_, Some(e)) => json!({"verdict": "inconclusive", "error": e}),
+            (Some(m), None) if m["bug"] == true => {
+                let bug = &m["bugs"][0];
+                json!({"verdict": "found", "kind": bug["kind"], "message": bug["message"],
+                       "execution": bug["execution"], "report": bug["report"],
+                       "replay": bug["replay"], "schedule_independent": bug["schedule_independent"],
+                       "minimal": bug["minimal"]})
+            }
+            (Some(m), None) => {
+                let no_verdict = m["inconclusive"][0]["message"]
+                    .as_str()
+                    .or(m["unreproduced"][0].as_str())
+                    .map(str::to_string)
+                    .or_else(|| {
+                        (check_determinism && m["nondeterminism"][0].is_string())
+                            .then(|| "a sampled execution ran differently when replayed".into())
+                    });
+                match no_verdict {
+                    Some(why) => json!({"verdict": "inconclusive", "error": why}),
+                    None => json!({"verdict": "clean", "coverage": m["coverage"]}),
+                }
+            }
+            (None, None) => unreachable!("no error means a merged search"),
+        };
+        match verdict["verdict"].as_str() {
+            Some("found") => found += 1,
+            Some("clean") => clean += 1,
+            _ => inconclusive += 1,
+        }
+        if let (Some(row), Some(verdict)) = (row.as_object_mut(), verdict.as_object()) {
+            row.extend(verdict.clone());
+        }
+        let m = merged.unwrap_or_default();
+        row["executions"] = m["executions"].clone();
+        row["seconds"] = m["seconds"].clone();
+        for key in ["strategy", "bounds", "seed"] {
+            row[key] = searches[0][key].clone();
+        }
+        rows.push(row);
+    }
+    let seconds = rows
+        .iter()
+        .filter_map(|r| r["seconds"].as_f64())
+        .sum::<f64>();
+    Ok(json!({
+        "bug": found > 0, "tests": rows, "found": found, "clean": clean,
+        "inconclusive": inconclusive, "seconds": seconds,
+        "uninstrumented_classes": files[0].body["uninstrumented_classes"],
+        "instrumentation_warnings": files[0].body["instrumentation_warnings"],
         "shards": files.len(),
     }))
 }

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod junit;
+
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
