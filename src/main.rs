@@ -37,6 +37,8 @@ enum Command {
     Replay(cmd::replay::Args),
     /// Sweep strategies and bounds over a benchmark suite.
     Sweep(cmd::sweep::Args),
+    /// Merge the results of the shards of one `test`, `junit` or `sweep` run (`--shard I/N`).
+    Merge(cmd::merge::Args),
     /// Benchmarks.
     Bench(cmd::bench::Args),
 }
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
     let json = match &cli.command {
         Command::Test(a) => a.search.json,
         Command::Junit(a) => a.search.json,
+        Command::Merge(a) => a.json,
         _ => false,
     };
     let result = match cli.command {
@@ -85,6 +88,7 @@ fn main() -> ExitCode {
         Command::Junit(a) => cmd::junit::run(a),
         Command::Replay(a) => cmd::replay::run(a),
         Command::Sweep(a) => cmd::sweep::run(a),
+        Command::Merge(a) => cmd::merge::run(a),
         Command::Bench(a) => cmd::bench::run(a),
     };
     error::exit_code(result, json)

@@ -8,57 +8,11 @@
 
 mod cli_support;
 
-use cli_support::{rankcheck, root, scratch, Ran, LIMIT};
+use cli_support::junit::{compile, jar, junit_library, jupiter_classpath, jupiter_jars};
+use cli_support::{rankcheck, scratch, Ran, LIMIT};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-const JAVA: &str = "/usr/share/java";
-
-fn jar(name: &str) -> String {
-    format!("{JAVA}/{name}")
-}
-
-/// The JUnit library's path, as `rankcheck rt --junit` prints it.
-fn junit_library(cwd: &Path) -> String {
-    let ran = rankcheck(cwd, &["rt", "--junit"], LIMIT);
-    assert_eq!(ran.code, 0, "{}", ran.both());
-    ran.stdout.trim().to_string()
-}
-
-/// Compiles `tests/junit/SUITE` against `classpath` into `dir/SUITE` and returns that folder.
-fn compile(suite: &str, classpath: &[String], dir: &Path) -> PathBuf {
-    let out = dir.join(suite);
-    std::fs::create_dir_all(&out).unwrap();
-    let sources = rankcheck::suite::java_sources(&root().join("tests/junit").join(suite)).unwrap();
-    let status = Command::new(rankcheck::suite::javac())
-        .args(["--release", "11", "-d"])
-        .arg(&out)
-        .arg("-cp")
-        .arg(classpath.join(":"))
-        .args(&sources)
-        .status()
-        .unwrap();
-    assert!(status.success(), "javac failed on tests/junit/{suite}");
-    out
-}
-
-/// The JUnit 5 class path of the shop tests (no launcher: rankcheck brings Debian's).
-fn jupiter_jars(library: &str) -> Vec<String> {
-    let mut cp: Vec<String> = [
-        "junit-jupiter-api.jar",
-        "junit-jupiter-engine.jar",
-        "junit-platform-engine.jar",
-        "junit-platform-commons.jar",
-        "opentest4j.jar",
-        "apiguardian-api.jar",
-    ]
-    .iter()
-    .map(|j| jar(j))
-    .collect();
-    cp.push(library.to_string());
-    cp
-}
 
 fn json_of(ran: &Ran) -> Value {
     serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| panic!("{e}: {}", ran.both()))
@@ -80,10 +34,7 @@ const CORRECT: &str = "shop.CartTest#everyLockedAddIsCountedAndEveryOrderPlaced"
 #[test]
 fn junit_finds_the_racy_test_replays_it_and_passes_the_correct_one() {
     let dir = scratch("junit-jupiter");
-    let library = junit_library(&dir);
-    let jars = jupiter_jars(&library);
-    let classes = compile("jupiter", &jars, &dir);
-    let cp = format!("{}:{}", classes.display(), jars.join(":"));
+    let cp = jupiter_classpath(&dir);
     let ran = rankcheck(
         &dir,
         &[

@@ -6,20 +6,6 @@ mod cli_support;
 
 use cli_support::*;
 
-/// results.csv without the seconds column.
-fn without_seconds(csv: &str) -> String {
-    csv.lines()
-        .map(|l| {
-            let mut fields: Vec<&str> = l.split(',').collect();
-            if fields.len() > 11 {
-                fields.remove(11);
-            }
-            fields.join(",")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 #[test]
 fn a_small_sweep_twice_gives_identical_tables() {
     let dir = scratch("sweep");

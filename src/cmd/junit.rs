@@ -12,6 +12,8 @@ use crate::driver::junit::{discover, TestCase};
 use crate::driver::progress::Shown;
 use crate::driver::report::replay_command;
 use crate::driver::search::{Program, Reported, Search, SCHEDULE_INDEPENDENT};
+use crate::driver::search_merge;
+use crate::driver::shard_file::ShardFile;
 use crate::driver::strategy::{self, Bounds};
 use crate::error::{bad_input, BadInput, Outcome};
 use serde_json::json;
@@ -29,6 +31,8 @@ pub struct Args {
     pub select: Vec<String>,
     #[command(flatten)]
     pub search: SearchArgs,
+    #[command(flatten)]
+    pub shard: super::search_args::ShardArgs,
 }
 
 /// What the search of one test came to.
@@ -42,7 +46,11 @@ enum Verdict {
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
-    let base = args.search.search()?;
+    let mut base = args.search.search()?;
+    base.shard = args.shard.resolve()?;
+    if base.shard.is_some() {
+        ShardFile::clear(&base.out);
+    }
     let started = Instant::now();
     let shown = Shown::start();
     let progress = shown.handle();
@@ -64,9 +72,18 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         })
     };
     let mut rows = Vec::new();
+    // A shard's part of each test's search (`driver::search_merge`).
+    let mut parts = Vec::new();
     let (mut bugs, mut clean, mut undecided) = (0, 0, 0);
     for (i, test) in found.tests.iter().enumerate() {
         let mut search = search_for(&base, &args, test)?;
+        if search.shard.is_some() && search.strategy.session_state {
+            return Err(bad_input(format!(
+                "{}: --shard: {} keeps one search state over the whole search, so its work \
+                 cannot be split over shards",
+                test.id, search.strategy.name
+            )));
+        }
         search.progress = Some(progress.clone());
         progress.begin(
             format!("test {}/{} {}", i + 1, found.tests.len(), test.id),
@@ -78,8 +95,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             ..program.clone()
         };
         let began = Instant::now();
+        let mut part = json!({"test": test.id, "display_name": test.display_name});
         let (verdict, executions) = match search.run(&program) {
             Ok(result) => {
+                if search.shard.is_some() {
+                    part["search"] = search_merge::shard_body(&search, &result, &program);
+                }
                 for n in &result.nondeterminism {
                     progress.suspend(|| {
                         eprintln!(
@@ -109,8 +130,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             Err(e) if e.downcast_ref::<BadInput>().is_some() => {
                 return Err(bad_input(format!("{}: {e}", test.id)))
             }
-            Err(e) => (Verdict::Inconclusive(format!("{e:#}")), 0),
+            Err(e) => {
+                part["error"] = json!(format!("{e:#}"));
+                (Verdict::Inconclusive(format!("{e:#}")), 0)
+            }
         };
+        parts.push(part);
         let seconds = began.elapsed().as_secs_f64();
         let head = |word: &str| {
             format!(
@@ -165,6 +190,25 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         rows.push(row);
     }
     let seconds = started.elapsed().as_secs_f64();
+    if let Some(shard) = base.shard {
+        let mut options = args.search.shard_options(&base);
+        options["program"] = json!({"cp": args.cp, "select": args.select});
+        let file = ShardFile {
+            command: "junit".into(),
+            shard,
+            options,
+            body: json!({"tests": parts, "uninstrumented_classes": program.uninstrumented_classes,
+                         "instrumentation_warnings": program.warnings}),
+        };
+        let path = file.write(&base.out)?;
+        progress.suspend(|| {
+            eprintln!(
+                "rankcheck: shard {shard}: result in {} (rankcheck merge puts the shards \
+                 together)",
+                path.display()
+            )
+        });
+    }
     say(format!(
         "rankcheck junit: {} test(s) in {seconds:.2} s: {bugs} found, {clean} clean, {undecided} inconclusive",
         rows.len()

@@ -10,6 +10,7 @@ pub mod bench_throughput;
 pub mod bench_whole;
 pub mod instrument;
 pub mod junit;
+pub mod merge;
 pub mod replay;
 pub mod rt;
 pub mod run;

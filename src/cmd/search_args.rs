@@ -252,6 +252,48 @@ impl SearchArgs {
             },
             schedule_check: true,
             minimize: self.minimize.settings(),
+            shard: None,
+        })
+    }
+}
+
+/// Which part of the work this process does when a batch engine runs it many times
+/// (`test` and `sweep`; `driver::shard`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct ShardArgs {
+    /// Do shard I of N (I counts from 1) of the work: every N-th chunk of executions (a
+    /// search) or of searches (a sweep), so that N shards run one unsharded run's schedules;
+    /// the result goes to --out for `rankcheck merge`. `auto`: read I and N from a Kubernetes
+    /// Indexed Job (JOB_COMPLETION_INDEX, with --shards N or RANKCHECK_SHARDS) or a Slurm job
+    /// array (SLURM_ARRAY_TASK_ID, _MIN, _COUNT).
+    #[arg(long, value_name = "I/N|auto")]
+    pub shard: Option<String>,
+    /// With --shard auto: the number of shards (a Kubernetes Job's completions).
+    #[arg(long, value_name = "N")]
+    pub shards: Option<u64>,
+}
+
+impl ShardArgs {
+    /// The shard asked for, checked (bad input in one line).
+    pub fn resolve(&self) -> anyhow::Result<Option<crate::driver::shard::Shard>> {
+        crate::driver::shard::resolve(self.shard.as_deref(), self.shards)
+    }
+}
+
+impl SearchArgs {
+    /// The options of `search` (made from these flags) that decide which schedules run and
+    /// how they count: the shards of one run must agree on them (`rankcheck merge` checks).
+    pub fn shard_options(&self, search: &Search) -> serde_json::Value {
+        serde_json::json!({
+            "strategy": search.strategy.name, "bounds": search.bounds, "c_mode": search.c_mode,
+            "seed": search.seed, "budget": search.budget, "keep_going": search.keep_going,
+            "time_limit": search.time_limit.map(|t| t.as_secs_f64()),
+            "max_steps": search.max_steps, "livelock_window": search.livelock_window,
+            "timeout_ms": search.timeout_ms, "spurious": search.spurious,
+            "timeouts": search.timeouts, "jvm_args": search.jvm_args, "cpus": search.cpus,
+            "jdk_collections": search.jdk_collections,
+            "check_determinism": self.check_determinism,
+            "minimize": search.minimize.map(|m| m.time.as_secs_f64()),
         })
     }
 }

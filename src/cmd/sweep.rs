@@ -8,10 +8,11 @@
 //! budget 300 executions per setting. The work is done by `crate::driver::sweep`.
 
 use crate::driver::progress::Shown;
-use crate::driver::sweep::{self, Config, Range};
+use crate::driver::shard_file::ShardFile;
+use crate::driver::sweep::{self, Config, Range, Row};
 use crate::driver::{bench_suite, strategy, tables};
 use crate::error::{bad_input, Outcome};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -51,6 +52,8 @@ pub struct Args {
     /// Run every bound setting, not only up to the first that finds the bug.
     #[arg(long)]
     pub all_bounds: bool,
+    #[command(flatten)]
+    pub shard: super::search_args::ShardArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
@@ -78,6 +81,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         jobs: args.jobs.unwrap_or_else(super::search_args::default_jobs),
         all_bounds: args.all_bounds,
         out: args.out.clone(),
+        shard: args.shard.resolve()?,
     };
     for s in &config.strategies {
         for bounds in config.settings(s) {
@@ -87,22 +91,26 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     }
     let root = bench_suite::locate(args.suite.as_deref(), "contest-bench")?;
     let programs = bench_suite::load(&root, &args.programs)?;
+    let program_names: Vec<&str> = programs.iter().map(|p| p.name()).collect();
+    let options = serde_json::json!({"config": config.describe(), "programs": program_names});
     std::fs::create_dir_all(&config.out)
         .map_err(|e| bad_input(format!("cannot create {}: {e}", config.out.display())))?;
     let config = Config {
         out: std::fs::canonicalize(&config.out)?,
         ..config
     };
+    ShardFile::clear(&config.out);
     // Fresh reports each time: a stale folder must not look like this sweep's.
     let _ = std::fs::remove_dir_all(config.out.join("reports"));
     eprintln!(
-        "rankcheck sweep: {} program(s) from {}, strategies {}, c {}..{}, v {}..{}, t {}..{}, {} seed(s), budget {}",
+        "rankcheck sweep: {} program(s) from {}, strategies {}, c {}..{}, v {}..{}, t {}..{}, {} seed(s), budget {}{}",
         programs.len(),
         root.display(),
         config.strategies.iter().map(|s| s.name).collect::<Vec<_>>().join(","),
         config.c.lo, config.c.hi, config.v.lo, config.v.hi, config.t.lo, config.t.hi,
         config.seeds,
-        config.budget
+        config.budget,
+        config.shard.map_or(String::new(), |s| format!(", shard {s}")),
     );
     let shown = Shown::start();
     let progress = shown.handle();
@@ -114,13 +122,32 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     drop(shown);
     let text = tables::write_all(&config, &prepared, &rows, &config.out)?;
     println!("{text}");
+    if let Some(shard) = config.shard {
+        let file = ShardFile {
+            command: "sweep".into(),
+            shard,
+            options,
+            body: serde_json::json!({"programs": prepared, "rows": rows}),
+        };
+        let path = file.write(&config.out)?;
+        eprintln!(
+            "rankcheck sweep: shard {shard}: its part of the tables above; result in {} \
+             (rankcheck merge puts the shards together)",
+            path.display()
+        );
+    }
+    sweep_verdict(&rows, started.elapsed().as_secs_f64(), &config.out)
+}
+
+/// Prints the sweep's last line and says how it ended: exit 3 when a search reported a bug in
+/// a correct program or failed (shared with `rankcheck merge` of a sweep's shards).
+pub fn sweep_verdict(rows: &[Row], seconds: f64, out: &Path) -> anyhow::Result<Outcome> {
     let alarms = rows.iter().filter(|r| r.correct && r.found).count();
     let errors = rows.iter().filter(|r| r.error.is_some()).count();
     println!(
-        "rankcheck sweep: {} search(es) in {:.1} s; results in {} (results.json, results.csv, table1.md, table4.md, summary.md, *.svg)",
+        "rankcheck sweep: {} search(es) in {seconds:.1} s; results in {} (results.json, results.csv, table1.md, table4.md, summary.md, *.svg)",
         rows.len(),
-        started.elapsed().as_secs_f64(),
-        config.out.display()
+        out.display()
     );
     let mut failures = Vec::new();
     if alarms > 0 {

@@ -11,6 +11,8 @@ use crate::driver::classpath::{self, Mode};
 use crate::driver::progress::Shown;
 use crate::driver::report::Origin;
 use crate::driver::search::{Program, Search, SearchResult, SCHEDULE_INDEPENDENT};
+use crate::driver::search_merge;
+use crate::driver::shard_file::ShardFile;
 use crate::error::{bad_input, Outcome};
 use serde_json::json;
 use std::path::PathBuf;
@@ -33,6 +35,8 @@ pub struct Args {
     pub search: SearchArgs,
     #[command(flatten)]
     pub oracles: super::search_args::OracleArgs,
+    #[command(flatten)]
+    pub shard: super::search_args::ShardArgs,
     /// One JVM per execution.
     #[arg(long)]
     pub fork: bool,
@@ -72,6 +76,22 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         );
         fork = false;
     }
+    search.shard = args.shard.resolve()?;
+    if search.shard.is_some() && info.session_state {
+        return Err(bad_input(format!(
+            "--shard: {} keeps one search state over the whole search (it runs in one JVM), so              its work cannot be split over shards; shard a sampling strategy or run it unsharded",
+            info.name
+        )));
+    }
+    if search.shard.is_some() && args.selective {
+        return Err(bad_input(
+            "--shard does not go with --selective (each variable set's search depends on the \
+             sets before it)",
+        ));
+    }
+    if search.shard.is_some() {
+        ShardFile::clear(&search.out);
+    }
     let mode = if args.load_time {
         Mode::LoadTime
     } else if args.sync_only {
@@ -94,6 +114,19 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         search.run(&program)?
     };
     drop(shown);
+    if let Some(shard) = search.shard {
+        let file = ShardFile {
+            command: "test".into(),
+            shard,
+            options: shard_options(&args, &search),
+            body: search_merge::shard_body(&search, &result, &program_info),
+        };
+        let path = file.write(&search.out)?;
+        eprintln!(
+            "rankcheck: shard {shard}: result in {} (rankcheck merge puts the shards together)",
+            path.display()
+        );
+    }
     print(&args, &search, &result, &program_info);
     for n in &result.nondeterminism {
         eprintln!("rankcheck: warning: nondeterminism rankcheck does not control: {n}");
@@ -225,6 +258,19 @@ mod selective {
     }
 }
 
+/// Every option that decides which schedules a search runs and how they count: the shards of
+/// one run must agree on all of them (`rankcheck merge` checks).
+fn shard_options(args: &Args, search: &Search) -> serde_json::Value {
+    let mut options = args.search.shard_options(search);
+    options["program"] = json!({
+        "cp": args.cp, "main": args.main, "manifest": args.manifest, "args": args.args,
+        "fail_on_output": args.oracles.fail_on_output, "fail_on_file": args.oracles.fail_on_file,
+        "expect_exit": args.oracles.expect_exit, "sync_only": args.sync_only,
+        "load_time": args.load_time, "fork": search.fork,
+    });
+    options
+}
+
 /// The program from `--cp/--main` or from `--manifest`, with the command line's oracles added.
 fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
     let mut program = match &args.manifest {
@@ -349,15 +395,7 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             "budget": search.budget,
             "report": report,
             "coverage": result.coverage,
-            "bugs": result.bugs.iter().map(|b| json!({
-                "execution": b.execution,
-                "kind": b.kind,
-                "message": b.message,
-                "report": b.dir.display().to_string(),
-                "replay": crate::driver::report::replay_command(&b.dir),
-                "schedule_independent": b.schedule_independent,
-                "minimal": b.minimal.as_ref().map(|m| m.to_json()),
-            })).collect::<Vec<_>>(),
+            "bugs": result.bugs.iter().map(|b| b.to_json()).collect::<Vec<_>>(),
             "minimal": result.bugs.first().and_then(|b| b.minimal.as_ref()).map(|m| m.to_json()),
             "schedule_independent": result.bugs.first().map(|b| b.schedule_independent),
             "uninstrumented_classes": program.uninstrumented_classes,

@@ -288,6 +288,7 @@ mod tests {
 
     fn row(program: &str, strategy: &str, executions: u64, found: bool, error: bool) -> Row {
         Row {
+            unit: 0,
             program: program.into(),
             correct: false,
             strategy: strategy.into(),
@@ -356,6 +357,7 @@ mod tests {
             jobs: 1,
             all_bounds: false,
             out: PathBuf::new(),
+            shard: None,
         };
         let programs = [
             program("Account", false),

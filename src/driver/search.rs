@@ -80,6 +80,8 @@ pub struct Search {
     /// Shrink each bug's schedule (`driver::minimize`) within these limits; `None`: keep only
     /// the schedule found (`--no-minimize`).
     pub minimize: Option<super::minimize::Settings>,
+    /// Run only this shard's part of the executions (`driver::shard`).
+    pub shard: Option<super::shard::Shard>,
 }
 
 /// One bug, reported and replayed.
@@ -98,6 +100,21 @@ pub struct Reported {
     /// What the agent noted about the failing execution (threads it did not control, threads
     /// left behind), to be shown with the bug.
     pub notes: Vec<String>,
+}
+
+impl Reported {
+    /// The bug as `test --json` lists it (`"bugs"`).
+    pub fn to_json(&self) -> Value {
+        serde_json::json!({
+            "execution": self.execution,
+            "kind": self.kind,
+            "message": self.message,
+            "report": self.dir.display().to_string(),
+            "replay": super::report::replay_command(&self.dir),
+            "schedule_independent": self.schedule_independent,
+            "minimal": self.minimal.as_ref().map(|m| m.to_json()),
+        })
+    }
 }
 
 /// What a failing execution turned out to be.
@@ -164,6 +181,7 @@ impl Search {
             determinism_samples: 0,
             schedule_check: false,
             minimize: None,
+            shard: None,
         }
     }
 
@@ -236,6 +254,7 @@ impl Search {
             private_cwd: program.private_cwd,
             progress: self.progress.clone(),
             samples: self.determinism_samples,
+            shard: self.shard,
         };
         let result = session
             .run()

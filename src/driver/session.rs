@@ -8,10 +8,12 @@
 //! session reports the one with the lowest execution index, and waits for every chunk before it
 //! (cancelling only those after it), so the reported bug and "executions to the first bug" do not
 //! depend on timing either. Strategies whose search state spans the session (ICB, SCS) run in one
-//! JVM.
+//! JVM. A shard (`driver::shard`) runs every N-th of the same chunks, so N shards run the
+//! unsharded session's schedules.
 
 use super::jvm::{on_off, Launch};
 use super::progress::Progress;
+use super::shard::Shard;
 use super::strategy::{Spread, CHUNK};
 use scheduler::session_coverage::Facts;
 use serde_json::Value;
@@ -51,6 +53,36 @@ pub struct Session {
     /// The last execution of each of the first this-many JVMs records its schedule, to be
     /// replayed in a fresh JVM (the determinism check).
     pub samples: usize,
+    /// Run only this shard's chunks (`None`: every chunk).
+    pub shard: Option<Shard>,
+}
+
+/// What one counted execution tells the coverage statement (`Facts::add`), kept per execution
+/// so that a merge of shards can count exactly the executions the unsharded run would.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Counted {
+    pub index: u64,
+    pub threads: u32,
+    pub steps: u64,
+    pub hb: Option<u64>,
+    pub exhausted: bool,
+}
+
+impl Counted {
+    fn of(result: &Value) -> Counted {
+        Counted {
+            index: result["index"].as_u64().unwrap_or(0),
+            threads: result["threads"].as_u64().unwrap_or(0) as u32,
+            steps: result["steps"].as_u64().unwrap_or(0),
+            hb: result["hb"].as_u64(),
+            exhausted: result["exhausted"] == true,
+        }
+    }
+
+    /// Adds this execution to `facts`.
+    pub fn add_to(&self, facts: &mut Facts) {
+        facts.add(self.threads, self.steps, self.hb, self.exhausted);
+    }
 }
 
 /// One failing execution and the JVM launch that ran it.
@@ -87,6 +119,8 @@ pub struct Finished {
     /// field `coverage`), and whether one JVM ran every counted execution (then it speaks for
     /// the whole session).
     pub agent_coverage: Option<(String, bool)>,
+    /// Every counted execution, in index order.
+    pub counted: Vec<Counted>,
 }
 
 struct ChunkRun {
@@ -102,7 +136,7 @@ impl Session {
             std::fs::create_dir_all(dir)
                 .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
         }
-        let chunks = self.chunks();
+        let chunks = self.own_chunks();
         // A search state carried from JVM to JVM (`state=`) runs them one after the other.
         let jobs = if self.carries_state() {
             1
@@ -232,6 +266,16 @@ impl Session {
         out
     }
 
+    /// The chunks this session runs: every one, or its shard's.
+    fn own_chunks(&self) -> Vec<(u64, u64)> {
+        self.chunks()
+            .into_iter()
+            .enumerate()
+            .filter(|(i, _)| self.shard.is_none_or(|s| s.owns(*i as u64)))
+            .map(|(_, c)| c)
+            .collect()
+    }
+
     fn chunk_launch(
         &self,
         worker: usize,
@@ -281,7 +325,7 @@ impl Session {
         let mut bugs = Vec::new();
         let mut inconclusive = Vec::new();
         let mut samples = Vec::new();
-        let mut counted = 0u64;
+        let mut counted = Vec::new();
         let mut last: Option<(u64, String)> = None;
         let mut jvms_counted = 0usize;
         let first_bug = runs
@@ -297,19 +341,14 @@ impl Session {
                 if !self.keep_going && first_bug.is_some_and(|b| index > b) {
                     continue;
                 }
-                counted += 1;
+                counted.push(Counted::of(r));
                 this_jvm_counted = true;
                 if let Some(c) = r["coverage"].as_str().filter(|c| !c.is_empty()) {
                     if last.as_ref().is_none_or(|(i, _)| index >= *i) {
                         last = Some((index, c.to_string()));
                     }
                 }
-                facts.add(
-                    r["threads"].as_u64().unwrap_or(0) as u32,
-                    r["steps"].as_u64().unwrap_or(0),
-                    r["hb"].as_u64(),
-                    r["exhausted"] == true,
-                );
+                counted.last().unwrap().add_to(&mut facts);
                 if r["outcome"] == "pass" && r["schedule"].is_string() {
                     samples.push(Found {
                         result: r.clone(),
@@ -334,8 +373,9 @@ impl Session {
         bugs.sort_by_key(Found::index);
         let time_limited =
             deadline.is_some_and(|d| Instant::now() + Duration::from_millis(50) >= d);
+        counted.sort_by_key(|c| c.index);
         Finished {
-            executions: counted,
+            executions: counted.len() as u64,
             bugs,
             inconclusive,
             seconds: elapsed.as_secs_f64(),
@@ -343,6 +383,7 @@ impl Session {
             samples,
             time_limited,
             agent_coverage: last.map(|(_, c)| (c, jvms_counted == 1)),
+            counted,
         }
     }
 }
@@ -403,6 +444,7 @@ mod tests {
             private_cwd: false,
             progress: None,
             samples: 0,
+            shard: None,
         }
     }
 
@@ -428,5 +470,21 @@ mod tests {
         assert_eq!(a, vec![(0, 200), (200, 200), (400, 50)]);
         assert_eq!(session(Spread::OneJvm, 450, false).chunks(), vec![(0, 450)]);
         assert_eq!(session(Spread::Chunks, 3, true).chunks().len(), 3);
+    }
+
+    #[test]
+    fn shards_split_the_same_chunks_between_them() {
+        let whole = session(Spread::Chunks, 1050, false).chunks();
+        let mut parts = Vec::new();
+        for index in 1..=4 {
+            let mut s = session(Spread::Chunks, 1050, false);
+            s.shard = Some(Shard { index, count: 4 });
+            parts.extend(s.own_chunks());
+        }
+        parts.sort();
+        assert_eq!(parts, whole);
+        let mut second = session(Spread::Chunks, 1050, false);
+        second.shard = Some(Shard { index: 2, count: 4 });
+        assert_eq!(second.own_chunks(), vec![(200, 200), (1000, 50)]);
     }
 }

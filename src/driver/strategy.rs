@@ -62,7 +62,7 @@ pub fn check(
 }
 
 /// Bounds given on the command line.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Bounds {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub c: Option<u32>,

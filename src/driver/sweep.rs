@@ -12,13 +12,13 @@ use super::search::{Program as Runnable, Search};
 use super::strategy::{Bounds, StrategyInfo};
 use crate::suite::Program;
 use scheduler::strategy::RANKCHECKER;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// An inclusive range of one bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Range {
     pub lo: u32,
     pub hi: u32,
@@ -69,9 +69,20 @@ pub struct Config {
     /// Run every bound setting, not only up to the first find.
     pub all_bounds: bool,
     pub out: PathBuf,
+    /// Run only this shard's units (`driver::shard`).
+    pub shard: Option<super::shard::Shard>,
 }
 
 impl Config {
+    /// What the sweep ran, as `results.json` states it (and the shards of one sweep agree on).
+    pub fn describe(&self) -> serde_json::Value {
+        serde_json::json!({
+            "strategies": self.strategies.iter().map(|s| s.name).collect::<Vec<_>>(),
+            "c": self.c, "v": self.v, "t": self.t,
+            "seeds": self.seeds, "budget": self.budget, "all_bounds": self.all_bounds,
+        })
+    }
+
     /// The bound settings of one strategy, in the order they run (only the bounds it reads
     /// vary).
     pub fn settings(&self, strategy: &StrategyInfo) -> Vec<Bounds> {
@@ -101,7 +112,7 @@ impl Config {
 }
 
 /// A program of the sweep, ready to run, with its table figures.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ProgramInfo {
     pub name: String,
     pub correct: bool,
@@ -118,8 +129,11 @@ pub struct ProgramInfo {
 }
 
 /// One search of the sweep.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Row {
+    /// The (program, strategy, seed) unit it belongs to, by its place in the sweep's order
+    /// (a table-4 run: the unit whose find it follows): the order of rows, sharded or not.
+    pub unit: usize,
     pub program: String,
     pub correct: bool,
     pub strategy: String,
@@ -205,6 +219,8 @@ fn prepare_one(p: &Program) -> ProgramInfo {
 /// One unit of work: a program, a strategy, a seed, and the settings to try in order.
 struct Unit {
     order: usize,
+    /// `order` of the unit a table-4 run follows; its own `order` otherwise.
+    base: usize,
     program: usize,
     strategy: &'static StrategyInfo,
     seed: u64,
@@ -220,6 +236,7 @@ pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Ve
             for seed in 0..config.seeds {
                 units.push(Unit {
                     order: units.len(),
+                    base: units.len(),
                     program: pi,
                     strategy: s,
                     seed,
@@ -228,6 +245,11 @@ pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Ve
                 });
             }
         }
+    }
+    // A shard runs every N-th unit; a table-4 run follows from its unit's rows, so it stays in
+    // that unit's shard.
+    if let Some(shard) = config.shard {
+        units.retain(|u| shard.owns(u.order as u64));
     }
     let mut rows = run_units(config, programs, &units, progress);
     // Table 4: rankchecker at each first find's c, without v and t bounding.
@@ -252,6 +274,7 @@ pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Ve
         let program = programs.iter().position(|p| p.name == row.program).unwrap();
         extra.push(Unit {
             order: units.len() + extra.len(),
+            base: row.unit,
             program,
             strategy: super::strategy::lookup(RANKCHECKER).unwrap(),
             seed: row.seed,
@@ -268,6 +291,44 @@ pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Ve
     }
     rows.extend(run_units(config, programs, &extra, progress));
     rows
+}
+
+/// The sweep the shards in `files` (every shard of one sweep, `shard_file::read_all`) ran
+/// together, writing to `out`: its configuration, programs and rows in the unsharded sweep's
+/// order (units in their order, then the table-4 runs).
+pub fn merge_shards(
+    files: &[super::shard_file::ShardFile],
+    out: PathBuf,
+) -> anyhow::Result<(Config, Vec<ProgramInfo>, Vec<Row>)> {
+    let described = &files[0].options["config"];
+    let range = |k: &str| serde_json::from_value::<Range>(described[k].clone());
+    let number = |k: &str| described[k].as_u64().unwrap_or(0);
+    let strategies = described["strategies"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|s| super::strategy::lookup(s.as_str().unwrap_or("")))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let config = Config {
+        strategies,
+        c: range("c")?,
+        v: range("v")?,
+        t: range("t")?,
+        seeds: number("seeds"),
+        budget: number("budget"),
+        jobs: 1,
+        all_bounds: described["all_bounds"] == true,
+        out,
+        shard: None,
+    };
+    let programs: Vec<ProgramInfo> = serde_json::from_value(files[0].body["programs"].clone())?;
+    let mut rows = Vec::new();
+    for f in files {
+        rows.extend(serde_json::from_value::<Vec<Row>>(f.body["rows"].clone())?);
+    }
+    // Stable: a unit's rows keep their order (its settings), and each unit ran in one shard.
+    rows.sort_by_key(|r| (r.unbounded, r.unit));
+    Ok((config, programs, rows))
 }
 
 /// Orders settings: smaller c first, then v, then t (an absent bound is the largest).
@@ -317,6 +378,7 @@ fn run_unit(config: &Config, program: &ProgramInfo, unit: &Unit, progress: &Prog
     let mut rows = Vec::new();
     for bounds in &unit.settings {
         let mut row = Row {
+            unit: unit.base,
             program: program.name.clone(),
             correct: program.correct,
             strategy: unit.strategy.name.to_string(),
@@ -413,6 +475,7 @@ mod tests {
             jobs: 1,
             all_bounds: false,
             out: PathBuf::new(),
+            shard: None,
         };
         let rc = config.settings(super::super::strategy::lookup("rankchecker").unwrap());
         assert_eq!(rc.len(), 4);

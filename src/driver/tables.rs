@@ -310,12 +310,7 @@ pub fn write_all(
     out: &Path,
 ) -> anyhow::Result<String> {
     std::fs::create_dir_all(out)?;
-    let config_json = json!({
-        "strategies": config.strategies.iter().map(|s| s.name).collect::<Vec<_>>(),
-        "c": config.c, "v": config.v, "t": config.t,
-        "seeds": config.seeds, "budget": config.budget, "all_bounds": config.all_bounds,
-    });
-    let results = json!({"config": config_json, "programs": programs, "runs": rows});
+    let results = json!({"config": config.describe(), "programs": programs, "runs": rows});
     std::fs::write(
         out.join("results.json"),
         serde_json::to_string_pretty(&results)?,

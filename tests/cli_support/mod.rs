@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod junit;
+
 use std::io::{BufRead, BufReader, Read};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -172,6 +174,20 @@ pub fn javac(dir: &Path, sources: &[(&str, &str)]) -> PathBuf {
         String::from_utf8_lossy(&out.stderr)
     );
     classes
+}
+
+/// A sweep's results.csv without the seconds column.
+pub fn without_seconds(csv: &str) -> String {
+    csv.lines()
+        .map(|l| {
+            let mut fields: Vec<&str> = l.split(',').collect();
+            if fields.len() > 11 {
+                fields.remove(11);
+            }
+            fields.join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The generous bound on one command of these tests.
