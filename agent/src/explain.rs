@@ -4,15 +4,22 @@
 
 use scheduler::{Choice, Divergence, Event, Op, SiteId, ThreadId, ThreadStatus};
 
-/// Names and places the words need: a thread's name, a site's place in the source.
+/// Names and places the words need: a thread's name, a site's place in the source, an
+/// object's name (`java.util.TaskQueue#3`, or [`object_number`] when its class is unknown).
 pub struct Names<'a> {
     pub thread: &'a dyn Fn(ThreadId) -> String,
     pub place: &'a dyn Fn(SiteId) -> Option<String>,
+    pub object: &'a dyn Fn(scheduler::ObjId) -> String,
+}
+
+/// An object by its number alone: `object #3`.
+pub fn object_number(o: scheduler::ObjId) -> String {
+    format!("object #{}", o.0)
 }
 
 /// One operation as people read it.
 pub fn op(op: &Op) -> String {
-    op_named(op, &|o| format!("object #{}", o.0))
+    op_named(op, &object_number)
 }
 
 /// [`op`], with the objects named by `object` (`account.Account#3`).
@@ -30,8 +37,8 @@ pub fn op_named(op: &Op, object: &dyn Fn(scheduler::ObjId) -> String) -> String 
 /// An operation with its place: `monitorenter on object #3 at Foo.run line 12`.
 pub fn op_at(o: &Op, names: &Names<'_>) -> String {
     match o.site().filter(|&s| s != 0).and_then(|s| (names.place)(s)) {
-        Some(place) => format!("{} at {place}", op(o)),
-        None => op(o),
+        Some(place) => format!("{} at {place}", op_named(o, names.object)),
+        None => op_named(o, names.object),
     }
 }
 
@@ -49,10 +56,10 @@ pub fn state(status: ThreadStatus, names: &Names<'_>) -> String {
         ThreadStatus::Running => "running".to_string(),
         ThreadStatus::Ready(o) => format!("ready to {}", op_at(&o, names)),
         ThreadStatus::BlockedOnMonitor { obj, owner } => match owner {
-            Some(o) => format!("blocked on object #{} held by {o}", obj.0),
-            None => format!("blocked on object #{}", obj.0),
+            Some(o) => format!("blocked on {} held by {o}", (names.object)(obj)),
+            None => format!("blocked on {}", (names.object)(obj)),
         },
-        ThreadStatus::Waiting { obj, .. } => format!("waiting on object #{}", obj.0),
+        ThreadStatus::Waiting { obj, .. } => format!("waiting on {}", (names.object)(obj)),
         ThreadStatus::Joining { target } => format!("joining {target}"),
         ThreadStatus::Parked => "parked".to_string(),
         ThreadStatus::Finished => "finished".to_string(),
@@ -126,9 +133,14 @@ mod tests {
     fn a_divergence_says_what_was_asked_and_offered_with_places() {
         let thread = |t: ThreadId| format!("w{}", t.0);
         let place = |s: SiteId| (s == 7).then(|| "Foo.run line 12".to_string());
+        let object = |o: ObjId| match o.0 {
+            3 => "bank.Account#3".to_string(),
+            _ => object_number(o),
+        };
         let names = Names {
             thread: &thread,
             place: &place,
+            object: &object,
         };
         let d = Divergence {
             choice_index: 41,
@@ -149,11 +161,11 @@ mod tests {
         let text = divergence(&d, 99, None, &status_of, &names);
         assert!(text.contains("choice 41 (step 99)"), "{text}");
         assert!(
-            text.contains("t2 (w2), blocked on object #3 held by t1"),
+            text.contains("t2 (w2), blocked on bank.Account#3 held by t1"),
             "{text}"
         );
         assert!(
-            text.contains("t1 (w1), ready to monitorenter on object #3 at Foo.run line 12"),
+            text.contains("t1 (w1), ready to monitorenter on bank.Account#3 at Foo.run line 12"),
             "{text}"
         );
     }

@@ -56,9 +56,24 @@ impl Control {
         let Some(ex) = st.exec.as_ref() else { return };
         let place = |s: i64| st.site_places.get(&s).map(|p| p.to_string());
         let no_name = |_: ThreadId| String::new();
+        // The classes of the objects the model's threads wait for (`java.util.TaskQueue#3`).
+        let waited_on: Vec<u64> = (0..ex.threads.len())
+            .filter_map(|i| match st.model.status(ThreadId(i as u32))? {
+                ThreadStatus::BlockedOnMonitor { obj, .. } | ThreadStatus::Waiting { obj, .. } => {
+                    Some(obj.0)
+                }
+                _ => None,
+            })
+            .collect();
+        let classes = self.classes(ex.epoch, &waited_on);
+        let object = |o: scheduler::ObjId| match classes.get(&o.0) {
+            Some(class) => format!("{class}#{}", o.0),
+            None => crate::explain::object_number(o),
+        };
         let names = crate::explain::Names {
             thread: &no_name,
             place: &place,
+            object: &object,
         };
         let threads: Vec<(u32, jobject, String, Option<String>)> = ex
             .threads

@@ -133,6 +133,7 @@ impl Control {
                 let names = crate::explain::Names {
                     thread: &thread,
                     place: &place,
+                    object: &crate::explain::object_number,
                 };
                 let status_of = |t: ThreadId| st.model.status(t);
                 let steps = st.model.steps();
