@@ -7,7 +7,6 @@
 //! only the bounds it reads, and stops at the first setting that finds the bug); 1 seed;
 //! budget 300 executions per setting. The work is done by `crate::driver::sweep`.
 
-use crate::driver::progress::Shown;
 use crate::driver::sweep::{self, Config, Range};
 use crate::driver::{bench_suite, strategy, tables};
 use crate::error::{bad_input, Outcome};
@@ -57,14 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let range = |name: &str, text: &str| {
         Range::parse(text).map_err(|e| bad_input(format!("--{name}: {e}")))
     };
-    let strategies = args
-        .strategies
-        .iter()
-        .map(|s| strategy::lookup(s.trim()))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    if strategies.is_empty() {
-        return Err(bad_input("--strategies is empty"));
-    }
+    let strategies = strategy::lookup_list(&args.strategies)?;
     if args.seeds == 0 || args.budget == 0 || args.jobs == Some(0) {
         return Err(bad_input("--seeds, --budget and -j must be at least 1"));
     }
@@ -104,14 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config.seeds,
         config.budget
     );
-    let shown = Shown::start();
-    let progress = shown.handle();
-    progress.phase(Some("compiling and instrumenting the programs"));
-    let prepared = sweep::prepare(&programs, config.jobs);
-    let started = std::time::Instant::now();
-    progress.begin(String::new(), None, None);
-    let rows = sweep::run(&config, &prepared, &progress);
-    drop(shown);
+    let (prepared, rows, seconds) = sweep::run_shown(&config, &programs, true);
     let text = tables::write_all(&config, &prepared, &rows, &config.out)?;
     println!("{text}");
     let alarms = rows.iter().filter(|r| r.correct && r.found).count();
@@ -119,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     println!(
         "rankcheck sweep: {} search(es) in {:.1} s; results in {} (results.json, results.csv, table1.md, table4.md, summary.md, *.svg)",
         rows.len(),
-        started.elapsed().as_secs_f64(),
+        seconds,
         config.out.display()
     );
     let mut failures = Vec::new();

@@ -286,6 +286,12 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             bug.execution, bug.kind, bug.message
         ));
         say("  replayed: the recorded schedule reproduces it".into());
+        if let Some(member) = bug.member {
+            say(format!(
+                "  found by {member}, the {} member that ran this execution",
+                search.strategy.name
+            ));
+        }
         for line in &bug.cause {
             say(format!("  {}", line.trim_start()));
         }
@@ -354,7 +360,9 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
                 "replay": crate::driver::report::replay_command(&b.dir),
                 "schedule_independent": b.schedule_independent,
                 "minimal": b.minimal.as_ref().map(|m| m.to_json()),
+                "member": b.member,
             })).collect::<Vec<_>>(),
+            "member": result.bugs.first().and_then(|b| b.member),
             "minimal": result.bugs.first().and_then(|b| b.minimal.as_ref()).map(|m| m.to_json()),
             "schedule_independent": result.bugs.first().map(|b| b.schedule_independent),
             "uninstrumented_classes": program.uninstrumented_classes,

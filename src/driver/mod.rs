@@ -24,5 +24,6 @@ pub mod runtime;
 pub mod search;
 pub mod session;
 pub mod strategy;
+pub mod strategy_table;
 pub mod sweep;
 pub mod tables;

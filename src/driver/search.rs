@@ -95,6 +95,9 @@ pub struct Reported {
     pub cause: Vec<String>,
     /// The minimal schedule, when the bug's schedule was shrunk (`minimal-schedule.txt`).
     pub minimal: Option<Box<super::minimize::Minimal>>,
+    /// The member strategy that ran the failing execution, for a strategy made of members
+    /// (`scheduler::strategy::member_of`).
+    pub member: Option<&'static str>,
 }
 
 /// What a failing execution turned out to be.
@@ -395,6 +398,10 @@ pub fn confirm(
     let dir = write_report(out, &launch, result, origin)?;
     let kind = result["kind"].as_str().unwrap_or("bug").to_string();
     let message = result["message"].as_str().unwrap_or("").to_string();
+    let member = scheduler::strategy::member_of(launch.option("strategy").unwrap_or(""), index);
+    if let Some(member) = member {
+        annotate(&dir, "member", member.into())?;
+    }
     if result["bound"] == "watchdog" {
         // The watchdog's case is a limit of rankcheck (a thread blocked where the model cannot
         // see), not a finding: never reported as a bug of the program.
@@ -464,6 +471,7 @@ pub fn confirm(
         schedule_independent,
         cause,
         minimal: minimal.map(Box::new),
+        member,
     }))
 }
 
