@@ -3,8 +3,12 @@
 //! No one strategy is quickest on every bug (README, "Choosing the default strategy"): SURW is
 //! quickest on most, POS and RFF on some, PCT on bugs of small depth among long runs, random
 //! walk on shallow ones. A portfolio hedges: execution `k` runs member `k mod m`, as that
-//! member's own execution `k / m`, so member `i`'s executions are exactly the first ones the
-//! member would run alone with the same seed. The choice is a function of `k` alone, so chunks
+//! member's own execution `k / m`, so member `i`'s executions are the first ones the member
+//! would run alone with the same seed. (The CLI runs a sampling search in JVMs of a fixed
+//! number of executions, and a member that learns — SURW's event counts, PCT's step count,
+//! RFF's corpus — starts afresh in each, as it does alone; in a portfolio each JVM holds fewer
+//! of its executions, so from the second JVM on its schedules differ from its own search's.)
+//! The choice is a function of `k` alone, so chunks
 //! of executions spread over JVMs (`-j`) run the same schedules as one JVM, and the member that
 //! ran an execution can be told from its index ([`member_of`]) without asking the strategy.
 //!
