@@ -1,6 +1,7 @@
 //! `rankcheck sweep` end to end: a small sweep run twice gives the same tables (seconds
 //! aside), finds the bug of a buggy program, reports nothing in its correct variant, and writes
-//! every output; bad ranges are usage errors.
+//! every output; bad ranges are usage errors. `rankcheck bench strategies`, which runs on the
+//! sweep's machinery, gives executions to the first bug per program and strategy.
 
 mod cli_support;
 
@@ -93,4 +94,107 @@ fn bad_sweep_input_is_a_one_line_usage_error() {
         assert_usage_error(&dir, &args, needle);
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bench_strategies_tables_executions_to_the_bug_per_strategy() {
+    let dir = scratch("bench-strategies");
+    let suite = root().join("tests/programs");
+    let ran = rankcheck(
+        &dir,
+        &[
+            "bench",
+            "strategies",
+            suite.to_str().unwrap(),
+            "--programs",
+            "LostUpdate,CheckThenAct",
+            "--strategies",
+            "pos,portfolio",
+            "--seeds",
+            "2",
+            "--budget",
+            "200",
+            "-j",
+            "1",
+            "--json",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+    assert_eq!(json["searches"], 8, "{json}");
+    let table = &json["table"];
+    let rows = table["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "{json}");
+    for row in rows {
+        for cell in row[1].as_array().unwrap() {
+            assert_eq!(cell["seeds"], 2, "{row}");
+            assert_eq!(cell["found"], 2, "{row}: every seed finds these bugs");
+            let mean = cell["mean_found"].as_f64().unwrap();
+            assert!((1.0..=200.0).contains(&mean), "{row}");
+        }
+    }
+    for s in table["summaries"].as_array().unwrap() {
+        assert!(s["geomean"].as_f64().unwrap() >= 1.0, "{s}");
+        assert_eq!(s["programs_found"], 2, "{s}");
+        assert_eq!(s["lower_bound"], false, "{s}");
+    }
+    // The markdown table of the same run, less the JSON.
+    let md = rankcheck(
+        &dir,
+        &[
+            "bench",
+            "strategies",
+            suite.to_str().unwrap(),
+            "--programs",
+            "LostUpdate",
+            "--strategies",
+            "pos",
+            "--seeds",
+            "1",
+            "--budget",
+            "200",
+            "-j",
+            "1",
+        ],
+        LIMIT,
+    );
+    assert_eq!(md.code, 0, "{}", md.both());
+    assert!(md.stdout.contains("| Program | pos |"), "{}", md.stdout);
+    assert!(md.stdout.contains("| LostUpdate | "), "{}", md.stdout);
+    assert!(md.stdout.contains("| geometric mean | "), "{}", md.stdout);
+}
+
+#[test]
+fn bad_bench_strategies_input_is_a_one_line_usage_error() {
+    let dir = scratch("bench-strategies-bad");
+    let suite = root().join("tests/programs");
+    let suite = suite.to_str().unwrap();
+    assert_usage_error(
+        &dir,
+        &["bench", "strategies", suite, "--strategies", "nope"],
+        "nope",
+    );
+    assert_usage_error(
+        &dir,
+        &["bench", "strategies", suite, "--strategies", "icb"],
+        "exhaustive",
+    );
+    assert_usage_error(
+        &dir,
+        &["bench", "strategies", suite, "--seeds", "0"],
+        "--seeds",
+    );
+    assert_usage_error(
+        &dir,
+        &[
+            "bench",
+            "strategies",
+            suite,
+            "--programs",
+            "LostUpdateFixed",
+        ],
+        "LostUpdateFixed",
+    );
+    assert_usage_error(&dir, &["bench", "strategies", "/no/such/suite"], "no such");
 }

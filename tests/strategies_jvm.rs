@@ -186,3 +186,52 @@ fn paper_figure_10_is_found_by_randomized_rankchecker_at_its_bounds() {
     let ran = search_seeded("PaperFig10", "rankchecker", (c, v, t), 40_000, 1);
     assert_eq!(ran.code, 1, "{}", ran.both());
 }
+
+/// Runs `rankcheck test --json` on a contest-bench program with `extra` flags.
+fn contest(program: &str, tag: &str, extra: &[&str]) -> (Ran, serde_json::Value) {
+    let dir = scratch(&format!("strat-{program}-{tag}"));
+    let manifest = root().join("contest-bench").join(program);
+    let mut args = vec!["--no-minimize", "--budget", "300"];
+    args.extend(extra);
+    test_manifest(&dir, &manifest, &args)
+}
+
+#[test]
+fn the_portfolio_names_the_member_that_found_the_bug_and_its_report_replays() {
+    // Seed 1 on BubbleSort: execution 6 fails, run by member 6 mod 5 = 1 (pos) as its own
+    // execution 1. Over two JVMs, as in one.
+    let (ran, json) = contest(
+        "BubbleSort",
+        "portfolio",
+        &["--strategy", "portfolio", "--seed", "1", "-j", "2"],
+    );
+    assert_eq!(ran.code, 1, "{}\n{}", ran.both(), troubles(&json));
+    let execution = json["bugs"][0]["execution"].as_u64().unwrap();
+    let member = scheduler::strategy::portfolio::member_of(execution);
+    assert_eq!(json["member"], member, "{json}");
+    assert_eq!(json["bugs"][0]["member"], member);
+    assert!(
+        ran.stderr
+            .contains(&format!("found by {member}, the portfolio member")),
+        "{}",
+        ran.stderr
+    );
+    let report = json["report"].as_str().unwrap();
+    let run: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(std::path::Path::new(report).join("run.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(run["member"], member);
+    assert_report_replays(&scratch("strat-portfolio-replay"), &json, "portfolio");
+    // The member alone, with the same seed, first fails at its own execution k / 5: the
+    // portfolio ran that member's executions in turn, not schedules of its own.
+    let (alone, alone_json) = contest(
+        "BubbleSort",
+        &format!("portfolio-{member}"),
+        &["--strategy", member, "--seed", "1", "-j", "1"],
+    );
+    assert_eq!(alone.code, 1, "{}", alone.both());
+    let members = scheduler::strategy::portfolio::MEMBERS.len() as u64;
+    assert_eq!(alone_json["bugs"][0]["execution"], execution / members);
+    assert!(alone_json["member"].is_null());
+}

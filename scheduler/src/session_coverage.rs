@@ -13,8 +13,8 @@
 
 use crate::bounds;
 use crate::strategy::by_name::{
-    Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T, ICB, NONPREEMPTIVE, PCT, POS, POS_STAR, RANKCHECKER,
-    RANKCHECKER_EXHAUSTIVE, RFF, SCS, SURW,
+    Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T, ICB, NONPREEMPTIVE, PCT, PORTFOLIO, POS, POS_STAR,
+    RANKCHECKER, RANKCHECKER_EXHAUSTIVE, RFF, SCS, SURW,
 };
 use crate::strategy::rankchecker::subset_size;
 use std::collections::BTreeSet;
@@ -150,6 +150,9 @@ pub fn statement(strategy: &str, b: &Bounds, facts: &Facts) -> String {
         SURW => "SURW: every interleaving of the interesting events has a positive probability \
                  (uniform once the threads' event counts are learned); no exhaustion claim"
             .into(),
+        PORTFOLIO => {
+            crate::strategy::portfolio::statement(facts.executions, b.d.unwrap_or(DEFAULT_D))
+        }
         other => format!("{other} samples schedules: no guarantee beyond the executions run"),
     };
     parts.push(claim);

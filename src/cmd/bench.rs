@@ -19,6 +19,8 @@ enum Which {
     Rewrite(super::bench_rewrite::Args),
     /// Points-to analysis time and peak memory per program.
     Alias(super::bench_alias::Args),
+    /// Executions to the first bug per buggy program and strategy, side by side.
+    Strategies(super::bench_strategies::Args),
 }
 
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
@@ -27,5 +29,6 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Which::Throughput(a) => super::bench_throughput::run(a),
         Which::Rewrite(a) => super::bench_rewrite::run(a),
         Which::Alias(a) => super::bench_alias::run(a),
+        Which::Strategies(a) => super::bench_strategies::run(a),
     }
 }

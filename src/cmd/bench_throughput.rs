@@ -53,14 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if args.executions == 0 {
         return Err(bad_input("--executions must be at least 1"));
     }
-    let roots = if args.suites.is_empty() {
-        vec![bench_suite::locate(None, "contest-bench")?]
-    } else {
-        args.suites
-            .iter()
-            .map(|s| bench_suite::locate(Some(s), "contest-bench"))
-            .collect::<anyhow::Result<_>>()?
-    };
+    let roots = bench_suite::locate_all(&args.suites, "contest-bench")?;
     let mut programs = Vec::new();
     for root in &roots {
         // A name given with --programs needs to be in one suite only.

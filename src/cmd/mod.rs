@@ -6,6 +6,7 @@ pub mod bench_alias;
 pub mod bench_junit;
 pub mod bench_overhead;
 pub mod bench_rewrite;
+pub mod bench_strategies;
 pub mod bench_throughput;
 pub mod bench_whole;
 pub mod instrument;

@@ -7,7 +7,6 @@
 //! only the bounds it reads, and stops at the first setting that finds the bug); 1 seed;
 //! budget 300 executions per setting. The work is done by `crate::driver::sweep`.
 
-use crate::driver::progress::Shown;
 use crate::driver::shard_file::ShardFile;
 use crate::driver::sweep::{self, Config, Range, Row};
 use crate::driver::{bench_suite, strategy, tables};
@@ -60,14 +59,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let range = |name: &str, text: &str| {
         Range::parse(text).map_err(|e| bad_input(format!("--{name}: {e}")))
     };
-    let strategies = args
-        .strategies
-        .iter()
-        .map(|s| strategy::lookup(s.trim()))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    if strategies.is_empty() {
-        return Err(bad_input("--strategies is empty"));
-    }
+    let strategies = strategy::lookup_list(&args.strategies)?;
     if args.seeds == 0 || args.budget == 0 || args.jobs == Some(0) {
         return Err(bad_input("--seeds, --budget and -j must be at least 1"));
     }
@@ -112,14 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         config.budget,
         config.shard.map_or(String::new(), |s| format!(", shard {s}")),
     );
-    let shown = Shown::start();
-    let progress = shown.handle();
-    progress.phase(Some("compiling and instrumenting the programs"));
-    let prepared = sweep::prepare(&programs, config.jobs);
-    let started = std::time::Instant::now();
-    progress.begin(String::new(), None, None);
-    let rows = sweep::run(&config, &prepared, &progress);
-    drop(shown);
+    let (prepared, rows, seconds) = sweep::run_shown(&config, &programs, true);
     let text = tables::write_all(&config, &prepared, &rows, &config.out)?;
     println!("{text}");
     if let Some(shard) = config.shard {
@@ -136,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             path.display()
         );
     }
-    sweep_verdict(&rows, started.elapsed().as_secs_f64(), &config.out)
+    sweep_verdict(&rows, seconds, &config.out)
 }
 
 /// Prints the sweep's last line and says how it ended: exit 3 when a search reported a bug in

@@ -332,6 +332,12 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             bug.execution, bug.kind, bug.message
         ));
         say("  replayed: the recorded schedule reproduces it".into());
+        if let Some(member) = bug.member {
+            say(format!(
+                "  found by {member}, the {} member that ran this execution",
+                search.strategy.name
+            ));
+        }
         for line in &bug.cause {
             say(format!("  {}", line.trim_start()));
         }
@@ -396,6 +402,7 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             "report": report,
             "coverage": result.coverage,
             "bugs": result.bugs.iter().map(|b| b.to_json()).collect::<Vec<_>>(),
+            "member": result.bugs.first().and_then(|b| b.member),
             "minimal": result.bugs.first().and_then(|b| b.minimal.as_ref()).map(|m| m.to_json()),
             "schedule_independent": result.bugs.first().map(|b| b.schedule_independent),
             "uninstrumented_classes": program.uninstrumented_classes,

@@ -33,6 +33,14 @@ pub fn locate(dir: Option<&Path>, name: &str) -> anyhow::Result<PathBuf> {
         })
 }
 
+/// The suite folders `dirs`, each checked, or the bundled one named `name` when none is given.
+pub fn locate_all(dirs: &[PathBuf], name: &str) -> anyhow::Result<Vec<PathBuf>> {
+    if dirs.is_empty() {
+        return Ok(vec![locate(None, name)?]);
+    }
+    dirs.iter().map(|d| locate(Some(d), name)).collect()
+}
+
 /// Loads the suite at `root`, keeping only `names` when any are given (each must exist).
 pub fn load(root: &Path, names: &[String]) -> anyhow::Result<Vec<Program>> {
     let suite = Suite::load(root).map_err(|e| bad_input(e.to_string()))?;

@@ -27,5 +27,6 @@ pub mod session;
 pub mod shard;
 pub mod shard_file;
 pub mod strategy;
+pub mod strategy_table;
 pub mod sweep;
 pub mod tables;

@@ -287,23 +287,7 @@ mod tests {
     }
 
     fn row(program: &str, strategy: &str, executions: u64, found: bool, error: bool) -> Row {
-        Row {
-            unit: 0,
-            program: program.into(),
-            correct: false,
-            strategy: strategy.into(),
-            c: None,
-            v: None,
-            t: None,
-            seed: 0,
-            unbounded: false,
-            found,
-            kind: found.then(|| "uncaught".into()),
-            executions,
-            seconds: 0.1,
-            report: None,
-            error: error.then(|| "compiling: javac failed".into()),
-        }
+        Row::for_test(program, strategy, executions, found, error)
     }
 
     /// The number after `name="` in one SVG tag.

@@ -100,6 +100,9 @@ pub struct Reported {
     /// What the agent noted about the failing execution (threads it did not control, threads
     /// left behind), to be shown with the bug.
     pub notes: Vec<String>,
+    /// The member strategy that ran the failing execution, for a strategy made of members
+    /// (`scheduler::strategy::member_of`).
+    pub member: Option<&'static str>,
 }
 
 impl Reported {
@@ -113,6 +116,7 @@ impl Reported {
             "replay": super::report::replay_command(&self.dir),
             "schedule_independent": self.schedule_independent,
             "minimal": self.minimal.as_ref().map(|m| m.to_json()),
+            "member": self.member,
         })
     }
 }
@@ -417,6 +421,10 @@ pub fn confirm(
     let dir = write_report(out, &launch, result, origin)?;
     let kind = result["kind"].as_str().unwrap_or("bug").to_string();
     let message = result["message"].as_str().unwrap_or("").to_string();
+    let member = scheduler::strategy::member_of(launch.option("strategy").unwrap_or(""), index);
+    if let Some(member) = member {
+        annotate(&dir, "member", member.into())?;
+    }
     if result["bound"] == "watchdog" {
         // The watchdog's case is a limit of rankcheck (a thread blocked where the model cannot
         // see), not a finding: never reported as a bug of the program.
@@ -492,6 +500,7 @@ pub fn confirm(
             .flatten()
             .filter_map(|n| n.as_str().map(str::to_string))
             .collect(),
+        member,
     }))
 }
 

@@ -40,6 +40,18 @@ pub fn lookup(name: &str) -> anyhow::Result<&'static StrategyInfo> {
     })
 }
 
+/// The strategies of a comma-separated flag (`--strategies`), each known, at least one.
+pub fn lookup_list(names: &[String]) -> anyhow::Result<Vec<&'static StrategyInfo>> {
+    let list = names
+        .iter()
+        .map(|s| lookup(s.trim()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    if list.is_empty() {
+        return Err(bad_input("--strategies is empty"));
+    }
+    Ok(list)
+}
+
 /// Checks `strategy` with `bounds` the way the agent will build it
 /// (`scheduler::strategy::from_name`): a bound out of range is bad input here, in one line,
 /// rather than a JVM that fails to start. Returns the given bounds the strategy ignores.

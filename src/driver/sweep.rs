@@ -154,6 +154,35 @@ pub struct Row {
 }
 
 impl Row {
+    /// A row of one search at default bounds and seed 0, for the tests of what reads rows
+    /// (tables, plots).
+    #[cfg(test)]
+    pub fn for_test(
+        program: &str,
+        strategy: &str,
+        executions: u64,
+        found: bool,
+        error: bool,
+    ) -> Row {
+        Row {
+            unit: 0,
+            program: program.into(),
+            correct: false,
+            strategy: strategy.into(),
+            c: None,
+            v: None,
+            t: None,
+            seed: 0,
+            unbounded: false,
+            found,
+            kind: found.then(|| "uncaught".into()),
+            executions,
+            seconds: 0.1,
+            report: None,
+            error: error.then(|| "compiling: javac failed".into()),
+        }
+    }
+
     pub fn bounds(&self) -> Bounds {
         Bounds {
             c: self.c,
@@ -228,8 +257,36 @@ struct Unit {
     unbounded: bool,
 }
 
+/// Prepares `programs` and runs their searches (with Table 4's when `table4`), showing progress
+/// on stderr: the programs, the rows and the seconds the searches took (preparing excluded).
+pub fn run_shown(
+    config: &Config,
+    programs: &[Program],
+    table4: bool,
+) -> (Vec<ProgramInfo>, Vec<Row>, f64) {
+    let shown = super::progress::Shown::start();
+    let progress = shown.handle();
+    progress.phase(Some("compiling and instrumenting the programs"));
+    let prepared = prepare(programs, config.jobs);
+    let started = std::time::Instant::now();
+    progress.begin(String::new(), None, None);
+    let rows = if table4 {
+        run(config, &prepared, &progress)
+    } else {
+        run_searches(config, &prepared, &progress)
+    };
+    (prepared, rows, started.elapsed().as_secs_f64())
+}
+
 /// Runs the sweep, counting searches, executions and bugs on `progress`.
 pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Vec<Row> {
+    let mut rows = run_searches(config, programs, progress);
+    rows.extend(run_table4(config, programs, &rows, progress));
+    rows
+}
+
+/// Every program × strategy × seed, each over its bound settings, without Table 4's extra runs.
+pub fn run_searches(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Vec<Row> {
     let mut units = Vec::new();
     for (pi, _) in programs.iter().enumerate() {
         for s in &config.strategies {
@@ -251,8 +308,18 @@ pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Ve
     if let Some(shard) = config.shard {
         units.retain(|u| shard.owns(u.order as u64));
     }
-    let mut rows = run_units(config, programs, &units, progress);
-    // Table 4: rankchecker at each first find's c, without v and t bounding.
+    run_units(config, programs, &units, progress)
+}
+
+/// Table 4: rankchecker at each first find's c of `rows`, without v and t bounding.
+fn run_table4(
+    config: &Config,
+    programs: &[ProgramInfo],
+    rows: &[Row],
+    progress: &Progress,
+) -> Vec<Row> {
+    // Table 4's runs come after every unit of the unsharded sweep.
+    let before = programs.len() * config.strategies.len() * config.seeds as usize;
     let mut extra = Vec::new();
     for row in rows
         .iter()
@@ -273,7 +340,7 @@ pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Ve
         }
         let program = programs.iter().position(|p| p.name == row.program).unwrap();
         extra.push(Unit {
-            order: units.len() + extra.len(),
+            order: before + extra.len(),
             base: row.unit,
             program,
             strategy: super::strategy::lookup(RANKCHECKER).unwrap(),
@@ -289,8 +356,7 @@ pub fn run(config: &Config, programs: &[ProgramInfo], progress: &Progress) -> Ve
             unbounded: true,
         });
     }
-    rows.extend(run_units(config, programs, &extra, progress));
-    rows
+    run_units(config, programs, &extra, progress)
 }
 
 /// The sweep the shards in `files` (every shard of one sweep, `shard_file::read_all`) ran

@@ -39,6 +39,8 @@ pub const NONPREEMPTIVE: &str = "nonpreemptive";
 pub const SURW: &str = "surw";
 /// `rff`: reads-from feedback over POS.
 pub const RFF: &str = "rff";
+/// `portfolio`: surw, pos, pct, rff and random, taking turns by execution.
+pub const PORTFOLIO: &str = "portfolio";
 
 /// The default strategy of `rankcheck test` and `rankcheck run`: POS, because in the bundled
 /// sweep (README, "Choosing the default strategy") it was the only strategy that found all 23
@@ -156,6 +158,12 @@ pub const STRATEGIES: &[StrategyInfo] = &[
         "reads-from feedback: POS under constraints mutated from a corpus of executions that \
          saw new reads-from pairs",
     ),
+    sampling(
+        PORTFOLIO,
+        &["d"],
+        "portfolio: surw, pos, pct(d), rff and random take turns, execution k run by member k \
+         mod 5",
+    ),
     StrategyInfo {
         session_state: true,
         ..sampling(
@@ -188,6 +196,7 @@ pub const NAMES: &[&str] = &[
     POS_STAR,
     SURW,
     RFF,
+    PORTFOLIO,
     SCS,
     NONPREEMPTIVE,
 ];
@@ -209,6 +218,12 @@ pub fn switches_at_accesses(name: &str) -> bool {
 /// allocation sites)? An unknown name answers false.
 pub fn bounds_variables(name: &str) -> bool {
     info(name).is_some_and(StrategyInfo::bounds_variables)
+}
+
+/// For reports: the member strategy that ran execution `index` of a search by the strategy
+/// called `name`, when that strategy is made of members (`portfolio`); `None` otherwise.
+pub fn member_of(name: &str, index: u64) -> Option<&'static str> {
+    (name == PORTFOLIO).then(|| crate::strategy::portfolio::member_of(index))
 }
 
 /// The bounds given on the command line (`None`: not given, the strategy's default applies).
@@ -364,6 +379,7 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         POS_STAR => boxed(Pos::new(seed, true)),
         SURW => boxed(crate::strategy::surw::Surw::new(seed)),
         RFF => boxed(crate::strategy::rff::Rff::new(seed)),
+        PORTFOLIO => boxed(crate::strategy::portfolio::Portfolio::new(seed, d)),
         SCS => boxed(Scs::new(ScsConfig {
             seed,
             ..ScsConfig::default()

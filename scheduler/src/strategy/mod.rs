@@ -7,6 +7,7 @@ pub mod icb;
 pub mod nonpreemptive;
 pub mod pct;
 pub mod pctvb;
+pub mod portfolio;
 pub mod pos;
 pub mod random;
 pub mod rankchecker;
@@ -17,9 +18,9 @@ pub mod surw;
 
 pub use api::{Candidate, Divergence, Ending, ExecutionSummary, Pick, Stop, Strategy, Via, View};
 pub use by_name::{
-    bounds_variables, from_name, info, switches_at_accesses, Bounds, ChooseError, Chosen,
-    StrategyInfo, DEFAULT, ICB, NAMES, NONPREEMPTIVE, PCT, PCTVB, POS, POS_STAR, RANDOM,
-    RANKCHECKER, RANKCHECKER_EXHAUSTIVE, SCS, STRATEGIES,
+    bounds_variables, from_name, info, member_of, switches_at_accesses, Bounds, ChooseError,
+    Chosen, StrategyInfo, DEFAULT, ICB, NAMES, NONPREEMPTIVE, PCT, PCTVB, PORTFOLIO, POS, POS_STAR,
+    RANDOM, RANKCHECKER, RANKCHECKER_EXHAUSTIVE, SCS, STRATEGIES,
 };
 pub use dfs::Dfs;
 pub use nonpreemptive::NonPreemptive;
