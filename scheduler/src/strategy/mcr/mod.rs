@@ -39,6 +39,7 @@ use super::api::{ExecutionSummary, Pick, Strategy, View};
 use super::nonpreemptive::NonPreemptive;
 use crate::events::Event;
 use crate::ids::ThreadId;
+use crate::op::OpKind;
 use std::collections::{HashSet, VecDeque};
 
 /// Default bound on the solver's work per prefix (states visited).
@@ -262,32 +263,91 @@ impl Mcr {
                     let mut seeds = prefix_ends.clone();
                     seeds.push(r);
                     seeds.extend(w);
-                    let mut want = trace.closure(&seeds, needs);
-                    loop {
-                        let more = trace.releases(&want, trace.thread(r));
-                        if more.is_empty() {
-                            break;
-                        }
-                        seeds.extend(more);
-                        want = trace.closure(&seeds, needs);
-                    }
-                    let signature = signature(trace, &want, needs);
-                    if !self.queued.insert(signature) {
-                        self.repeated += 1;
-                        continue;
-                    }
-                    let (answer, nodes) = solver::solve(trace, &want, needs, self.max_nodes);
-                    self.nodes += nodes;
-                    match answer {
-                        Solved::Order(order) => {
-                            self.solved += 1;
-                            self.worklist.push_back(runs(trace, &order));
-                        }
-                        Solved::Infeasible => self.infeasible += 1,
-                        Solved::Cut => self.cut += 1,
-                    }
+                    self.queue(trace, seeds, needs, r, None);
                 }
             }
+        }
+        // Lock order: an acquisition that followed another thread's acquisition of the same
+        // monitor goes first instead, with everything recorded before it but that thread's
+        // acquisition and what follows it. Two orders of critical sections that share no data
+        // are one reads-from combination, yet one of them may deadlock when one of the two
+        // acquisitions is nested (only then, so lock order adds no execution elsewhere).
+        for a in fixed..trace.len() {
+            let e = trace.events[a];
+            if e.kind != OpKind::MonitorEnter {
+                continue;
+            }
+            let Some(b) = (fixed..a).rev().find(|&q| {
+                let x = &trace.events[q];
+                x.kind == OpKind::MonitorEnter && x.target == e.target && x.thread != e.thread
+            }) else {
+                continue;
+            };
+            if !trace.holds_another(a) && !trace.holds_another(b) {
+                continue;
+            }
+            let tb = trace.thread(b);
+            let mut seeds = prefix_ends.clone();
+            let mut last: Vec<Option<usize>> = vec![None; trace.by_thread.len()];
+            for p in 0..a {
+                if trace.thread(p) != tb || trace.rank[p] < trace.rank[b] {
+                    last[trace.thread(p).index()] = Some(p);
+                }
+            }
+            seeds.extend(last.into_iter().flatten());
+            seeds.push(a);
+            let marker = (
+                (u32::MAX, e.thread.0, e.target),
+                Some((tb.0, trace.rank[b] as u32)),
+            );
+            self.queue(trace, seeds, |p| trace.saw[p], a, Some((b, marker)));
+        }
+    }
+
+    /// Queues the prefix holding `seeds` and what they need, in which every read `p` sees
+    /// `needs(p)`, unless one with the same constraints was queued. `changed` is the event whose
+    /// thread may go another way after it; `before`, for a lock-order item, the other thread's
+    /// acquisition the prefix must not hold, and a marker that tells the item apart.
+    fn queue(
+        &mut self,
+        trace: &Trace,
+        mut seeds: Vec<usize>,
+        needs: impl Fn(usize) -> Writer + Copy,
+        changed: usize,
+        before: Option<(usize, RfPair)>,
+    ) {
+        let mut want = trace.closure(&seeds, needs);
+        loop {
+            let mut except = vec![trace.thread(changed)];
+            except.extend(before.map(|(b, _)| trace.thread(b)));
+            let more = trace.releases(&want, &except);
+            if more.is_empty() {
+                break;
+            }
+            seeds.extend(more);
+            want = trace.closure(&seeds, needs);
+        }
+        let mut signature = signature(trace, &want, needs);
+        if let Some((b, marker)) = before {
+            if want[trace.thread(b).index()] > trace.rank[b] {
+                self.infeasible += 1;
+                return;
+            }
+            signature.push(marker);
+        }
+        if !self.queued.insert(signature) {
+            self.repeated += 1;
+            return;
+        }
+        let (answer, nodes) = solver::solve(trace, &want, needs, self.max_nodes);
+        self.nodes += nodes;
+        match answer {
+            Solved::Order(order) => {
+                self.solved += 1;
+                self.worklist.push_back(runs(trace, &order));
+            }
+            Solved::Infeasible => self.infeasible += 1,
+            Solved::Cut => self.cut += 1,
         }
     }
 }

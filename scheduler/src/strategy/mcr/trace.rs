@@ -177,16 +177,16 @@ impl Trace {
         count
     }
 
-    /// For every thread but `except` whose first `want[t]` events leave it holding a monitor:
+    /// For every thread not in `except` whose first `want[t]` events leave it holding a monitor:
     /// its event that releases the last of them, if the trace has one. A prefix that stops a
     /// thread inside a critical section keeps every other thread out of it, so the solver is
     /// given the whole section (the thread's later events saw what they saw, so it runs them
-    /// the same way); `except` is the thread whose read changes, whose later events may not
-    /// happen.
-    pub fn releases(&self, want: &[usize], except: ThreadId) -> Vec<usize> {
+    /// the same way); `except` holds the thread whose read changes, whose later events may not
+    /// happen, and for a lock-order item the thread that must stay before its acquisition.
+    pub fn releases(&self, want: &[usize], except: &[ThreadId]) -> Vec<usize> {
         let mut out = Vec::new();
         for (t, list) in self.by_thread.iter().enumerate() {
-            if t == except.index() {
+            if except.iter().any(|x| x.index() == t) {
                 continue;
             }
             let mut depth: std::collections::HashMap<u64, i64> = Default::default();
@@ -217,6 +217,23 @@ impl Trace {
             }
         }
         out
+    }
+
+    /// Whether the thread of the event at `p` holds a monitor other than `p`'s target just
+    /// before it (so an acquisition at `p` is nested: the shape a lock-order deadlock needs).
+    pub fn holds_another(&self, p: usize) -> bool {
+        let e = &self.events[p];
+        let mut depth: std::collections::HashMap<u64, i64> = Default::default();
+        for &q in &self.by_thread[e.thread.index()][..self.rank[p]] {
+            let x = &self.events[q];
+            let d = match x.kind {
+                OpKind::MonitorEnter | OpKind::WaitReturn => 1,
+                OpKind::MonitorExit | OpKind::Wait => -1,
+                _ => 0,
+            };
+            *depth.entry(x.target).or_default() += d;
+        }
+        depth.iter().any(|(&o, &n)| o != e.target && n > 0)
     }
 
     /// The thread of the event at `p`.
