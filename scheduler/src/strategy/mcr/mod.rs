@@ -268,8 +268,7 @@ impl Mcr {
             }
         }
         // Lock order: an acquisition that followed another thread's acquisition of the same
-        // monitor goes first instead, with everything recorded before it but that thread's
-        // acquisition and what follows it. Two orders of critical sections that share no data
+        // monitor goes first instead, with the other thread stopped just before its own. Two orders of critical sections that share no data
         // are one reads-from combination, yet one of them may deadlock when one of the two
         // acquisitions is nested (only then, so lock order adds no execution elsewhere).
         for a in fixed..trace.len() {
@@ -288,13 +287,10 @@ impl Mcr {
             }
             let tb = trace.thread(b);
             let mut seeds = prefix_ends.clone();
-            let mut last: Vec<Option<usize>> = vec![None; trace.by_thread.len()];
-            for p in 0..a {
-                if trace.thread(p) != tb || trace.rank[p] < trace.rank[b] {
-                    last[trace.thread(p).index()] = Some(p);
-                }
+            // b's thread up to just before b, so that it holds what it held there.
+            if let Some(rank) = trace.rank[b].checked_sub(1) {
+                seeds.push(trace.by_thread[tb.index()][rank]);
             }
-            seeds.extend(last.into_iter().flatten());
             seeds.push(a);
             let marker = (
                 (u32::MAX, e.thread.0, e.target),

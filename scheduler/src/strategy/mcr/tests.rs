@@ -164,6 +164,7 @@ fn mcr_finds_the_bugs_that_need_another_write_or_lock_order() {
     for p in [
         programs::lost_update(false),
         programs::atomicity_violation(false),
+        nested_locks_only(),
     ] {
         let report = search(
             &p,
