@@ -58,6 +58,15 @@ impl Covering for Icb {
     }
 }
 
+impl Covering for crate::strategy::mcr::Mcr {
+    fn coverage(&self) -> String {
+        crate::strategy::mcr::Mcr::coverage(self)
+    }
+    fn exhausted(&self) -> bool {
+        crate::strategy::mcr::Mcr::exhausted(self)
+    }
+}
+
 impl Covering for RankChecker {
     fn coverage(&self) -> String {
         RankChecker::coverage(self)

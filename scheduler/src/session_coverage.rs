@@ -13,8 +13,8 @@
 
 use crate::bounds;
 use crate::strategy::by_name::{
-    Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T, ICB, NONPREEMPTIVE, PCT, PORTFOLIO, POS, POS_STAR,
-    RANKCHECKER, RANKCHECKER_EXHAUSTIVE, RFF, SCS, SURW,
+    Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T, ICB, MCR, NONPREEMPTIVE, PCT, PORTFOLIO, POS,
+    POS_STAR, RANKCHECKER, RANKCHECKER_EXHAUSTIVE, RFF, SCS, SURW,
 };
 use crate::strategy::rankchecker::subset_size;
 use std::collections::BTreeSet;
@@ -110,6 +110,13 @@ pub fn statement(strategy: &str, b: &Bounds, facts: &Facts) -> String {
             "ICB did not finish the schedules with at most {c} preemption(s) within the budget: \
              no claim beyond the executions run"
         ),
+        MCR if facts.exhausted => "MCR's worklist ran empty: every reads-from combination it \
+                                   could derive ran (the search's own statement says whether \
+                                   the solver's bound cut any)"
+            .into(),
+        MCR => "MCR did not finish its worklist within the budget: no claim beyond the \
+                executions run"
+            .into(),
         "dfs" if facts.exhausted => "depth-first search explored every schedule: the program has \
                                      no bug at the instrumented scheduling points"
             .into(),

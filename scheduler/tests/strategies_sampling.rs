@@ -102,7 +102,9 @@ fn every_strategy_is_reproducible_from_its_seed() {
         let a = schedules(name, 5, 30);
         let b = schedules(name, 5, 30);
         assert_eq!(a, b, "{name}: same seed, different schedules");
-        let randomized = !matches!(*name, "icb" | "rankchecker-exhaustive" | "nonpreemptive");
+        // Enumerations (and the one non-preemptive schedule) do not read the seed.
+        let randomized = !scheduler::strategy::info(name).is_some_and(|i| i.exhaustive)
+            && *name != "nonpreemptive";
         if randomized {
             let c = schedules(name, 6, 30);
             assert_ne!(a, c, "{name}: the seed changes nothing");
@@ -141,8 +143,11 @@ fn every_strategy_finds_every_simulated_bug() {
                     i + 1
                 ))
             );
+            // MCR keeps wait/notify in their recorded order: it may miss a bug that needs
+            // another order, but then it must not claim to have covered everything.
+            let excused = *name == "mcr" && !strategy.exhausted();
             assert!(
-                at.is_some(),
+                at.is_some() || excused,
                 "{name} missed {}: {}",
                 case.name,
                 strategy.coverage()

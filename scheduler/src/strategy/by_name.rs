@@ -1,13 +1,14 @@
 //! Strategies by name, for the CLI and the agent: `from_name("rankchecker", &bounds, seed)`.
 //!
 //! Names: `random`, `pct`, `pctvb`, `rankchecker` (randomized), `rankchecker-exhaustive`
-//! (Algorithm 1), `icb`, `pos`, `pos-star`, `scs`, `nonpreemptive`. Every bound is accepted for every strategy;
+//! (Algorithm 1), `icb`, `mcr`, `pos`, `pos-star`, `scs`, `nonpreemptive`. Every bound is accepted for every strategy;
 //! the ones a strategy does not use are listed in [`Chosen::ignored`] so the caller can say so
 //! once. Every strategy but `nonpreemptive` comes wrapped in [`CountGraphs`], so its coverage
 //! line ends with the number of distinct happens-before graphs it ran.
 
 use crate::coverage::{CountGraphs, Covering};
 use crate::strategy::icb::Icb;
+use crate::strategy::mcr::{Mcr, DEFAULT_MAX_NODES};
 use crate::strategy::pctvb::{Pctvb, PctvbConfig};
 use crate::strategy::pos::Pos;
 use crate::strategy::rankchecker::{CMode, RankChecker, RankCheckerConfig, RankCheckerExhaustive};
@@ -41,6 +42,8 @@ pub const SURW: &str = "surw";
 pub const RFF: &str = "rff";
 /// `portfolio`: surw, pos, pct, rff and random, taking turns by execution.
 pub const PORTFOLIO: &str = "portfolio";
+/// `mcr`: maximal causality reduction over reads-from.
+pub const MCR: &str = "mcr";
 
 /// The default strategy of `rankcheck test` and `rankcheck run`: POS, because in the bundled
 /// sweep (README, "Choosing the default strategy") it was the only strategy that found all 23
@@ -140,6 +143,16 @@ pub const STRATEGIES: &[StrategyInfo] = &[
             "ICB (CHESS): every schedule with at most c preemptions, exhaustively",
         )
     },
+    StrategyInfo {
+        exhaustive: true,
+        session_state: true,
+        ..sampling(
+            MCR,
+            &[],
+            "MCR: one execution per reads-from combination, each prefix derived by a solver from \
+             a recorded trace, until no read can see a new write",
+        )
+    },
     sampling(POS, &[], "POS: partial order sampling"),
     sampling(
         POS_STAR,
@@ -192,6 +205,7 @@ pub const NAMES: &[&str] = &[
     RANKCHECKER,
     RANKCHECKER_EXHAUSTIVE,
     ICB,
+    MCR,
     POS,
     POS_STAR,
     SURW,
@@ -372,6 +386,7 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         RANKCHECKER => boxed(RankChecker::new(rankchecker())),
         RANKCHECKER_EXHAUSTIVE => boxed(RankCheckerExhaustive::new(rankchecker())),
         ICB => boxed(Icb::new(c, bounds.prune)),
+        MCR => boxed(Mcr::new(DEFAULT_MAX_NODES)),
         POS => boxed(Pos::new(seed, false)),
         // One fixed schedule: no happens-before graphs to count (counting them costs a pass
         // over every event of what is often one very long execution).

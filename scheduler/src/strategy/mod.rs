@@ -4,6 +4,7 @@ mod api;
 pub mod by_name;
 pub mod dfs;
 pub mod icb;
+pub mod mcr;
 pub mod nonpreemptive;
 pub mod pct;
 pub mod pctvb;
@@ -19,8 +20,8 @@ pub mod surw;
 pub use api::{Candidate, Divergence, Ending, ExecutionSummary, Pick, Stop, Strategy, Via, View};
 pub use by_name::{
     bounds_variables, from_name, info, member_of, switches_at_accesses, Bounds, ChooseError,
-    Chosen, StrategyInfo, DEFAULT, ICB, NAMES, NONPREEMPTIVE, PCT, PCTVB, PORTFOLIO, POS, POS_STAR,
-    RANDOM, RANKCHECKER, RANKCHECKER_EXHAUSTIVE, SCS, STRATEGIES,
+    Chosen, StrategyInfo, DEFAULT, ICB, MCR, NAMES, NONPREEMPTIVE, PCT, PCTVB, PORTFOLIO, POS,
+    POS_STAR, RANDOM, RANKCHECKER, RANKCHECKER_EXHAUSTIVE, SCS, STRATEGIES,
 };
 pub use dfs::Dfs;
 pub use nonpreemptive::NonPreemptive;
