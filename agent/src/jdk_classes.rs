@@ -108,11 +108,17 @@ fn is_in(classes: &[&str], name: &str) -> bool {
 /// or a collection): its frames are passed through when deciding whose use a scheduling point
 /// is (`juc::internal_use`).
 pub fn is_modelled_jdk_class(name: &str) -> bool {
+    is_synchronization_target(name) || is_collection_target(name)
+}
+
+/// Whether JDK class `name` is rewritten so that its synchronization (thread starts,
+/// monitors, waits, `java.util.concurrent`) is the model's: `java.util.concurrent`, the Timer,
+/// `Vector`/`Stack` and the `Collections.synchronized*` wrappers.
+pub fn is_synchronization_target(name: &str) -> bool {
     is_juc_target(name)
         || is_timer_target(name)
         || is_synchronized_method_target(name)
         || is_synchronized_wrapper_target(name)
-        || is_collection_target(name)
 }
 
 #[cfg(test)]

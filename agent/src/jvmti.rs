@@ -113,25 +113,26 @@ impl Jvmti {
         })
     }
 
-    /// The names of `thread`'s thread group and of its ancestors, innermost first (`["main",
-    /// "system"]` for a program's thread; JDK-internal threads sit in `system` or in a group of
-    /// their own under it). The group references are local ones of the calling frame.
-    pub fn thread_group_names(self, thread: jobject) -> JResult<Vec<String>> {
+    /// `thread`'s name, and the names of its thread group and of the group's ancestors,
+    /// innermost first (`["main", "system"]` for a program's thread; JDK-internal threads sit
+    /// in `system` or in a group of their own under it). The group references are local ones
+    /// of the calling frame.
+    pub fn thread_name_and_groups(self, thread: jobject) -> JResult<(String, Vec<String>)> {
         // SAFETY: plain data, filled by JVMTI.
         let mut info: jvmtiThreadInfo = unsafe { std::mem::zeroed() };
         check(call!(self.0, GetThreadInfo, thread, &mut info))?;
-        self.take_string(info.name);
-        let mut names = Vec::new();
+        let name = self.take_string(info.name);
+        let mut groups = Vec::new();
         let mut group = info.thread_group;
         // A cycle is impossible in a live JVM; the cap only keeps a corrupt answer finite.
-        while !group.is_null() && names.len() < 64 {
+        while !group.is_null() && groups.len() < 64 {
             // SAFETY: plain data, filled by JVMTI.
             let mut group_info: jvmtiThreadGroupInfo = unsafe { std::mem::zeroed() };
             check(call!(self.0, GetThreadGroupInfo, group, &mut group_info))?;
-            names.push(self.take_string(group_info.name));
+            groups.push(self.take_string(group_info.name));
             group = group_info.parent;
         }
-        Ok(names)
+        Ok((name, groups))
     }
 
     /// Copies and frees a JVMTI-allocated C string.

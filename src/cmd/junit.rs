@@ -77,12 +77,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let (mut bugs, mut clean, mut undecided) = (0, 0, 0);
     for (i, test) in found.tests.iter().enumerate() {
         let mut search = search_for(&base, &args, test)?;
-        if search.shard.is_some() && search.strategy.session_state {
-            return Err(bad_input(format!(
-                "{}: --shard: {} keeps one search state over the whole search, so its work \
-                 cannot be split over shards",
-                test.id, search.strategy.name
-            )));
+        if search.shard.is_some() {
+            crate::driver::shard::check_shardable(search.strategy)
+                .map_err(|e| bad_input(format!("{}: {e}", test.id)))?;
         }
         search.progress = Some(progress.clone());
         progress.begin(

@@ -77,11 +77,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         fork = false;
     }
     search.shard = args.shard.resolve()?;
-    if search.shard.is_some() && info.session_state {
-        return Err(bad_input(format!(
-            "--shard: {} keeps one search state over the whole search (it runs in one JVM), so              its work cannot be split over shards; shard a sampling strategy or run it unsharded",
-            info.name
-        )));
+    if search.shard.is_some() {
+        crate::driver::shard::check_shardable(info)?;
     }
     if search.shard.is_some() && args.selective {
         return Err(bad_input(

@@ -25,6 +25,19 @@ pub const SLURM_COUNT: &str = "SLURM_ARRAY_TASK_COUNT";
 /// Slurm's step between ids (`--array=0-15:4`); only 1 numbers the tasks without gaps.
 pub const SLURM_STEP: &str = "SLURM_ARRAY_TASK_STEP";
 
+/// Bad input when `strategy` cannot be sharded: its search state spans the whole search (an
+/// enumeration, SCS's walk), so its executions are not a list of independent chunks.
+pub fn check_shardable(strategy: &super::strategy::StrategyInfo) -> anyhow::Result<()> {
+    if strategy.session_state {
+        return Err(bad_input(format!(
+            "--shard: {} keeps one search state over the whole search (it runs in one JVM), so \
+             its work cannot be split over shards; shard a sampling strategy or run it unsharded",
+            strategy.name
+        )));
+    }
+    Ok(())
+}
+
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)

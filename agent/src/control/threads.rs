@@ -22,9 +22,10 @@ impl Control {
         // (JVM-internal, attached) must not take an object number, which would shift the
         // numbers of the program's objects depending on timing.
         let tag = self.jvmti.get_tag(thread).unwrap_or(0);
-        if tag == 0 && self.is_program_thread(thread) {
-            let name = self.jvmti.thread_info(thread).map(|i| i.name);
-            ex.uncontrolled.push(name.unwrap_or_else(|_| "?".into()));
+        if tag == 0 {
+            if let Some(name) = self.program_thread_name(thread) {
+                ex.uncontrolled.push(name);
+            }
         }
         if tag == 0 || (tag >> 32) as u32 != ex.epoch {
             return;
@@ -60,14 +61,13 @@ impl Control {
         }
     }
 
-    /// Whether `thread` belongs to the program rather than to the JDK: its thread group is
-    /// `main` (the group of the program's first thread) or below it. The JDK's own threads
+    /// `thread`'s name when it belongs to the program rather than to the JDK: its thread group
+    /// is `main` (the group of the program's first thread) or below it. The JDK's own threads
     /// (reference handler, finalizer, Cleaner, signal dispatcher, attach listener, process
     /// reaper) live in `system` or in groups of their own under it.
-    fn is_program_thread(&self, thread: jobject) -> bool {
-        self.jvmti
-            .thread_group_names(thread)
-            .is_ok_and(|names| is_program_group(&names))
+    fn program_thread_name(&self, thread: jobject) -> Option<String> {
+        let (name, groups) = self.jvmti.thread_name_and_groups(thread).ok()?;
+        is_program_group(&groups).then_some(name)
     }
 
     /// Throws `ExecutionAborted` into the current thread as soon as it runs Java code again.
@@ -264,10 +264,10 @@ pub fn hold_main() {
     std::thread::sleep(Duration::from_secs(120));
 }
 
-/// Whether a thread group chain (innermost first, as [`Jvmti::thread_group_names`] gives it)
+/// Whether a thread group chain (innermost first, as [`Jvmti::thread_name_and_groups`] gives it)
 /// is the program's: it passes through `main` directly under the root group.
 ///
-/// [`Jvmti::thread_group_names`]: crate::jvmti::Jvmti::thread_group_names
+/// [`Jvmti::thread_name_and_groups`]: crate::jvmti::Jvmti::thread_name_and_groups
 fn is_program_group(names: &[String]) -> bool {
     names.len() >= 2 && names[names.len() - 2] == "main"
 }

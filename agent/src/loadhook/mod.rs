@@ -28,8 +28,7 @@ mod resources;
 
 use crate::ffi::call;
 use crate::jdk_classes::{
-    is_clock_target, is_collection_target, is_juc_target, is_synchronized_method_target,
-    is_synchronized_wrapper_target, is_timer_target,
+    is_clock_target, is_collection_target, is_synchronization_target, is_synchronized_method_target,
 };
 use crate::jvmti::{check, Jvmti};
 use crate::jvmti_sys::*;
@@ -309,7 +308,7 @@ fn retransform_loaded(h: &LoadHook) {
             let mut modifiable: u8 = 0;
             check(call!(jvmti.0, IsModifiableClass, c, &mut modifiable)).is_ok()
                 && modifiable != 0
-                && class_name(jvmti, c).is_some_and(|n| h.jdk_config(&n).is_some())
+                && class_name(jvmti, c).is_some_and(|n| h.jdk_config(&n, false).is_some())
         })
         .collect();
     let _ = check(call!(jvmti.0, Deallocate, classes as *mut c_uchar));
@@ -409,12 +408,7 @@ impl LoadHook {
             if !self.jdk_ready.load(Ordering::Relaxed) {
                 return None;
             }
-            let config = if first_load && is_synchronized_method_target(name) {
-                &self.jdk_synchronized
-            } else {
-                self.jdk_config(name)?
-            };
-            let out = self.instrument(name, bytes, config);
+            let out = self.instrument(name, bytes, self.jdk_config(name, first_load)?);
             if out.is_some() {
                 crate::juc::note_jdk_class(name);
             }
@@ -510,14 +504,12 @@ impl LoadHook {
         }
     }
 
-    /// How JDK class `name` is rewritten, if it is.
-    fn jdk_config(&self, name: &str) -> Option<&rewriter::Config> {
-        if is_juc_target(name)
-            || is_timer_target(name)
-            || is_clock_target(name)
-            || is_synchronized_wrapper_target(name)
-            || is_synchronized_method_target(name)
-        {
+    /// How JDK class `name` is rewritten, if it is; `first_load`: it is being defined, so its
+    /// synchronized methods may still be desugared (retransformation cannot change modifiers).
+    fn jdk_config(&self, name: &str, first_load: bool) -> Option<&rewriter::Config> {
+        if first_load && is_synchronized_method_target(name) {
+            Some(&self.jdk_synchronized)
+        } else if is_synchronization_target(name) || is_clock_target(name) {
             Some(&self.jdk)
         } else if self.options.collections && is_collection_target(name) {
             Some(&self.jdk_collections)
