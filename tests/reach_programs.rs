@@ -1,7 +1,8 @@
 //! Where Java developers' concurrency lives: races inside the JDK's collections, parallel
 //! streams on the common fork/join pool, `CompletableFuture.supplyAsync`, a word count on a
 //! `ConcurrentHashMap`, a check-then-add on a `Vector`, a lock-order deadlock through
-//! `Collections.synchronizedList`. End to end on a real JVM with programs of `tests/programs`:
+//! `Collections.synchronizedList`, a deadlock inside `StringBuffer`'s own synchronized methods.
+//! End to end on a real JVM with programs of `tests/programs`:
 //!
 //! * each bug is found within 2,000 executions and replayed in a fresh JVM (exit 1), and
 //!   `rankcheck replay` of its report reproduces it, at the default processor count and with
@@ -31,6 +32,13 @@ const BUGGY: &[(&str, &str)] = &[
     (
         "SyncListLockOrder",
         "monitorenter on java.util.Collections$SynchronizedRandomAccessList",
+    ),
+    // StringBuffer's synchronized methods stay real monitors (the class loads before the
+    // agent): before the model learnt of them from the JVM's contention events, a thread
+    // stopped inside toString() left the other blocked where rankcheck could not see (exit 3).
+    (
+        "LedgerToStringDeadlock",
+        "monitorenter on java.lang.StringBuffer",
     ),
 ];
 
@@ -115,4 +123,22 @@ fn without_collection_points_the_hashmap_race_is_invisible() {
     );
     assert_eq!(code, 0, "{both}");
     assert_eq!(json["executions"], 300, "{both}");
+}
+
+/// A thread stopped at a scheduling point inside a synchronized JDK method that keeps its real
+/// monitor (`StringBuffer.append` calling `toString`, `Hashtable.put` calling `hashCode`) while
+/// the other thread wants the same monitor: the model learns of the monitor and runs the
+/// holder, so every execution has a verdict. Before, most executions ended "blocked where
+/// rankcheck cannot see" (exit 3).
+#[test]
+fn threads_stopped_inside_synchronized_jdk_methods_stay_under_control() {
+    let dir = scratch("reach-real-monitors");
+    let (code, json, both) = search(
+        &dir,
+        "SharedJournal",
+        &["--budget", "2000", "--seed", "1", "--out", "out"],
+    );
+    assert_eq!(code, 0, "SharedJournal: expected no report\n{both}");
+    assert_eq!(json["executions"], 2000, "{both}");
+    assert_eq!(json["inconclusive"], serde_json::json!([]), "{both}");
 }

@@ -43,15 +43,36 @@ pub fn current_tid() -> i32 {
 /// when the kernel does not say (no `/proc`, the thread is gone).
 pub fn os_thread_runnable(tid: i32) -> Option<bool> {
     let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).ok()?;
-    runnable_in_stat(&stat)
+    busy_in_stat(&stat)
 }
 
-/// The state letter of a `/proc/…/stat` line (after the command name in parentheses, which
-/// may itself hold parentheses and spaces): `R` is runnable.
-fn runnable_in_stat(stat: &str) -> Option<bool> {
+/// Whether a thread of this process other than the calling one is runnable or waits for the
+/// disk: while one is, the JVM is working (a collection, class loading reading a jar on a busy
+/// disk, a safepoint a starved thread has not reached), so a program thread that waits is
+/// waiting for that, not for ever.
+pub fn another_thread_busy() -> bool {
+    // SAFETY: no arguments.
+    let me = unsafe { gettid() };
+    let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
+        return false;
+    };
+    tasks.flatten().any(|task| {
+        let tid: i32 = task.file_name().to_string_lossy().parse().unwrap_or(me);
+        tid != me
+            && std::fs::read_to_string(task.path().join("stat"))
+                .ok()
+                .and_then(|stat| busy_in_stat(&stat))
+                == Some(true)
+    })
+}
+
+/// Whether the state letter of a `/proc/…/stat` line (after the command name in parentheses,
+/// which may itself hold parentheses and spaces) says the thread is busy: `R` runnable, `D`
+/// waiting for the disk (it will go on by itself).
+fn busy_in_stat(stat: &str) -> Option<bool> {
     let after = &stat[stat.rfind(')')? + 1..];
     let state = after.trim_start().chars().next()?;
-    Some(state == 'R')
+    Some(matches!(state, 'R' | 'D'))
 }
 
 /// The CPU the calling thread runs on now.
@@ -113,9 +134,29 @@ mod tests {
 
     #[test]
     fn the_state_letter_follows_the_last_parenthesis() {
-        assert_eq!(runnable_in_stat("4242 (java) R 1 2 3"), Some(true));
-        assert_eq!(runnable_in_stat("4243 (pool-1 (x) y) S 1 2 3"), Some(false));
-        assert_eq!(runnable_in_stat("garbage"), None);
+        assert_eq!(busy_in_stat("4242 (java) R 1 2 3"), Some(true));
+        assert_eq!(busy_in_stat("4244 (java) D 1 2 3"), Some(true));
+        assert_eq!(busy_in_stat("4243 (pool-1 (x) y) S 1 2 3"), Some(false));
+        assert_eq!(busy_in_stat("garbage"), None);
+    }
+
+    #[test]
+    fn a_spinning_thread_makes_the_process_busy() {
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = stop.clone();
+        let spinner = std::thread::spawn(move || {
+            while !flag.load(std::sync::atomic::Ordering::Relaxed) {
+                std::hint::spin_loop();
+            }
+        });
+        // The spinner is runnable whenever the kernel is asked (running or waiting for a CPU).
+        let seen = (0..200).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+            another_thread_busy()
+        });
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        spinner.join().unwrap();
+        assert!(seen);
     }
 
     #[test]

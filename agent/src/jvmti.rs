@@ -7,6 +7,9 @@ use jni::sys::{jint, jlong, jobject, jthrowable};
 use std::ffi::CStr;
 use std::os::raw::c_char;
 
+mod frames;
+pub use frames::FrameParts;
+
 /// The agent's JVMTI environment. JVMTI environments may be used from any attached thread.
 #[derive(Clone, Copy)]
 pub struct Jvmti(pub *mut jvmtiEnv);
@@ -199,25 +202,6 @@ impl Jvmti {
         out
     }
 
-    /// `thread`'s Java stack (null: the current thread), innermost frame first, in the format
-    /// of `Throwable.printStackTrace` (`at pkg.Cls.method(File.java:12)`), at most `max` frames.
-    pub fn stack(self, thread: jobject, max: usize) -> JResult<Vec<String>> {
-        let mut frames: Vec<jvmtiFrameInfo> = Vec::with_capacity(max);
-        let mut count: jint = 0;
-        check(call!(
-            self.0,
-            GetStackTrace,
-            thread,
-            0,
-            max as jint,
-            frames.as_mut_ptr(),
-            &mut count
-        ))?;
-        // SAFETY: JVMTI wrote `count` <= max entries.
-        unsafe { frames.set_len(count.max(0) as usize) };
-        Ok(frames.iter().map(|f| self.frame_text(f)).collect())
-    }
-
     /// The methods of the current thread's top `N` frames (innermost first); how many.
     pub fn current_methods<const N: usize>(self, out: &mut [jni::sys::jmethodID; N]) -> usize {
         self.current_methods_from(0, out)
@@ -264,6 +248,39 @@ impl Jvmti {
         // SAFETY: JVMTI returned `count` thread references at `threads`.
         let out = unsafe { std::slice::from_raw_parts(threads, count.max(0) as usize) }.to_vec();
         let _ = check(call!(self.0, Deallocate, threads as *mut u8));
+        Ok(out)
+    }
+
+    /// The thread that owns `obj`'s monitor (a local reference; null when nobody does).
+    pub fn monitor_owner(self, obj: jobject) -> JResult<jobject> {
+        // SAFETY: plain data, filled by JVMTI.
+        let mut usage: jvmtiMonitorUsage = unsafe { std::mem::zeroed() };
+        check(call!(self.0, GetObjectMonitorUsage, obj, &mut usage))?;
+        for list in [usage.waiters, usage.notify_waiters] {
+            if !list.is_null() {
+                let _ = check(call!(self.0, Deallocate, list as *mut u8));
+            }
+        }
+        Ok(usage.owner)
+    }
+
+    /// The monitors the current thread owns (local references).
+    pub fn owned_monitors(self) -> JResult<Vec<jobject>> {
+        let mut count: jint = 0;
+        let mut monitors: *mut jobject = std::ptr::null_mut();
+        check(call!(
+            self.0,
+            GetOwnedMonitorInfo,
+            std::ptr::null_mut(),
+            &mut count,
+            &mut monitors
+        ))?;
+        if monitors.is_null() {
+            return Ok(Vec::new());
+        }
+        // SAFETY: JVMTI returned `count` references at `monitors`.
+        let out = unsafe { std::slice::from_raw_parts(monitors, count.max(0) as usize) }.to_vec();
+        let _ = check(call!(self.0, Deallocate, monitors as *mut u8));
         Ok(out)
     }
 
@@ -358,93 +375,6 @@ impl Jvmti {
             return false;
         }
         self.take_string(name) == "<clinit>"
-    }
-
-    fn frame_text(self, frame: &jvmtiFrameInfo) -> String {
-        let mut name: *mut c_char = std::ptr::null_mut();
-        let mut sig: *mut c_char = std::ptr::null_mut();
-        let mut generic: *mut c_char = std::ptr::null_mut();
-        let method = if check(call!(
-            self.0,
-            GetMethodName,
-            frame.method,
-            &mut name,
-            &mut sig,
-            &mut generic
-        ))
-        .is_ok()
-        {
-            let _ = self.take_string(sig);
-            let _ = self.take_string(generic);
-            self.take_string(name)
-        } else {
-            "?".to_string()
-        };
-        let mut class: jni::sys::jclass = std::ptr::null_mut();
-        let mut class_name = "?".to_string();
-        let mut file = None;
-        if check(call!(
-            self.0,
-            GetMethodDeclaringClass,
-            frame.method,
-            &mut class
-        ))
-        .is_ok()
-        {
-            let mut csig: *mut c_char = std::ptr::null_mut();
-            let mut cgen: *mut c_char = std::ptr::null_mut();
-            if check(call!(
-                self.0,
-                GetClassSignature,
-                class,
-                &mut csig,
-                &mut cgen
-            ))
-            .is_ok()
-            {
-                let _ = self.take_string(cgen);
-                class_name = java_name(&self.take_string(csig));
-            }
-            let mut source: *mut c_char = std::ptr::null_mut();
-            if check(call!(self.0, GetSourceFileName, class, &mut source)).is_ok() {
-                file = Some(self.take_string(source));
-            }
-        }
-        let place = if frame.location < 0 {
-            "Native Method".to_string()
-        } else {
-            match (file, self.line(frame)) {
-                (Some(f), Some(l)) => format!("{f}:{l}"),
-                (Some(f), None) => f,
-                (None, _) => "Unknown Source".to_string(),
-            }
-        };
-        format!("at {class_name}.{method}({place})")
-    }
-
-    fn line(self, frame: &jvmtiFrameInfo) -> Option<i32> {
-        let mut count: jint = 0;
-        let mut table: *mut jvmtiLineNumberEntry = std::ptr::null_mut();
-        check(call!(
-            self.0,
-            GetLineNumberTable,
-            frame.method,
-            &mut count,
-            &mut table
-        ))
-        .ok()?;
-        if table.is_null() || count <= 0 {
-            return None;
-        }
-        // SAFETY: JVMTI returned `count` entries at `table`.
-        let entries = unsafe { std::slice::from_raw_parts(table, count as usize) };
-        let line = entries
-            .iter()
-            .filter(|e| e.start_location <= frame.location)
-            .max_by_key(|e| e.start_location)
-            .map(|e| e.line_number);
-        let _ = check(call!(self.0, Deallocate, table as *mut u8));
-        line
     }
 }
 

@@ -178,6 +178,11 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     caps.set_can_get_line_numbers(1);
     caps.set_can_get_source_file_name(1);
     caps.set_can_get_thread_cpu_time(1);
+    // A controlled thread that finds a real monitor taken (control/real_monitors.rs).
+    caps.set_can_generate_monitor_events(1);
+    caps.set_can_get_monitor_info(1);
+    caps.set_can_get_owned_monitor_info(1);
+    caps.set_can_get_owned_monitor_stack_depth_info(1);
     loadhook::capabilities(&options.load, &mut caps);
     jvmti
         .add_capabilities(&caps)
@@ -188,6 +193,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     callbacks.ThreadEnd = Some(on_thread_end);
     callbacks.VMDeath = Some(on_vm_death);
     callbacks.ClassPrepare = Some(on_class_prepare);
+    callbacks.MonitorContendedEnter = Some(on_monitor_contended_enter);
     loadhook::callbacks(&options.load, &mut callbacks);
     // VMInit: load-time rewriting's own first, then plain main (plain.rs).
     let _ = LOADHOOK_VM_INIT.set(callbacks.VMInit);
@@ -201,6 +207,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
         jvmtiEvent_JVMTI_EVENT_VM_DEATH,
         jvmtiEvent_JVMTI_EVENT_CLASS_PREPARE,
         jvmtiEvent_JVMTI_EVENT_VM_INIT,
+        jvmtiEvent_JVMTI_EVENT_MONITOR_CONTENDED_ENTER,
     ] {
         jvmti
             .enable(event)
@@ -275,6 +282,17 @@ unsafe extern "C" fn on_class_prepare(
 ) {
     if let Some(c) = CONTROL.get() {
         c.class_prepared(env, klass);
+    }
+}
+
+unsafe extern "C" fn on_monitor_contended_enter(
+    _jvmti: *mut jvmtiEnv,
+    env: *mut JNIEnv,
+    _thread: jobject,
+    object: jobject,
+) {
+    if let Some(c) = CONTROL.get() {
+        c.monitor_contended(env, object);
     }
 }
 

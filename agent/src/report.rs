@@ -36,6 +36,9 @@ pub struct TracedStep {
     pub index: Option<i32>,
     pub site: i64,
     pub preempted: bool,
+    /// Not a step of the schedule: a monitor hold the model learnt when another thread found
+    /// the monitor taken (agent/src/control/real_monitors.rs), shown where it became known.
+    pub learnt: bool,
 }
 
 impl TracedStep {
@@ -50,6 +53,7 @@ impl TracedStep {
             "index": self.index,
             "site": self.site,
             "preempted": self.preempted,
+            "learnt": self.learnt,
         })
     }
 }
@@ -64,6 +68,9 @@ pub struct StepsTrace {
     pub steps: Vec<TracedStep>,
     /// For a deadlock: every thread blocked for ever and the operation it waits to perform.
     pub blocked: Vec<TracedStep>,
+    /// The site-table lines of the sites the steps name (the CLI has the program's, not those
+    /// of JDK classes rewritten at load time or of monitors met inside JDK methods).
+    pub site_records: Vec<String>,
 }
 
 impl StepsTrace {
@@ -73,6 +80,7 @@ impl StepsTrace {
             "omitted": self.omitted,
             "steps": self.steps.iter().map(TracedStep::to_json).collect::<Vec<_>>(),
             "blocked": self.blocked.iter().map(TracedStep::to_json).collect::<Vec<_>>(),
+            "sites": self.site_records,
         })
     }
 }

@@ -23,6 +23,9 @@ pub struct Parsed {
     pub infos: HashMap<i64, SiteInfo>,
     /// Where each site is, as people read it (`pkg.Cls.method line 12`), for messages.
     pub places: HashMap<i64, Box<str>>,
+    /// Each site's table line, for traces: the CLI knows the program's sites, not those of
+    /// JDK classes rewritten at load time.
+    pub lines: HashMap<i64, Box<str>>,
 }
 
 /// The place of a site as people read it: `pkg.Cls.method line 12`.
@@ -40,6 +43,7 @@ pub fn place(rec: &SiteRecord) -> String {
 pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
     let mut sites = HashMap::new();
     let mut places = HashMap::new();
+    let mut lines = HashMap::new();
     let mut allocs = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(rec) = SiteRecord::parse_line(line) else {
@@ -58,6 +62,7 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
         let is_static = matches!(rec.kind, SiteKind::StaticRead | SiteKind::StaticWrite);
         let clinit = rec.method == "<clinit>";
         places.insert(rec.id, place(&rec).into_boxed_str());
+        lines.insert(rec.id, line.into());
         sites.insert(
             rec.id,
             SiteInfo {
@@ -71,6 +76,7 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
         Parsed {
             infos: sites,
             places,
+            lines,
         },
         allocs,
     )

@@ -125,6 +125,8 @@ pub enum ExecError {
     AlreadyFinished,
     /// `restart` was called before `finish`.
     NotFinishedYet,
+    /// `adopt_monitor` for a monitor the model gives to another thread.
+    MonitorHeld { obj: ObjId, owner: ThreadId },
 }
 
 impl fmt::Display for ExecError {
@@ -161,6 +163,11 @@ impl fmt::Display for ExecError {
             }
             ExecError::AlreadyFinished => write!(f, "finish called twice"),
             ExecError::NotFinishedYet => write!(f, "restart called before finish"),
+            ExecError::MonitorHeld { obj, owner } => write!(
+                f,
+                "the monitor of object {} is {owner}'s in the model",
+                obj.0
+            ),
         }
     }
 }
@@ -810,8 +817,9 @@ impl<S: Strategy> Execution<S> {
     /// static initializer, which holds the class's initialization lock). It counts as a step
     /// and a schedule choice of `running`, and strategies hear of it as a skipped step (as in
     /// a quiet stretch), so a replay stays in step. Only for operations that are enabled now:
-    /// `Start`, data accesses, and `MonitorEnter` of a monitor free or already `running`'s
-    /// (one entered inside a quiet stretch, learnt afterwards).
+    /// `Start`, data accesses, `MonitorEnter` of a monitor free or already `running`'s (one
+    /// entered inside a quiet stretch, or inside a synchronized JDK method, learnt
+    /// afterwards) and `MonitorExit` (one left where no scheduling point saw it).
     pub fn perform_now(&mut self, running: ThreadId, next: Op) -> Result<Decision, ExecError> {
         if self.phase != Phase::Live {
             return Err(ExecError::Ended);
@@ -819,7 +827,7 @@ impl<S: Strategy> Execution<S> {
         let state = self.thread(running)?;
         let allowed = matches!(
             next,
-            Op::Start { .. } | Op::Access { .. } | Op::MonitorEnter { .. }
+            Op::Start { .. } | Op::Access { .. } | Op::MonitorEnter { .. } | Op::MonitorExit { .. }
         );
         if self.running != Some(running)
             || state.pending.is_some()
@@ -1049,6 +1057,35 @@ impl<S: Strategy> Execution<S> {
             }
         };
         Ok(outcome)
+    }
+
+    /// Records that `owner` already holds `obj`'s monitor, taken where no scheduling point
+    /// saw it (a synchronized JDK method the agent cannot rewrite): the model learns it when
+    /// another thread finds the monitor taken. No step and no choice: the take happened
+    /// earlier, on `owner`'s own run, and this is when it became known, the same in every run
+    /// of the same schedule. A monitor the model already gives to `owner` stays as it is.
+    pub fn adopt_monitor(&mut self, owner: ThreadId, obj: ObjId) -> Result<(), ExecError> {
+        if self.phase != Phase::Live {
+            return Err(ExecError::Ended);
+        }
+        let state = self.thread(owner)?;
+        if state.finished {
+            return Err(ExecError::NotRunning {
+                thread: owner,
+                running: self.running,
+            });
+        }
+        let m = self.monitor_index(obj) as usize;
+        match self.monitors[m].owner {
+            Some(o) if o == owner => Ok(()),
+            Some(o) => Err(ExecError::MonitorHeld { obj, owner: o }),
+            None => {
+                self.monitors[m].owner = Some(owner);
+                self.monitors[m].count = 1;
+                self.note_ownership(owner, true);
+                Ok(())
+            }
+        }
     }
 
     /// Whether a thread other than `t` owns a monitor (if none does, no monitor enter of `t`

@@ -146,6 +146,24 @@ fn failing_thread(result: &Value) -> Option<u32> {
 /// The story of a result line that carries `steps_trace` (`None` without one).
 pub fn story(result: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Story> {
     let trace = result.get("steps_trace").filter(|t| t.is_object())?;
+    // The sites the class path's table lacks (JDK classes rewritten at load time, monitors met
+    // inside JDK methods) come with the trace.
+    let extra: Vec<SiteRecord> = trace["sites"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|l| SiteRecord::parse_line(l.as_str()?).ok())
+        .filter(|r| !sites.contains_key(&r.id))
+        .collect();
+    let merged;
+    let sites = if extra.is_empty() {
+        sites
+    } else {
+        let mut all = sites.clone();
+        all.extend(extra.into_iter().map(|r| (r.id, r)));
+        merged = all;
+        &merged
+    };
     let list = |key: &str| -> Vec<Named> {
         trace[key]
             .as_array()
@@ -855,6 +873,28 @@ mod tests {
         );
         let page = html(&story, "boom", &json!([]));
         assert!(page.contains(CSP) && page.matches("class=\"on race\"").count() == 3);
+    }
+
+    #[test]
+    fn sites_the_table_lacks_come_with_the_trace() {
+        let (_, jdk) = site(40, "append", 305, SiteKind::SyncMethodEnter);
+        let jdk = SiteRecord {
+            class: "java/lang/StringBuffer".into(),
+            ..jdk
+        };
+        let result = json!({"message": "deadlock", "steps_trace": {
+        "threads": ["main", "Thread-0"], "omitted": 0, "blocked": [],
+        "sites": [jdk.to_line()],
+        "steps": [step(3, 1, "monitor-enter", 40, false)]}});
+        let told = story(&result, &HashMap::new()).unwrap();
+        assert_eq!(told.steps[0].place(), "StringBuffer.java:305");
+        assert_eq!(told.steps[0].method, "StringBuffer.append");
+        // Without them the place is unknown.
+        let bare = json!({"message": "deadlock", "steps_trace": {
+        "threads": ["main", "Thread-0"], "omitted": 0, "blocked": [],
+        "steps": [step(3, 1, "monitor-enter", 40, false)]}});
+        let told = story(&bare, &HashMap::new()).unwrap();
+        assert_ne!(told.steps[0].place(), "StringBuffer.java:305");
     }
 
     #[test]

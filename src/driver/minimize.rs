@@ -82,6 +82,8 @@ fn traced_steps(result: &Value) -> (Vec<TracedStep>, bool, usize) {
         .as_array()
         .into_iter()
         .flatten()
+        // A learnt monitor hold is no choice of the schedule.
+        .filter(|s| s["learnt"].as_bool() != Some(true))
         .filter_map(|s| {
             let op = s["op"].as_str()?;
             Some(TracedStep {

@@ -171,6 +171,8 @@ impl Control {
             quiet_covers: 0,
             confinement: Default::default(),
             next_confinement_id: 0,
+            real_monitors: Vec::new(),
+            adoptions: Vec::new(),
             locs: Default::default(),
         };
         if let Some(refs) = self.java() {
@@ -282,6 +284,7 @@ impl Control {
     ) -> Option<ExecutionResult> {
         let mut st = self.lock();
         let mut ex = st.exec.take()?;
+        super::real_monitors::release_all(&mut ex);
         let mut end = ex.end.clone().unwrap_or(End {
             kind: "internal",
             bug: false,

@@ -40,6 +40,9 @@ impl Control {
         if let Some(decision) = self.close_quiet(&mut st, me) {
             return self.settle(st, epoch, me, decision, Mode::Condvar);
         }
+        if let Some(decision) = self.sync_real_monitors(&mut st, me) {
+            return self.settle(st, epoch, me, decision, Mode::Condvar);
+        }
         let op = {
             let State { exec, sites, .. } = &mut *st;
             let ex = exec.as_mut().expect("live execution");

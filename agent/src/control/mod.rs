@@ -1,6 +1,7 @@
 //! The controller: the agent's one global object ([`CONTROL`]) and its state, in one file per
 //! concern — `handoff` (scheduling points, the turn), `quiet` (quiet stretches), `threads`
-//! (thread lifecycle), `execution` (execution lifecycle, results), `watchdog`, `pinned` (pinned
+//! (thread lifecycle), `execution` (execution lifecycle, results), `real_monitors` (monitors
+//! taken inside synchronized JDK methods), `watchdog`, `pinned` (pinned
 //! nondeterminism), `objects` (ids, [`ExecView`]), `verdict` (how an execution ended, traces,
 //! stack trimming), `java` (the runtime classes, [`Control::connect`]).
 //!
@@ -41,6 +42,7 @@ mod java;
 mod objects;
 mod pinned;
 mod quiet;
+mod real_monitors;
 mod threads;
 mod verdict;
 mod watchdog;
@@ -197,6 +199,12 @@ struct Exec {
     /// Ids of objects the confinement check met before any scheduling point did (with
     /// [`CONFINEMENT_ID`] set).
     next_confinement_id: u64,
+    /// Real monitors some thread found taken where no scheduling point saw it
+    /// (real_monitors.rs).
+    real_monitors: Vec<real_monitors::RealMonitor>,
+    /// The holds the model adopted (real_monitors.rs), for traces: `(number of events before
+    /// it, holder, monitor, site)`.
+    adoptions: Vec<(usize, ThreadId, ObjId, SiteId)>,
     /// The value `RC.quietCovers` holds (likewise).
     quiet_covers: i32,
     /// With `trace=on`: what each access location is, `(object id, array index or -1)`
@@ -219,6 +227,8 @@ struct State {
     sites: IdMap<i64, SiteInfo>,
     /// Where each site is, for messages (`crate::sites::place`).
     site_places: IdMap<i64, Box<str>>,
+    /// Each site's table line (`crate::sites::Parsed::lines`), for traces.
+    site_lines: IdMap<i64, Box<str>>,
     /// Which methods (by jmethodID) are static initializers, learnt as they are met.
     clinit_methods: IdMap<usize, bool>,
     results: crate::report::Sink,
@@ -283,6 +293,7 @@ impl Control {
                 inconclusive: 0,
                 sites: IdMap::default(),
                 site_places: IdMap::default(),
+                site_lines: IdMap::default(),
                 clinit_methods: IdMap::default(),
                 results,
             }),
@@ -337,6 +348,7 @@ impl Control {
         let mut st = self.lock();
         st.sites.extend(sites.infos);
         st.site_places.extend(sites.places);
+        st.site_lines.extend(sites.lines);
     }
 
     pub fn exit_status(&self) -> i32 {

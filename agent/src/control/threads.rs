@@ -152,6 +152,10 @@ impl Control {
             self.settle(st, epoch, me, decision, Mode::Leave);
             return;
         }
+        if let Some(decision) = self.sync_real_monitors(&mut st, me) {
+            self.settle(st, epoch, me, decision, Mode::Leave);
+            return;
+        }
         let decision = st.model.announce(me, Op::End);
         let Turn::Go(_) = self.settle(st, epoch, me, decision, Mode::Condvar) else {
             return;

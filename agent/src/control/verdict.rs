@@ -194,9 +194,36 @@ impl Control {
                     index,
                     site: e.site,
                     preempted: mark.is_some_and(|m| m.preempted),
+                    learnt: false,
                 }
             })
             .collect();
+        // A hold the model adopted has no event (it was learnt, not scheduled); the trace
+        // shows it as the holder's enter where it became known, so that readers see who held
+        // the monitor.
+        for &(at, holder, obj, site) in ex.adoptions.iter().rev() {
+            let Some(pos) = at.checked_sub(skip) else {
+                continue;
+            };
+            let step = marks
+                .get(at.saturating_sub(1))
+                .map_or(at as u64, |m| m.step);
+            steps.insert(
+                pos.min(steps.len()),
+                TracedStep {
+                    step,
+                    thread: holder.0,
+                    kind: OpKind::MonitorEnter,
+                    target: obj.0,
+                    obj: Some(obj.0),
+                    class: None,
+                    index: None,
+                    site,
+                    preempted: false,
+                    learnt: true,
+                },
+            );
+        }
         let mut blocked = Vec::new();
         if deadlocked {
             for t in 0..st.model.thread_count() {
@@ -228,6 +255,7 @@ impl Control {
                     index: None,
                     site: op.site().unwrap_or(0),
                     preempted: false,
+                    learnt: false,
                 });
             }
         }
@@ -238,11 +266,19 @@ impl Control {
         for s in steps.iter_mut().chain(blocked.iter_mut()) {
             s.class = s.obj.and_then(|o| classes.get(&o).cloned());
         }
+        let mut sites: Vec<i64> = steps.iter().chain(&blocked).map(|s| s.site).collect();
+        sites.sort_unstable();
+        sites.dedup();
+        let site_records = sites
+            .iter()
+            .filter_map(|s| st.site_lines.get(s).map(|l| l.to_string()))
+            .collect();
         crate::report::StepsTrace {
             threads: ex.threads.iter().map(|r| r.name.clone()).collect(),
             omitted: skip as u64,
             steps,
             blocked,
+            site_records,
         }
     }
 }

@@ -75,10 +75,11 @@ impl Control {
             let starved =
                 rec.os_tid != 0 && crate::cpu::os_thread_runnable(rec.os_tid) == Some(true);
             // The JVM's own threads are busy (a garbage collection or class loading holds
-            // every thread at a safepoint, slow on a loaded machine): wait for them. (The
-            // wall-clock bound still ends the execution either way.)
-            let jvm_busy =
-                crate::cpu::process_cpu_ns().saturating_sub(last.process_cpu) > still_ns / 4;
+            // every thread at a safepoint, slow on a loaded machine; a jar read from a busy
+            // disk): wait for them. (The wall-clock bound still ends the execution either way.)
+            let jvm_busy = crate::cpu::process_cpu_ns().saturating_sub(last.process_cpu)
+                > still_ns / 4
+                || crate::cpu::another_thread_busy();
             let idle = cpu.saturating_sub(last.thread_cpu) < still_ns / 20 && !starved && !jvm_busy;
             // Where it waits: its innermost frame that is not rankcheck's.
             let place = self

@@ -693,3 +693,36 @@ fn perform_now_enters_only_a_monitor_no_other_thread_owns() {
     assert_eq!(e.announce(T1, park), normal(T0)); // T0's Interrupt
     assert!(e.interrupt_flag(T1)); // park keeps the flag
 }
+
+#[test]
+fn an_adopted_monitor_blocks_others_until_its_unseen_exit_is_performed() {
+    // T0 took M inside code with no scheduling points (a synchronized JDK method) and
+    // stopped at a point in it; T1 runs and finds M taken.
+    let mut e = Execution::new(Config::default(), Highest);
+    assert_eq!(e.announce(T0, Op::Begin), normal(T0));
+    e.perform_now(T0, Op::Start { site: 1 }).unwrap();
+    assert_eq!(e.announce(T0, Op::Yield { site: 2 }), normal(T1));
+    assert_eq!(e.announce(T1, Op::Yield { site: 3 }), normal(T1));
+    let steps = e.steps();
+    e.adopt_monitor(T0, M).unwrap();
+    assert_eq!(e.monitor(M), Some((T0, 1)));
+    assert_eq!(e.steps(), steps, "learning of a take is no step");
+    assert!(matches!(
+        e.adopt_monitor(T1, M),
+        Err(ExecError::MonitorHeld { owner: T0, .. })
+    ));
+    // T1 wants M: blocked, so T0 (the holder) runs.
+    assert_eq!(
+        e.announce(T1, Op::MonitorEnter { obj: M, site: 4 }),
+        normal(T0)
+    );
+    // T0 left M where nothing saw it; at its next point it performs the exit first.
+    assert_eq!(
+        e.perform_now(T0, Op::MonitorExit { obj: M, site: 5 }),
+        normal(T0)
+    );
+    assert_eq!(e.monitor(M), None);
+    // Now T1's enter is offered, and Highest takes it.
+    assert_eq!(e.announce(T0, Op::Yield { site: 6 }), normal(T1));
+    assert_eq!(e.monitor(M), Some((T1, 1)));
+}
