@@ -1,5 +1,5 @@
 //! Long commands are never silent (docs/CLI.md, "Progress"): with stderr a pipe, `rankcheck
-//! test` and `rankcheck sweep` print a `rankcheck: progress:` line at least every 10 s, also
+//! test`, `rankcheck run` and `rankcheck sweep` print a `rankcheck: progress:` line at least every 10 s, also
 //! while single executions take seconds and while a sweep's searches run; the test takes the
 //! time of each stderr line as it arrives and allows no stretch over 12 s without one.
 
@@ -107,6 +107,43 @@ fn a_long_test_prints_progress_at_least_every_ten_seconds() {
                 && l.contains(" s elapsed"),
             "{l}"
         );
+    }
+    assert_never_quiet(&timed);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_long_run_prints_progress_at_least_every_ten_seconds() {
+    let dir = scratch("progress-run");
+    let classes = javac(&dir, &[("Tally.java", TALLY)]);
+    // 20 executions of about a second each, in one JVM: before, `run` said nothing until the
+    // JVM ended.
+    let (ran, timed) = rankcheck_timed(
+        &dir,
+        &[
+            "run",
+            "--cp",
+            classes.to_str().unwrap(),
+            "--main",
+            "Tally",
+            "--executions",
+            "20",
+            "--",
+            "500000000",
+        ],
+        &[],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    assert!(
+        ran.stdout.contains("rankcheck: 20 execution(s)"),
+        "{}",
+        ran.both()
+    );
+    let lines = progress_lines(&timed);
+    assert!(!lines.is_empty(), "no progress line:\n{}", timed.text());
+    for l in &lines {
+        assert!(l.contains("/20 executions, 0 bugs, "), "{l}");
     }
     assert_never_quiet(&timed);
     let _ = std::fs::remove_dir_all(&dir);

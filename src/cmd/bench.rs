@@ -23,7 +23,23 @@ enum Which {
     Strategies(super::bench_strategies::Args),
 }
 
+impl Which {
+    fn name(&self) -> &'static str {
+        match self {
+            Which::Overhead(_) => "overhead",
+            Which::Throughput(_) => "throughput",
+            Which::Rewrite(_) => "rewrite",
+            Which::Alias(_) => "alias",
+            Which::Strategies(_) => "strategies",
+        }
+    }
+}
+
 pub fn run(args: Args) -> anyhow::Result<Outcome> {
+    // A benchmark runs for minutes before its table: a line on stderr at least every 10 s
+    // (docs/CLI.md, "Progress"); its figures go to stdout.
+    let shown = crate::driver::progress::Shown::start();
+    shown.handle().task(&format!("bench {}", args.which.name()));
     match args.which {
         Which::Overhead(a) => super::bench_overhead::run(a),
         Which::Throughput(a) => super::bench_throughput::run(a),

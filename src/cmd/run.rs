@@ -8,11 +8,13 @@
 
 use crate::driver::classpath::Mode;
 use crate::driver::jvm::{java_binary, on_off, Launch};
+use crate::driver::progress::{count_new_lines, Shown};
 use crate::driver::report::{replay_command, write_report};
 use crate::driver::runtime::Runtime;
 use crate::driver::search::{confirm, Verdict, SCHEDULE_INDEPENDENT};
 use crate::error::{bad_input, Outcome};
 use serde_json::Value;
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -135,6 +137,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         .collect()
     };
     let started = Instant::now();
+    // Never silent for long (docs/CLI.md, "Progress"): executions as they end, the replay of
+    // a failure. Results go to stdout; the bar steps aside for them.
+    let shown = Shown::start();
+    let progress = shown.handle();
+    progress.begin(String::new(), Some(args.executions), None);
+    let say = |text: String| progress.suspend(|| println!("{text}"));
     let mut executions = 0u64;
     let mut uncontrolled = Vec::new();
     let mut unreproduced = Vec::new();
@@ -146,20 +154,35 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             launch.set_option("state", state.display().to_string());
         }
         let results_path = work.join(format!("results-{first}.jsonl"));
-        let ran = launch.run(&results_path)?;
+        let (polls, read, counted) = (Cell::new(0u32), Cell::new(0u64), Cell::new(0u64));
+        let count_as_they_end = || {
+            polls.set(polls.get() + 1);
+            if polls.get() % 25 == 0 {
+                let (lines, to) = count_new_lines(&results_path, read.get());
+                read.set(to);
+                counted.set(counted.get() + lines);
+                progress.executions(lines);
+            }
+            false
+        };
+        let ran = launch.run_cancellable(&results_path, &count_as_they_end)?;
+        progress.executions((ran.results.len() as u64).saturating_sub(counted.get()));
         for result in &ran.results {
             executions += 1;
-            print_result(result, args.show_output);
+            say(describe_result(result, args.show_output));
             if result["outcome"] == "inconclusive" || result["bound"] == "watchdog" {
                 // A limit of rankcheck, not a finding (see the message): reported, not a bug.
                 let dir = write_report(&args.out, &launch, result, Some(&origin))?;
-                println!("  report: {}", dir.display());
-                println!("  not a bug of the program: rankcheck could not control this execution");
+                say(format!("  report: {}", dir.display()));
+                say(
+                    "  not a bug of the program: rankcheck could not control this execution".into(),
+                );
                 uncontrolled.push((result["message"].as_str().unwrap_or("").to_string(), dir));
             } else if result["outcome"] == "bug" {
                 // As `test` does: reported as a bug only once its schedule replays it.
                 let scratch = work.join(format!("replay-{executions}"));
-                match confirm(
+                progress.phase(Some("replaying the failure in a fresh JVM"));
+                let verdict = confirm(
                     &args.out,
                     &launch,
                     result,
@@ -167,25 +190,27 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     Some(&origin),
                     true,
                     args.minimize.settings(),
-                )? {
+                )?;
+                progress.phase(None);
+                match verdict {
                     Verdict::Bug(bug) => {
                         any_bug = true;
-                        println!("  replayed: the recorded schedule reproduces it");
+                        say("  replayed: the recorded schedule reproduces it".into());
                         for line in &bug.cause {
-                            println!("  {}", line.trim_start());
+                            say(format!("  {}", line.trim_start()));
                         }
                         if bug.schedule_independent {
-                            println!("  note: it {SCHEDULE_INDEPENDENT}");
+                            say(format!("  note: it {SCHEDULE_INDEPENDENT}"));
                         }
                         if let Some(m) = &bug.minimal {
-                            println!("  minimal schedule: {}", m.summary);
+                            say(format!("  minimal schedule: {}", m.summary));
                         }
-                        println!("  report: {}", bug.dir.display());
-                        println!("  replay: {}", replay_command(&bug.dir));
+                        say(format!("  report: {}", bug.dir.display()));
+                        say(format!("  replay: {}", replay_command(&bug.dir)));
                     }
                     Verdict::NotABug { why, dir } => {
-                        println!("  report: {}", dir.display());
-                        println!("  NOT a bug: {why}");
+                        say(format!("  report: {}", dir.display()));
+                        say(format!("  NOT a bug: {why}"));
                         unreproduced.push(why);
                     }
                 }
@@ -226,12 +251,13 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     })
 }
 
-fn print_result(r: &Value, show_output: bool) {
+/// One execution's outcome as `run` prints it (several lines without a trailing newline).
+fn describe_result(r: &Value, show_output: bool) -> String {
     let bound = r["bound"]
         .as_str()
         .map(|b| format!(" [bound: {b}]"))
         .unwrap_or_default();
-    println!(
+    let mut out = format!(
         "execution {}: {} ({}) in {} steps, {} ms{bound}: {}",
         r["index"],
         r["outcome"].as_str().unwrap_or("?"),
@@ -241,16 +267,17 @@ fn print_result(r: &Value, show_output: bool) {
         r["message"].as_str().unwrap_or("")
     );
     for note in r["notes"].as_array().into_iter().flatten() {
-        println!("  note: {}", note.as_str().unwrap_or(""));
+        out.push_str(&format!("\n  note: {}", note.as_str().unwrap_or("")));
     }
     if show_output {
         for stream in ["stdout", "stderr"] {
             let text = r[stream].as_str().unwrap_or("");
             if !text.is_empty() {
-                println!("  --- {stream} ---\n{}", text.trim_end());
+                out.push_str(&format!("\n  --- {stream} ---\n{}", text.trim_end()));
             }
         }
     }
+    out
 }
 
 /// A directory for one rankcheck process's temporary files, inside `out`.

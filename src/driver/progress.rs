@@ -40,6 +40,9 @@ struct State {
     /// What runs besides executions (instrumenting, replaying a bug); shown in place of the
     /// time left.
     phase: Option<String>,
+    /// A command that counts no executions of its own (a benchmark): what it does, shown
+    /// with the time elapsed while no execution has been counted.
+    task: Option<String>,
     /// The start of this count (`begin`).
     since: Instant,
     deadline: Option<Instant>,
@@ -137,6 +140,11 @@ impl Progress {
         self.0.state.lock().unwrap().phase = what.map(str::to_string);
     }
 
+    /// What a command that counts no executions is doing (`benchmarking overhead`).
+    pub fn task(&self, what: &str) {
+        self.0.state.lock().unwrap().task = Some(what.to_string());
+    }
+
     /// Runs `f` (which prints) with the bar out of the way.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         match &self.0.bar {
@@ -181,6 +189,7 @@ impl State {
             searches: None,
             bugs: 0,
             phase: None,
+            task: None,
             since: now,
             deadline: None,
             stopped: false,
@@ -201,6 +210,9 @@ impl State {
     fn text(&self, now: Instant) -> String {
         let elapsed = now.saturating_duration_since(self.since);
         let secs = elapsed.as_secs_f64();
+        if let (Some(task), 0, None) = (&self.task, self.executions, self.searches) {
+            return format!("{task}, {} elapsed", duration(elapsed));
+        }
         let mut parts = Vec::new();
         match (self.searches, self.budget) {
             (Some((done, total)), _) => {
@@ -287,6 +299,26 @@ fn duration(d: Duration) -> String {
     }
 }
 
+/// The lines written to `path` after byte `from`, and the end of what was read: a results
+/// file of executions that print a lot is not read again from the start every time.
+pub fn count_new_lines(path: &std::path::Path, from: u64) -> (u64, u64) {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut new = Vec::new();
+    let read = std::fs::File::open(path).and_then(|mut f| {
+        f.seek(SeekFrom::Start(from))?;
+        f.read_to_end(&mut new)
+    });
+    // Up to the last whole line, so that a line being written is counted once, when done.
+    let whole = new.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
+    match read {
+        Ok(_) => (
+            new[..whole].iter().filter(|&&c| c == b'\n').count() as u64,
+            from + whole as u64,
+        ),
+        Err(_) => (0, from),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -305,6 +337,22 @@ mod tests {
         assert_eq!(duration(Duration::from_millis(59_700)), "1 min 0 s");
         assert_eq!(duration(Duration::from_secs(125)), "2 min 5 s");
         assert_eq!(duration(Duration::from_secs(3_780)), "1 h 3 min");
+    }
+
+    #[test]
+    fn a_task_that_counts_no_executions_says_what_it_does() {
+        let start = Instant::now();
+        let mut s = state(start);
+        s.task = Some("bench overhead".into());
+        assert_eq!(
+            s.text(start + Duration::from_secs(20)),
+            "bench overhead, 20 s elapsed"
+        );
+        // Once it counts executions (a benchmark that runs searches), the usual line.
+        s.executions = 3;
+        assert!(s
+            .text(start + Duration::from_secs(20))
+            .starts_with("3 executions"));
     }
 
     #[test]

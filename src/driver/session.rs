@@ -12,13 +12,13 @@
 //! unsharded session's schedules.
 
 use super::jvm::{on_off, Launch};
-use super::progress::Progress;
+use super::progress::{count_new_lines, Progress};
 use super::shard::Shard;
 use super::strategy::{Spread, CHUNK};
 use scheduler::session_coverage::Facts;
 use serde_json::Value;
 use std::cell::Cell;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -385,26 +385,6 @@ impl Session {
             agent_coverage: last.map(|(_, c)| (c, jvms_counted == 1)),
             counted,
         }
-    }
-}
-
-/// The lines written to `path` after byte `from`, and the end of what was read: a results
-/// file of executions that print a lot is not read again from the start every time.
-fn count_new_lines(path: &Path, from: u64) -> (u64, u64) {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut new = Vec::new();
-    let read = std::fs::File::open(path).and_then(|mut f| {
-        f.seek(SeekFrom::Start(from))?;
-        f.read_to_end(&mut new)
-    });
-    // Up to the last whole line, so that a line being written is counted once, when done.
-    let whole = new.iter().rposition(|&c| c == b'\n').map_or(0, |i| i + 1);
-    match read {
-        Ok(_) => (
-            new[..whole].iter().filter(|&&c| c == b'\n').count() as u64,
-            from + whole as u64,
-        ),
-        Err(_) => (0, from),
     }
 }
 
