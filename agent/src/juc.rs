@@ -125,6 +125,35 @@ pub fn under_jdk_code(jvmti: Jvmti) -> bool {
     decide(jvmti, &all[..n]).is_some_and(|(internal, _)| internal)
 }
 
+/// Whether the current access, at a JDK site, is a library's own bookkeeping rather than the
+/// program's use: below the accessing class's frames and above the first application frame
+/// (or the bottom of a worker's stack) lies a frame of another class (`AtomicInteger.get`
+/// under `ThreadPoolExecutor.execute`, a queue's count under `take`). Reports never name such
+/// an access as a failure's cause. A whole-stack walk: asked only when a trace is kept.
+pub fn library_internal(jvmti: Jvmti) -> bool {
+    let mut all = [std::ptr::null_mut(); 64];
+    let n = jvmti.current_methods_from(RUNTIME_FRAMES, &mut all);
+    let mut accessing: Option<String> = None;
+    for &m in &all[..n] {
+        if frame(jvmti, m) != Frame::Through {
+            return false;
+        }
+        let Some(class) = class_of(jvmti, m) else {
+            continue;
+        };
+        let outer = class.split(['$', '.']).next().unwrap_or(&class).to_string();
+        if outer == "java/lang/Thread" {
+            continue;
+        }
+        match &accessing {
+            None => accessing = Some(outer),
+            Some(a) if *a != outer => return true,
+            Some(_) => {}
+        }
+    }
+    false
+}
+
 /// The first frame that is not `Through` decides (innermost first): whether it is internal,
 /// and its index; `None` if there is none.
 fn decide(jvmti: Jvmti, methods: &[jmethodID]) -> Option<(bool, usize)> {

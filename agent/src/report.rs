@@ -39,6 +39,8 @@ pub struct TracedStep {
     /// Not a step of the schedule: a monitor hold the model learnt when another thread found
     /// the monitor taken (agent/src/control/real_monitors.rs), shown where it became known.
     pub learnt: bool,
+    /// An access a library made for its own bookkeeping (`juc::library_internal`).
+    pub library: bool,
 }
 
 impl TracedStep {
@@ -54,6 +56,7 @@ impl TracedStep {
             "site": self.site,
             "preempted": self.preempted,
             "learnt": self.learnt,
+            "library": self.library,
         })
     }
 }

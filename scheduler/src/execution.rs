@@ -1088,6 +1088,12 @@ impl<S: Strategy> Execution<S> {
         }
     }
 
+    /// How many operations `t` has performed in this execution (the occurrence index its next
+    /// event will have).
+    pub fn performed(&self, t: ThreadId) -> Option<u32> {
+        self.threads.get(t.index()).map(|s| s.performed)
+    }
+
     /// Whether a thread other than `t` owns a monitor (if none does, no monitor enter of `t`
     /// can block, whatever the monitor). Constant time: the agent asks at every point of a
     /// quiet-stretch run.

@@ -108,6 +108,7 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Named> {
             target: v["target"].as_u64().unwrap_or(0),
             site,
             preempted: v["preempted"].as_bool().unwrap_or(false),
+            library: v["library"].as_bool().unwrap_or(false),
         },
         object,
         field,

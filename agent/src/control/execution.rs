@@ -173,6 +173,7 @@ impl Control {
             next_confinement_id: 0,
             real_monitors: Vec::new(),
             adoptions: Vec::new(),
+            library_ops: Default::default(),
             locs: Default::default(),
         };
         if let Some(refs) = self.java() {

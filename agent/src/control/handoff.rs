@@ -90,6 +90,15 @@ impl Control {
             }
             return Turn::Pass;
         }
+        if self.options.trace
+            && matches!(op, Op::Access { site, .. } if crate::juc::is_jdk_site(site))
+            && crate::juc::library_internal(self.jvmti)
+        {
+            let next = st.model.performed(me).unwrap_or(0);
+            if let Some(ex) = st.exec.as_mut() {
+                ex.library_ops.insert((me.0, next));
+            }
+        }
         let decision = st.model.announce(me, op);
         self.settle(st, epoch, me, decision, Mode::Condvar)
     }

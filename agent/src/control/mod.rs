@@ -205,6 +205,9 @@ struct Exec {
     /// The holds the model adopted (real_monitors.rs), for traces: `(number of events before
     /// it, holder, monitor, site)`.
     adoptions: Vec<(usize, ThreadId, ObjId, SiteId)>,
+    /// With `trace=on`: the operations (thread, occurrence) that were a library's own
+    /// bookkeeping (`juc::library_internal`), marked in the trace.
+    library_ops: rustc_hash::FxHashSet<(u32, u32)>,
     /// The value `RC.quietCovers` holds (likewise).
     quiet_covers: i32,
     /// With `trace=on`: what each access location is, `(object id, array index or -1)`

@@ -195,6 +195,7 @@ impl Control {
                     site: e.site,
                     preempted: mark.is_some_and(|m| m.preempted),
                     learnt: false,
+                    library: ex.library_ops.contains(&(e.thread.0, e.index)),
                 }
             })
             .collect();
@@ -221,6 +222,7 @@ impl Control {
                     site,
                     preempted: false,
                     learnt: true,
+                    library: false,
                 },
             );
         }
@@ -256,6 +258,7 @@ impl Control {
                     site: op.site().unwrap_or(0),
                     preempted: false,
                     learnt: false,
+                    library: false,
                 });
             }
         }
