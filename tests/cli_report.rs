@@ -29,7 +29,12 @@ fn without_ids(text: &str) -> String {
 
 /// Runs `rankcheck test --manifest` on one bundled program; returns its report folder.
 fn report_of(program: &str, out: &Path) -> (PathBuf, Ran) {
-    let manifest = root().join("contest-bench").join(program);
+    report_in("contest-bench", program, out)
+}
+
+/// [`report_of`] for a program of `suite` (a folder of the repository).
+fn report_in(suite: &str, program: &str, out: &Path) -> (PathBuf, Ran) {
+    let manifest = root().join(suite).join(program);
     let ran = rankcheck(
         &root(),
         &[
@@ -126,6 +131,33 @@ fn bundled_bug_reports_start_with_their_cause() {
         );
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+/// A queue's or a pool's own bookkeeping is never the cause: two consumers of a
+/// `LinkedBlockingQueue` lose an update of a shared total while both also touch the queue's
+/// internal count. Before accesses were marked `library` in traces, the cause was
+/// "atomicity violation: t1 wrote AtomicInteger#7 at ?".
+#[test]
+fn a_library_s_bookkeeping_is_not_the_cause() {
+    let scratch = scratch("report-library");
+    let (dir, _) = report_in("tests/programs", "QueueConsumersTotal", &scratch);
+    let explanation = std::fs::read_to_string(dir.join("explanation.txt")).unwrap();
+    let first = explanation.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("atomicity violation: ") && first.contains("Main.total at Main.java:"),
+        "{explanation}"
+    );
+    assert!(!first.contains("AtomicInteger"), "{explanation}");
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("result.json")).unwrap()).unwrap();
+    let library = trace["steps_trace"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["library"] == true)
+        .count();
+    assert!(library > 0, "the queue's own accesses are marked");
+    let _ = std::fs::remove_dir_all(&scratch);
 }
 
 /// What the page's DOM after load must show; `Err` says what is missing.

@@ -1,0 +1,48 @@
+package orders;
+
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+
+/**
+ * Two consumers drain a queue of order amounts and add them to a shared total.
+ *
+ * <p>{@code total += amount} is a read and a write: if one consumer reads the total, the other
+ * adds its amount, and the first writes its sum, that amount is lost (one preemption, two
+ * threads). The queue's methods also touch its internal count from both threads; that is the
+ * queue's own business and never the cause.
+ */
+public class Main {
+    static int total;
+
+    public static void main(String[] args) throws Exception {
+        BlockingQueue<Integer> amounts = new LinkedBlockingQueue<>();
+        Runnable consumer = () -> {
+            try {
+                while (true) {
+                    int amount = amounts.take();
+                    if (amount < 0) {
+                        return;
+                    }
+                    total += amount;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+        Thread first = new Thread(consumer);
+        Thread second = new Thread(consumer);
+        first.start();
+        second.start();
+        for (int amount : new int[] {5, 10, 20}) {
+            amounts.put(amount);
+        }
+        amounts.put(-1);
+        amounts.put(-1);
+        first.join();
+        second.join();
+        System.out.println("total " + total);
+        if (total != 35) {
+            throw new AssertionError("expected a total of 35, got " + total);
+        }
+    }
+}
