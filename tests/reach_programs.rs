@@ -142,3 +142,53 @@ fn threads_stopped_inside_synchronized_jdk_methods_stay_under_control() {
     assert_eq!(json["executions"], 2000, "{both}");
     assert_eq!(json["inconclusive"], serde_json::json!([]), "{both}");
 }
+
+/// `--jdk-collections all`: main's operations on a list that the delivery thread touches only
+/// later are scheduling points too, so the add between two steps of main's iteration (a
+/// ConcurrentModificationException) is explored and replayed; the fixed variant (a
+/// copy-on-write list) stays clean. (With the default `on`, main's accesses come before a
+/// second thread touched the list and are no points: the README says so.)
+#[test]
+fn all_collection_points_find_an_iteration_a_later_add_breaks() {
+    let dir = scratch("reach-collections-all");
+    let (code, json, both) = search(
+        &dir,
+        "IterateWhileAdding",
+        &[
+            "--jdk-collections",
+            "all",
+            "--budget",
+            "2000",
+            "--seed",
+            "1",
+            "--out",
+            "out",
+        ],
+    );
+    assert_eq!(code, 1, "{both}");
+    let bug = &json["bugs"][0];
+    assert!(
+        bug["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("ConcurrentModificationException"),
+        "{both}"
+    );
+    let report = bug["report"].as_str().expect("a report folder");
+    let replay = rankcheck(&dir, &["replay", report], LIMIT);
+    assert_eq!(replay.code, 1, "{}", replay.both());
+    let (code, json, both) = search(
+        &dir,
+        "IterateWhileAddingFixed",
+        &[
+            "--jdk-collections",
+            "all",
+            "--budget",
+            "2000",
+            "--out",
+            "out-fixed",
+        ],
+    );
+    assert_eq!(code, 0, "{both}");
+    assert_eq!(json["executions"], 2000, "{both}");
+}

@@ -201,8 +201,10 @@ pub struct SearchArgs {
     /// Field and array accesses inside the JDK's collections (HashMap, ArrayList, TreeMap,
     /// ArrayDeque, StringBuilder, … and their iterators) are scheduling points when the
     /// program's own code calls them on an object a second thread has touched: a race between
-    /// two unsynchronized `put`s is found.
-    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    /// two unsynchronized `put`s is found. `all`: also on an object only one thread has
+    /// touched so far (slower; finds a thread preempted between its operations on a collection
+    /// another thread touches only later, such as an iteration a later `add` breaks).
+    #[arg(long, default_value = "on", value_parser = ["on", "off", "all"])]
     pub jdk_collections: String,
 }
 
@@ -241,7 +243,7 @@ impl SearchArgs {
             timeouts: self.waits.timeouts.clone(),
             jvm_args: self.jvm.jvm_arg.clone(),
             cpus: self.jvm.cpus.map(usize::from),
-            jdk_collections: self.jdk_collections == "on",
+            jdk_collections: self.jdk_collections.clone(),
             out: self.out.clone(),
             // The command that runs the search shows the progress (`driver::progress`).
             progress: None,

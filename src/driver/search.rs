@@ -65,8 +65,9 @@ pub struct Search {
     pub jvm_args: Vec<String>,
     /// The processor count the program sees (`availableProcessors()`); `None`: the machine's.
     pub cpus: Option<usize>,
-    /// Field and array accesses inside the JDK's collections are scheduling points.
-    pub jdk_collections: bool,
+    /// Field and array accesses inside the JDK's collections are scheduling points: `on`
+    /// (once a second thread touched the object), `all` (always) or `off`.
+    pub jdk_collections: String,
     /// Report folders go here.
     pub out: PathBuf,
     /// Where executions, bugs and phases are counted for the progress shown (`None`: nowhere).
@@ -178,7 +179,7 @@ impl Search {
             timeouts: scheduler::Timeouts::default().name().into(),
             jvm_args: Vec::new(),
             cpus: None,
-            jdk_collections: true,
+            jdk_collections: "on".into(),
             out,
             progress: None,
             // A sweep runs hundreds of searches: one more JVM each is too dear there.
@@ -200,7 +201,7 @@ impl Search {
             ("expect-exit".into(), program.expect_exit.to_string()),
             ("spurious".into(), on_off(self.spurious)),
             ("timeouts".into(), self.timeouts.clone()),
-            ("collections".into(), on_off(self.jdk_collections)),
+            ("collections".into(), self.jdk_collections.clone()),
         ];
         if program.load_time {
             o.push(("instrument".into(), "load".into()));

@@ -74,7 +74,7 @@ impl ExecView<'_> {
     /// Whether only this thread has touched `obj` at a confinement-checked site so far
     /// (confinement.rs); statics (null) never are.
     pub fn confined(&mut self, control: &Control, obj: jobject) -> bool {
-        if obj.is_null() {
+        if obj.is_null() || control.options.load.collections_unconfined {
             return false;
         }
         // Not `obj_id`: the objects met here include the JDK's own (its first-time work in a

@@ -50,6 +50,9 @@ pub struct LoadOptions {
     /// Make the field and array accesses inside the JDK collections of
     /// [`crate::jdk_classes::is_collection_target`] scheduling points (`collections=on`; needs `juc`).
     pub collections: bool,
+    /// With `collections=all`: every such access of the program's is a point, also on an
+    /// object only one thread has touched so far (confinement.rs's shortcut off).
+    pub collections_unconfined: bool,
     /// Instrument application classes as they load (`instrument=load` or `load-sync-only`).
     pub app: AppMode,
     /// The runtime jar (`rt-jar=PATH`); by default the class-path entry that holds `RC`.
@@ -69,6 +72,7 @@ impl Default for LoadOptions {
         LoadOptions {
             juc: true,
             collections: false,
+            collections_unconfined: false,
             app: AppMode::Off,
             rt_jar: None,
         }
@@ -89,7 +93,14 @@ impl LoadOptions {
         };
         match key {
             "juc" => self.juc = switch()?,
-            "collections" => self.collections = switch()?,
+            "collections" if value.trim() == "all" => {
+                self.collections = true;
+                self.collections_unconfined = true;
+            }
+            "collections" => {
+                self.collections = switch().map_err(|_| bad("want on, off or all"))?;
+                self.collections_unconfined = false;
+            }
             "instrument" => {
                 self.app = match value.trim() {
                     "off" | "offline" => AppMode::Off,
