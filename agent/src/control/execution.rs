@@ -236,12 +236,20 @@ impl Control {
         ];
         for (patience, then_stop) in phases {
             let deadline = Instant::now() + patience;
+            let mut checks = 0u32;
             while st.exec.as_ref().unwrap().live > 0 && Instant::now() < deadline {
                 st = self
                     .harness_cv
                     .wait_timeout(st, Duration::from_millis(5))
                     .unwrap_or_else(|e| e.into_inner())
                     .0;
+                checks += 1;
+                // Threads that block each other on real monitors (a deadlock inside
+                // synchronized JDK methods) never take an asynchronous exception: waiting
+                // the whole patience out for them only slows the search down.
+                if !then_stop && checks % 20 == 0 && self.all_blocked_entering(&st) {
+                    break;
+                }
             }
             let ex = st.exec.as_mut().unwrap();
             if ex.live <= 0 || !then_stop {
@@ -273,6 +281,23 @@ impl Control {
             ));
         }
         debug_assert_eq!(ex.epoch, epoch);
+    }
+
+    /// Whether every application thread still alive is blocked entering a real monitor.
+    fn all_blocked_entering(&self, st: &State) -> bool {
+        let ex = st.exec.as_ref().unwrap();
+        let mut alive = ex
+            .threads
+            .iter()
+            .filter(|r| !r.thread.is_null() && r.place != Place::Gone)
+            .peekable();
+        alive.peek().is_some()
+            && alive.all(|r| {
+                self.jvmti.thread_state(r.thread).is_ok_and(|s| {
+                    s & crate::jvmti_sys::JVMTI_THREAD_STATE_ALIVE == 0
+                        || s & crate::jvmti_sys::JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER != 0
+                })
+            })
     }
 
     /// Completes the execution's result with the harness's output and oracle verdict, writes
