@@ -162,7 +162,17 @@ fn bench_strategies_tables_executions_to_the_bug_per_strategy() {
     assert_eq!(md.code, 0, "{}", md.both());
     assert!(md.stdout.contains("| Program | pos |"), "{}", md.stdout);
     assert!(md.stdout.contains("| LostUpdate | "), "{}", md.stdout);
-    assert!(md.stdout.contains("| geometric mean | "), "{}", md.stdout);
+    assert!(
+        md.stdout
+            .contains("| geometric mean of executions to the bug | "),
+        "{}",
+        md.stdout
+    );
+    assert!(
+        md.stdout.contains("| found within 100 executions | 1/1 |"),
+        "{}",
+        md.stdout
+    );
 }
 
 #[test]
