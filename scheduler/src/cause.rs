@@ -181,17 +181,22 @@ pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cau
 fn order(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
     let mut started = Vec::new();
     let mut ended = Vec::new();
+    // Each thread's last step: one that ended parked or waiting has run out of work (an idle
+    // pool worker waiting for its next task), it is not behind.
+    let mut last: HashMap<u32, OpKind> = HashMap::new();
     for s in steps {
         match s.kind {
             OpKind::Start => started.push(s.target as u32),
             OpKind::End => ended.push(s.thread),
             _ => {}
         }
+        last.insert(s.thread, s.kind);
     }
     let reader = failing.or_else(|| steps.last().map(|s| s.thread))?;
+    let idle = |t: &u32| matches!(last.get(t), Some(OpKind::Park | OpKind::Wait));
     let behind: Vec<u32> = started
         .into_iter()
-        .filter(|t| *t != reader && !ended.contains(t))
+        .filter(|t| *t != reader && !ended.contains(t) && !idle(t))
         .collect();
     if behind.is_empty() {
         return None;
@@ -769,6 +774,32 @@ mod tests {
                 woke: 7,
                 rewait: 9,
                 waiter: 1
+            }
+        );
+    }
+
+    #[test]
+    fn idle_pool_workers_are_not_behind() {
+        // A worker wrote 9 under lock 7 and went back to waiting for work (park); main reads 9
+        // under the lock and fails: the worker had run out of work, no order is violated.
+        let s = steps(&[
+            (0, Start, 1),
+            (1, MonitorEnter, 7),
+            (1, Write, 9),
+            (1, MonitorExit, 7),
+            (1, Park, 1),
+            (0, MonitorEnter, 7),
+            (0, Read, 9),
+            (0, MonitorExit, 7),
+        ]);
+        assert_eq!(explain(&s, &[], Some(0)), Cause::Unknown);
+        // A worker still running (its last step not a park) is behind.
+        let running: Vec<Step> = s.iter().filter(|x| x.kind != Park).cloned().collect();
+        assert_eq!(
+            explain(&running, &[], Some(0)),
+            Cause::Order {
+                read: 5,
+                behind: vec![1]
             }
         );
     }
