@@ -3,8 +3,10 @@
 //!
 //! * Determinism: each buggy program's failure message holds text that differs from one
 //!   execution to the next of one JVM unless rankcheck pins it per execution (default thread
-//!   names `Thread-N`, thread ids, `pool-N-thread-M`, identity hash codes, the processor count,
-//!   the clocks, `new Random()`, `ThreadLocalRandom`, `Math.random()`, `Collections.shuffle`).
+//!   names `Thread-N`, thread ids, `pool-N-thread-M`, identity hash codes (StripedTransfers: a
+//!   bug only when two objects hash apart, hidden when every identity hash is equal), the
+//!   processor count, the clocks, `new Random()`, `ThreadLocalRandom`, `Math.random()`,
+//!   `Collections.shuffle`).
 //!   The bug must be found in an execution other than the first of its JVM, replayed in a fresh
 //!   JVM (exit 1), and replayed again by `rankcheck replay` (exit 1). Each fixed variant gets no
 //!   report in 2,000 executions.
@@ -167,6 +169,13 @@ determinism!(
     "IdentityHashSetClaim",
     "claimed 2 times",
     [6, 5, 4] // 9, 4, 3
+);
+determinism!(
+    striped_transfers_found_and_replayed,
+    striped_transfers_fixed_no_report,
+    "StripedTransfers",
+    "money lost: total ",
+    [1, 2, 3] // 38
 );
 determinism!(
     millis_check_then_act_found_and_replayed,

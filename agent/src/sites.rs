@@ -2,7 +2,7 @@
 //! agent needs: which field a data-access site touches.
 
 use crate::hash::mix;
-use java_harness::hooks::{SiteKind, SiteRecord};
+use java_harness::hooks::{Hook, SiteKind, SiteRecord};
 use std::collections::HashMap;
 
 /// What the harness needs to know about a site (from the site table).
@@ -26,6 +26,8 @@ pub struct Parsed {
     /// Each site's table line, for traces: the CLI knows the program's sites, not those of
     /// JDK classes rewritten at load time.
     pub lines: HashMap<i64, Box<str>>,
+    /// A site calls `ManagementFactory.getPlatformMBeanServer()` ([`Hook::PlatformMBeanServer`]).
+    pub uses_mbean_server: bool,
 }
 
 /// The place of a site as people read it: `pkg.Cls.method line 12`.
@@ -45,10 +47,12 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
     let mut places = HashMap::new();
     let mut lines = HashMap::new();
     let mut allocs = Vec::new();
+    let mut uses_mbean_server = false;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let Ok(rec) = SiteRecord::parse_line(line) else {
             continue;
         };
+        uses_mbean_server |= rec.kind == SiteKind::Call(Hook::PlatformMBeanServer);
         if rec.kind == SiteKind::Alloc {
             allocs.push(rec.clone());
         }
@@ -77,6 +81,7 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
             infos: sites,
             places,
             lines,
+            uses_mbean_server,
         },
         allocs,
     )
@@ -110,5 +115,22 @@ mod tests {
         assert_eq!(&*parsed.places[&a], "a.B.run line 10");
         assert_eq!(sites[&a].field, sites[&b].field);
         assert_ne!(sites[&a].field, field_key("a/B.other:I"));
+        assert!(!parsed.uses_mbean_server);
+    }
+
+    #[test]
+    fn a_call_of_the_platform_mbean_server_is_noticed() {
+        let rec = SiteRecord {
+            id: site_id("a/Pool", 0),
+            class: "a/Pool".into(),
+            method: "register".into(),
+            descriptor: "()V".into(),
+            bci: 4,
+            line: Some(31),
+            kind: SiteKind::Call(Hook::PlatformMBeanServer),
+            detail: String::new(),
+        };
+        let (parsed, _) = parse_records(&rec.to_line());
+        assert!(parsed.uses_mbean_server);
     }
 }

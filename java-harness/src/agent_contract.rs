@@ -53,7 +53,7 @@ pub const RC_NATIVES: &[Native] = &[
 /// first call into the agent, before anything could register them.
 pub const AGENT_NATIVES: &[Native] = &[
     native("connect", "()J"),
-    native("loadSites", "(Ljava/lang/String;)V"),
+    native("loadSites", "(Ljava/lang/String;)Z"),
     native("nextExecution", "()J"),
     native("startExecution", "(Ljava/lang/Thread;)V"),
     native("awaitExecution", "()V"),

@@ -151,6 +151,10 @@ pub enum Hook {
     /// calling `java/util/Random.<init>(J)V` instead (the only hook that is not a plain
     /// replacement: see [`Hook::replaced_call`]).
     RandomSeed,
+    /// `ManagementFactory.getPlatformMBeanServer()`: the same call, marking in the site table
+    /// that the program uses the JVM-wide MBean server, which the harness then creates before
+    /// the first execution and clears of each execution's registrations (see `Loop.java`).
+    PlatformMBeanServer,
     // --- atomic accesses through handles (see the rewriter's `passes::handles`) ---
     /// Before a signature-polymorphic `invokevirtual java/lang/invoke/VarHandle.<access mode>`
     /// in application code: the call's arguments are spilled to scratch locals and reloaded
@@ -229,6 +233,7 @@ impl Hook {
         Hook::NanoTimeAdjustment,
         Hook::MathRandom,
         Hook::RandomSeed,
+        Hook::PlatformMBeanServer,
         Hook::VarHandleAccess,
         Hook::UnsafeAccess,
         Hook::UpdaterAccess,
@@ -282,6 +287,11 @@ impl Hook {
             Hook::NanoTimeAdjustment => ("nanoTimeAdjustment", "(JJ)J", Replace),
             Hook::MathRandom => ("mathRandom", "(J)D", Replace),
             Hook::RandomSeed => ("randomSeed", "(J)J", Replace),
+            Hook::PlatformMBeanServer => (
+                "platformMBeanServer",
+                "(J)Ljavax/management/MBeanServer;",
+                Replace,
+            ),
             Hook::VarHandleAccess => (
                 "varHandleAccess",
                 "(Ljava/lang/Object;Ljava/lang/Object;IZJ)V",
@@ -342,7 +352,8 @@ impl Hook {
     /// overload without the site id (such a call has no bytecode site; the bridge passes 0).
     /// The rewriter points the constant at it (`passes::calls::redirect_method_handles`).
     /// `None` for hooks no method reference reaches: the seed of `new Random()`, the handle
-    /// makers (their results are tracked per call site) and the JDK-internal clock.
+    /// makers (their results are tracked per call site), the JDK-internal clock and the MBean
+    /// server (a method reference to it only misses marking the site table).
     pub fn bridge_descriptor(self) -> Option<String> {
         if self.placement() != Placement::Replace
             || matches!(
@@ -353,6 +364,7 @@ impl Hook {
                     | Hook::ArrayElementVarHandle
                     | Hook::UnsafeObjectFieldOffset
                     | Hook::NanoTimeAdjustment
+                    | Hook::PlatformMBeanServer
             )
         {
             return None;
@@ -420,6 +432,11 @@ impl Hook {
             Hook::NanoTimeAdjustment => m("jdk/internal/misc/VM", "getNanoTimeAdjustment", "(J)J"),
             Hook::MathRandom => m("java/lang/Math", "random", "()D"),
             Hook::RandomSeed => m("java/util/Random", "<init>", "()V"),
+            Hook::PlatformMBeanServer => m(
+                "java/lang/management/ManagementFactory",
+                "getPlatformMBeanServer",
+                "()Ljavax/management/MBeanServer;",
+            ),
             Hook::FindVarHandle => m(LOOKUP, "findVarHandle", FIND_VAR_HANDLE),
             Hook::FindStaticVarHandle => m(LOOKUP, "findStaticVarHandle", FIND_VAR_HANDLE),
             Hook::ArrayElementVarHandle => m(

@@ -44,6 +44,8 @@ pub struct ClassFile<'a> {
     pub this_class: u16,
     pub name: &'a [u8],
     pub super_name: Option<&'a [u8]>,
+    /// Internal names of the interfaces the class lists itself (not inherited ones).
+    pub interfaces: Vec<&'a [u8]>,
     /// From access_flags up to (not including) methods_count.
     middle: Range<usize>,
     pub methods: Vec<Method>,
@@ -96,8 +98,11 @@ impl<'a> ClassFile<'a> {
         } else {
             Some(cp.class_name(super_class)?)
         };
-        let interfaces = r.u2()? as usize;
-        r.take(interfaces * 2)?;
+        let interface_count = r.u2()? as usize;
+        let mut interfaces = Vec::with_capacity(interface_count);
+        for _ in 0..interface_count {
+            interfaces.push(cp.class_name(r.u2()?)?);
+        }
         let fields = r.u2()?;
         for _ in 0..fields {
             r.take(6)?;
@@ -142,6 +147,7 @@ impl<'a> ClassFile<'a> {
             this_class,
             name,
             super_name,
+            interfaces,
             middle,
             methods,
             attributes,
@@ -157,19 +163,27 @@ impl<'a> ClassFile<'a> {
     }
 
     /// Writes the class: `methods[i]` replaced by `new_methods[i]` where that is `Some` (a whole
-    /// encoded method_info), and `extra_attributes` (encoded, header included) appended to the
-    /// class attributes.
-    pub fn write(&self, new_methods: &[Option<Vec<u8>>], extra_attributes: &[Vec<u8>]) -> Vec<u8> {
+    /// encoded method_info), `added_methods` (whole method_infos) after them, and
+    /// `extra_attributes` (encoded, header included) appended to the class attributes.
+    pub fn write(
+        &self,
+        new_methods: &[Option<Vec<u8>>],
+        added_methods: &[Vec<u8>],
+        extra_attributes: &[Vec<u8>],
+    ) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.bytes.len() + 1024);
         out.extend_from_slice(&self.bytes[..8]);
         self.cp.write(&mut out);
         out.extend_from_slice(&self.bytes[self.middle.clone()]);
-        put_u2(&mut out, self.methods.len() as u16);
+        put_u2(&mut out, (self.methods.len() + added_methods.len()) as u16);
         for (m, new) in self.methods.iter().zip(new_methods) {
             match new {
                 Some(bytes) => out.extend_from_slice(bytes),
                 None => out.extend_from_slice(&self.bytes[m.range.clone()]),
             }
+        }
+        for m in added_methods {
+            out.extend_from_slice(m);
         }
         put_u2(
             &mut out,

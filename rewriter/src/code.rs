@@ -22,6 +22,7 @@ pub mod op {
     pub const ACONST_NULL: u8 = 0x01;
     pub const LDC_W: u8 = 0x13;
     pub const LDC2_W: u8 = 0x14;
+    pub const LCONST_0: u8 = 0x09;
     pub const ILOAD: u8 = 0x15;
     pub const LLOAD: u8 = 0x16;
     pub const FLOAD: u8 = 0x17;

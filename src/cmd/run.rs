@@ -65,11 +65,13 @@ pub struct Args {
     pub pin: String,
     #[command(flatten)]
     pub jvm: super::search_args::JvmArgs,
-    /// Leave identity hash codes computed inside the JDK (`Object.hashCode` of classes that do
-    /// not override it) to the JVM. By default the JVM runs with `-XX:hashCode=2`, which makes
-    /// them all equal, so that, e.g., iterating a HashSet of such objects goes the same way in
-    /// every execution and in a replay (the JVM's own identity hashes depend on how many threads
-    /// it created before, so they differ between the executions of one JVM).
+    /// Leave identity hash codes of objects whose class rankcheck did not give a pinned
+    /// `hashCode` (`new Object()`, arrays, JDK classes) to the JVM. By default the JVM runs with
+    /// `-XX:hashCode=2`, which makes those all equal, so that, e.g., iterating a HashSet of
+    /// such objects goes the same way in every execution and in a replay (the JVM's own
+    /// identity hashes depend on how many threads it created before, so they differ between
+    /// the executions of one JVM). The program's own classes get distinct pinned hashes either
+    /// way.
     #[arg(long)]
     pub jvm_identity_hashes: bool,
     /// Print the program's output of every execution.

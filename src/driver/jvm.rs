@@ -332,8 +332,8 @@ fn absolute(p: &Path) -> PathBuf {
 }
 
 /// JVM options that make what a program observes the same in every execution and in replays
-/// (agent/PROTOCOL.md, "Pinned nondeterminism"): identity hash codes computed inside the JDK
-/// (`Object.hashCode` of classes that do not override it), no compiler threads started halfway
+/// (agent/PROTOCOL.md, "Pinned nondeterminism"): identity hash codes the JVM computes itself
+/// (`new Object()`, arrays, JDK classes; the program's classes get pinned ones), no compiler threads started halfway
 /// through a run (each would take a thread id), and the processor count: the agent keeps the
 /// controlled threads on one CPU, which must not make `availableProcessors()` say 1 (parallel
 /// streams and pools sized by it would not split); `cpus` overrides the machine's count

@@ -345,13 +345,16 @@ impl Control {
     /// Adds site tables to the agent's (the harness's offline tables, and classes rewritten at
     /// load time, in any order); the tracked-variable lines of a class path instrumented for a
     /// variable set go to [`crate::naming::register`].
-    pub fn load_site_table(&self, text: &str) {
+    /// Loads the program's site tables; true when one of its sites calls the platform MBean
+    /// server (the harness then creates it before the first execution).
+    pub fn load_site_table(&self, text: &str) -> bool {
         let (sites, allocs) = crate::sites::parse_records(text);
         crate::naming::register(text, &allocs);
         let mut st = self.lock();
         st.sites.extend(sites.infos);
         st.site_places.extend(sites.places);
         st.site_lines.extend(sites.lines);
+        sites.uses_mbean_server
     }
 
     pub fn exit_status(&self) -> i32 {

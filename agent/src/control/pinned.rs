@@ -8,7 +8,9 @@ pub const BASE_CLOCK_NS: u64 = 1_600_000_000_000_000_000;
 impl Control {
     // ---- pinned nondeterminism -------------------------------------------------------------
 
-    /// A deterministic identity hash: a function of the execution's seed and the object's id.
+    /// A deterministic identity hash: a function of the execution's seed and index and the
+    /// object's id; -1 outside an execution (object ids belong to one), where RC falls back to
+    /// the JVM's own hash, which stays the same across calls.
     pub fn identity_hash(&self, obj: jobject) -> i32 {
         let mut st = self.lock();
         let seed = self.options.seed;
@@ -17,7 +19,7 @@ impl Control {
                 let id = self.obj_id(ex, obj);
                 (mix(mix(seed, ex.index), id.0) as u32 & 0x7fff_ffff) as i32
             }
-            None => (mix(seed, obj as u64) as u32 & 0x7fff_ffff) as i32,
+            None => -1,
         }
     }
 

@@ -18,11 +18,11 @@ pub extern "system" fn Java_rankcheck_harness_Agent_loadSites(
     env: *mut JNIEnv,
     _: jclass,
     table: jstring,
-) {
+) -> jboolean {
     let (Some(c), Some(text)) = (control(), java_string(env, table)) else {
-        return;
+        return 0;
     };
-    c.load_site_table(&text);
+    jboolean::from(c.load_site_table(&text))
 }
 
 #[no_mangle]

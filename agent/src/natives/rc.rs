@@ -355,7 +355,8 @@ extern "system" fn n_identity_hash(
 ) -> jint {
     match control() {
         Some(c) if !obj.is_null() => c.identity_hash(obj),
-        _ => 0,
+        Some(_) => 0,
+        None => -1,
     }
 }
 

@@ -2,7 +2,8 @@
 //! with the same arguments plus the site id, whatever the invoke kind, when its owner resolves
 //! (through the class hierarchy) to the JDK method the hook stands for. `invokespecial` (super
 //! calls, private methods) is left alone, except `new Random()`: `Random.<init>()V` becomes
-//! `Random.<init>(J)V` with a seed from `RC.randomSeed`. VarHandle and Unsafe accesses are
+//! `Random.<init>(J)V` with a seed from `RC.randomSeed`, and `super.hashCode()` reaching
+//! `Object.hashCode`, which becomes the pinned identity hash (see `passes::identity`). VarHandle and Unsafe accesses are
 //! `passes::handles`'s, called from here; the calls that make handles are replaced only with
 //! data accesses on (they belong to them).
 
@@ -51,7 +52,10 @@ fn replacing_hook(config: &Config, m: &MemberRef, is_static: bool) -> Option<Hoo
         h.placement() == Placement::Replace
             && h != Hook::RandomSeed
             && (config.pin_nondeterminism
-                || !matches!(h, Hook::IdentityHashCode | Hook::MathRandom))
+                || !matches!(
+                    h,
+                    Hook::IdentityHashCode | Hook::MathRandom | Hook::PlatformMBeanServer
+                ))
             && (config.data || !makes_handle(h))
             && h.replaced_call().is_some_and(|r| {
                 r.name == name
@@ -124,6 +128,18 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
             put_u2(&mut replace, init);
             ctx.edits.before[i].append(&mut before);
             ctx.edits.replace[i] = Some(replace);
+            ctx.edits.need_stack(2);
+            return Ok(true);
+        }
+        if ctx.config.pin_nondeterminism
+            && super::identity::is_object_hash_code(m.owner, m.name, m.descriptor)
+        {
+            // `super.hashCode()` reaching `Object.hashCode`: the pinned identity hash, as the
+            // override `passes::identity` gives classes that inherit it.
+            let hook = Hook::IdentityHashCode;
+            let mut before = ctx.site(SiteKind::Call(hook), bci, String::new())?;
+            ctx.edits.before[i].append(&mut before);
+            ctx.edits.replace[i] = Some(ctx.call_hook(hook)?);
             ctx.edits.need_stack(2);
             return Ok(true);
         }

@@ -9,6 +9,7 @@ pub mod atomics;
 pub mod calls;
 pub mod data;
 pub mod handles;
+pub mod identity;
 pub mod sync;
 
 use crate::bytes::{decode_mutf8, put_u2, put_u4};
@@ -306,7 +307,11 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
     }
     // Method references to replaced JDK methods (`Thread::start`) are calls too.
     let handles = calls::redirect_method_handles(&mut class.cp, config)?;
-    if count == 0 && handles == 0 {
+    let mut added = Vec::new();
+    if identity::wants_override(&class, config)? {
+        added.push(identity::override_method(&mut class)?);
+    }
+    if count == 0 && handles == 0 && added.is_empty() {
         let mut out = unchanged(class_name);
         out.warnings = warnings;
         return Ok(out);
@@ -315,7 +320,7 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
     let mut attr = Vec::with_capacity(6);
     put_u2(&mut attr, mark);
     put_u4(&mut attr, 0);
-    let out = class.write(&new_methods, &[attr]);
+    let out = class.write(&new_methods, &added, &[attr]);
     Ok(Instrumented {
         bytes: out,
         class: class_name,
@@ -351,7 +356,7 @@ pub fn round_trip(bytes: &[u8]) -> Result<Vec<u8>, RewriteError> {
             crate::code::apply(&code, &edits, &mut class.cp, &method, class.major >= 50)?;
         new_methods[mi] = Some(encode_method(&class, mi, m.access, new_code));
     }
-    Ok(class.write(&new_methods, &[]))
+    Ok(class.write(&new_methods, &[], &[]))
 }
 
 #[cfg(test)]

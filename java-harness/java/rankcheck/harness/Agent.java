@@ -11,7 +11,8 @@ final class Agent {
     static native long connect();
 
     /** Hands the instrumented program's site table (tab-separated lines) to the agent. */
-    static native void loadSites(String table);
+    /** Loads the site tables; true when a site calls the platform MBean server. */
+    static native boolean loadSites(String table);
 
     /** The index of the next execution to run, or -1 when the run is over. */
     static native long nextExecution();

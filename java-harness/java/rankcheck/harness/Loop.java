@@ -85,15 +85,17 @@ public final class Loop {
         Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
         Thread.UncaughtExceptionHandler handler = Loop::uncaught;
         boolean first = true;
+        MBeans mbeans = null;
         try {
             for (long n = 0; n < limit; n++) {
                 long index = Agent.nextExecution();
                 if (index < 0) break;
                 Execution ex = body.prepare(index);
                 if (first) {
-                    Agent.loadSites(siteTable(ex.loader));
+                    if (Agent.loadSites(siteTable(ex.loader))) mbeans = new MBeans();
                     first = false;
                 }
+                if (mbeans != null) mbeans.remember();
                 Capture out = new Capture();
                 Capture err = new Capture();
                 Thread.setDefaultUncaughtExceptionHandler(handler);
@@ -109,6 +111,7 @@ public final class Loop {
                     System.setOut(realOut);
                     System.setErr(realErr);
                 }
+                if (mbeans != null) mbeans.forgetNew();
                 String stdout = out.text();
                 String stderr = err.text();
                 String[] verdict = ex.verdict(stdout, stderr);
@@ -158,6 +161,34 @@ public final class Loop {
             }
         }
         return table.toString();
+    }
+
+    /**
+     * The JVM-wide MBean server of a program that uses it, made the same for every execution:
+     * created before the first one (outside control: creating it inside would give that
+     * execution steps no later execution and no replay of a later one has), and cleared after
+     * each execution of the names it registered (a pool that registers itself as {@code pool}
+     * would otherwise find the name taken and register as {@code pool2}, {@code pool3}, ...).
+     */
+    private static final class MBeans {
+        final javax.management.MBeanServer server =
+                java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        java.util.Set<javax.management.ObjectName> before = java.util.Set.of();
+
+        void remember() {
+            before = server.queryNames(null, null);
+        }
+
+        void forgetNew() {
+            for (javax.management.ObjectName name : server.queryNames(null, null)) {
+                if (before.contains(name)) continue;
+                try {
+                    server.unregisterMBean(name);
+                } catch (javax.management.JMException | RuntimeException e) {
+                    // Gone already, or its preDeregister refused: the next execution may see it.
+                }
+            }
+        }
     }
 
     /** One execution's stdout or stderr, kept in memory up to {@link #OUTPUT_CAP} bytes. */

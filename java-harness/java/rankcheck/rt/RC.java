@@ -256,8 +256,21 @@ public final class RC {
 
     // ---- nondeterminism pinned for replay -------------------------------------------------
 
+    /** Also the body of the `hashCode` override the rewriter gives the program's classes. */
     public static int identityHashCode(Object obj, long site) {
-        return on ? nIdentityHash(obj, site) : System.identityHashCode(obj);
+        // Negative: no execution under way (a thread left running after one): the JVM's own.
+        int h = on ? nIdentityHash(obj, site) : -1;
+        return h >= 0 ? h : System.identityHashCode(obj);
+    }
+
+    /**
+     * The program's {@code ManagementFactory.getPlatformMBeanServer()}: the same call. The
+     * site marks that the program uses the JVM-wide server; the harness creates it before the
+     * first execution (creating it under control would give that execution steps no later one
+     * has) and removes what each execution registered.
+     */
+    public static javax.management.MBeanServer platformMBeanServer(long site) {
+        return java.lang.management.ManagementFactory.getPlatformMBeanServer();
     }
 
     public static long currentTimeMillis(long site) {
