@@ -700,3 +700,38 @@ fn a_failure_of_the_non_preemptive_strategy_replays() {
     assert_eq!(replay.code, 1, "{}", replay.both());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A program no execution of which gets a verdict (a loop without scheduling points: the
+/// watchdog ends every execution) stops the search after a few executions with the reason,
+/// instead of spending three executions per JVM over the whole budget (here 10 JVMs) to end
+/// with the same exit 3.
+#[test]
+fn a_search_whose_executions_all_give_no_verdict_stops_early() {
+    let dir = scratch("trust-hopeless");
+    let manifest = root().join("tests/programs/SpinNoSchedulingPoint");
+    let ran = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--manifest",
+            manifest.to_str().unwrap(),
+            "--budget",
+            "2000",
+            "-j",
+            "1",
+            "--timeout-ms",
+            "1000",
+            "--out",
+            "out",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 3, "{}", ran.both());
+    assert!(
+        ran.stderr
+            .contains("3 of 3 execution(s) gave no verdict (the search stopped there: no execution gave a verdict)"),
+        "{}",
+        ran.both()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -139,8 +139,15 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if let (true, Some((message, dir))) = (result.bugs.is_empty(), result.inconclusive.first()) {
         // A limit of rankcheck (a thread blocked where it cannot see, a loop without scheduling
         // points), never a bug of the program.
+        let stopped = if result.inconclusive.len() as u64 == result.finished.executions
+            && result.finished.executions < search.budget
+        {
+            " (the search stopped there: no execution gave a verdict)"
+        } else {
+            ""
+        };
         return Err(crate::error::Inconclusive(format!(
-            "{} of {} execution(s) gave no verdict: {message}; report in {}",
+            "{} of {} execution(s) gave no verdict{stopped}: {message}; report in {}",
             result.inconclusive.len(),
             result.finished.executions,
             dir.display()

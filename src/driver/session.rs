@@ -24,7 +24,10 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Inconclusive executions after which a forked session starts no more JVMs (the agent's
-/// `max-inconclusive` default).
+/// `max-inconclusive` default), and after which any session does when no execution has given
+/// a verdict yet: a program rankcheck cannot control at all (a loop without scheduling points
+/// times out in every execution) would otherwise cost that many executions per JVM, over a
+/// whole budget, to end with the same exit 3.
 const MAX_INCONCLUSIVE: u64 = 3;
 
 /// How to run one session.
@@ -146,6 +149,7 @@ impl Session {
         let exhausted = AtomicBool::new(false);
         // Fork mode: the agent's cap on inconclusive executions counts one JVM only.
         let inconclusive = AtomicU64::new(0);
+        let verdicts = AtomicU64::new(0);
         let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
         let started = Instant::now();
         let deadline = self.time_limit.map(|t| started + t);
@@ -160,7 +164,7 @@ impl Session {
                 let (chunks, next, lowest_bug, failed, runs, error) =
                     (&chunks, &next, &lowest_bug, &failed, &runs, &error);
                 let progress = &self.progress;
-                let (exhausted, inconclusive) = (&exhausted, &inconclusive);
+                let (exhausted, inconclusive, verdicts) = (&exhausted, &inconclusive, &verdicts);
                 scope.spawn(move || loop {
                     let i = next.fetch_add(1, Ordering::SeqCst) as usize;
                     let Some(&(first, count)) = chunks.get(i) else {
@@ -168,7 +172,8 @@ impl Session {
                     };
                     if failed.load(Ordering::SeqCst)
                         || exhausted.load(Ordering::SeqCst)
-                        || (self.fork && inconclusive.load(Ordering::SeqCst) >= MAX_INCONCLUSIVE)
+                        || (inconclusive.load(Ordering::SeqCst) >= MAX_INCONCLUSIVE
+                            && (self.fork || verdicts.load(Ordering::SeqCst) == 0))
                         || (!self.keep_going && first > lowest_bug.load(Ordering::SeqCst))
                         || deadline.is_some_and(|d| Instant::now() >= d)
                     {
@@ -202,6 +207,8 @@ impl Session {
                             for r in &run.results {
                                 if r["outcome"] == "inconclusive" {
                                     inconclusive.fetch_add(1, Ordering::SeqCst);
+                                } else {
+                                    verdicts.fetch_add(1, Ordering::SeqCst);
                                 }
                                 if r["exhausted"] == true && self.carries_state() {
                                     exhausted.store(true, Ordering::SeqCst);
