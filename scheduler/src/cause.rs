@@ -183,17 +183,17 @@ fn order(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
     let mut ended = Vec::new();
     // Each thread's last step: one that ended parked or waiting has run out of work (an idle
     // pool worker waiting for its next task), it is not behind.
-    let mut last: HashMap<u32, OpKind> = HashMap::new();
+    let mut last_kind: HashMap<u32, OpKind> = HashMap::new();
     for s in steps {
         match s.kind {
             OpKind::Start => started.push(s.target as u32),
             OpKind::End => ended.push(s.thread),
             _ => {}
         }
-        last.insert(s.thread, s.kind);
+        last_kind.insert(s.thread, s.kind);
     }
     let reader = failing.or_else(|| steps.last().map(|s| s.thread))?;
-    let idle = |t: &u32| matches!(last.get(t), Some(OpKind::Park | OpKind::Wait));
+    let idle = |t: &u32| matches!(last_kind.get(t), Some(OpKind::Park | OpKind::Wait));
     let behind: Vec<u32> = started
         .into_iter()
         .filter(|t| *t != reader && !ended.contains(t) && !idle(t))

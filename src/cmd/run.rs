@@ -8,13 +8,12 @@
 
 use crate::driver::classpath::Mode;
 use crate::driver::jvm::{java_binary, on_off, Launch};
-use crate::driver::progress::{count_new_lines, Shown};
+use crate::driver::progress::{LiveCount, Shown};
 use crate::driver::report::{replay_command, write_report};
 use crate::driver::runtime::Runtime;
 use crate::driver::search::{confirm, Verdict, SCHEDULE_INDEPENDENT};
 use crate::error::{bad_input, Outcome};
 use serde_json::Value;
-use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -156,19 +155,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             launch.set_option("state", state.display().to_string());
         }
         let results_path = work.join(format!("results-{first}.jsonl"));
-        let (polls, read, counted) = (Cell::new(0u32), Cell::new(0u64), Cell::new(0u64));
-        let count_as_they_end = || {
-            polls.set(polls.get() + 1);
-            if polls.get() % 25 == 0 {
-                let (lines, to) = count_new_lines(&results_path, read.get());
-                read.set(to);
-                counted.set(counted.get() + lines);
-                progress.executions(lines);
-            }
+        let live = LiveCount::new(Some(&progress), &results_path);
+        let ran = launch.run_cancellable(&results_path, &|| {
+            live.poll();
             false
-        };
-        let ran = launch.run_cancellable(&results_path, &count_as_they_end)?;
-        progress.executions((ran.results.len() as u64).saturating_sub(counted.get()));
+        })?;
+        live.finish(ran.results.len() as u64);
         for result in &ran.results {
             executions += 1;
             say(describe_result(result, args.show_output));

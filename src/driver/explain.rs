@@ -156,15 +156,14 @@ pub fn story(result: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Story> 
         .filter_map(|l| SiteRecord::parse_line(l.as_str()?).ok())
         .filter(|r| !sites.contains_key(&r.id))
         .collect();
-    let merged;
-    let sites = if extra.is_empty() {
-        sites
+    let sites: std::borrow::Cow<HashMap<i64, SiteRecord>> = if extra.is_empty() {
+        std::borrow::Cow::Borrowed(sites)
     } else {
         let mut all = sites.clone();
         all.extend(extra.into_iter().map(|r| (r.id, r)));
-        merged = all;
-        &merged
+        std::borrow::Cow::Owned(all)
     };
+    let sites = &*sites;
     let list = |key: &str| -> Vec<Named> {
         trace[key]
             .as_array()

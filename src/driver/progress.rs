@@ -299,6 +299,47 @@ fn duration(d: Duration) -> String {
     }
 }
 
+/// Counts a running JVM's executions as they end, for the progress shown: called on every
+/// poll of the JVM (every 10 ms), it reads the results file's new lines every 25th, and
+/// [`LiveCount::finish`] adds what was not counted yet once the JVM's results are in.
+pub struct LiveCount<'a> {
+    progress: Option<&'a Progress>,
+    results: &'a std::path::Path,
+    polls: std::cell::Cell<u32>,
+    read: std::cell::Cell<u64>,
+    counted: std::cell::Cell<u64>,
+}
+
+impl<'a> LiveCount<'a> {
+    pub fn new(progress: Option<&'a Progress>, results: &'a std::path::Path) -> Self {
+        LiveCount {
+            progress,
+            results,
+            polls: Default::default(),
+            read: Default::default(),
+            counted: Default::default(),
+        }
+    }
+
+    /// One poll of the running JVM.
+    pub fn poll(&self) {
+        self.polls.set(self.polls.get() + 1);
+        if let (Some(progress), 0) = (self.progress, self.polls.get() % 25) {
+            let (lines, to) = count_new_lines(self.results, self.read.get());
+            self.read.set(to);
+            self.counted.set(self.counted.get() + lines);
+            progress.executions(lines);
+        }
+    }
+
+    /// The JVM ended with `total` results: counts those the polls did not.
+    pub fn finish(&self, total: u64) {
+        if let Some(progress) = self.progress {
+            progress.executions(total.saturating_sub(self.counted.get()));
+        }
+    }
+}
+
 /// The lines written to `path` after byte `from`, and the end of what was read: a results
 /// file of executions that print a lot is not read again from the start every time.
 pub fn count_new_lines(path: &std::path::Path, from: u64) -> (u64, u64) {
@@ -337,6 +378,19 @@ mod tests {
         assert_eq!(duration(Duration::from_millis(59_700)), "1 min 0 s");
         assert_eq!(duration(Duration::from_secs(125)), "2 min 5 s");
         assert_eq!(duration(Duration::from_secs(3_780)), "1 h 3 min");
+    }
+
+    #[test]
+    fn new_lines_are_counted_once_and_a_partial_line_when_it_ends() {
+        let path = std::env::temp_dir().join(format!("rankcheck-lines-{}", std::process::id()));
+        std::fs::write(&path, "{\"a\":1}\n{\"b\":").unwrap();
+        let (n, at) = count_new_lines(&path, 0);
+        assert_eq!((n, at), (1, 8));
+        assert_eq!(count_new_lines(&path, at), (0, 8));
+        std::fs::write(&path, "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n").unwrap();
+        assert_eq!(count_new_lines(&path, at), (2, 24));
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(count_new_lines(&path, 0), (0, 0), "no file yet");
     }
 
     #[test]

@@ -12,12 +12,11 @@
 //! unsharded session's schedules.
 
 use super::jvm::{on_off, Launch};
-use super::progress::{count_new_lines, Progress};
+use super::progress::{LiveCount, Progress};
 use super::shard::Shard;
 use super::strategy::{Spread, CHUNK};
 use scheduler::session_coverage::Facts;
 use serde_json::Value;
-use std::cell::Cell;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -181,26 +180,16 @@ impl Session {
                     }
                     let launch = self.chunk_launch(worker, jobs, cpus, first, count, deadline);
                     let results = self.work.join(format!("results-{first}.jsonl"));
-                    let polls = Cell::new(0u32);
-                    let live = Cell::new(0u64);
-                    let read = Cell::new(0u64);
+                    let live = LiveCount::new(progress.as_ref(), &results);
                     let cancel = || {
-                        polls.set(polls.get() + 1);
-                        // Executions as they end (every quarter second), for the progress shown.
-                        if let (Some(progress), 0) = (progress, polls.get() % 25) {
-                            let (lines, to) = count_new_lines(&results, read.get());
-                            read.set(to);
-                            live.set(live.get() + lines);
-                            progress.executions(lines);
-                        }
+                        live.poll();
                         failed.load(Ordering::SeqCst)
                             || (!self.keep_going && lowest_bug.load(Ordering::SeqCst) < first)
                     };
                     match launch.run_cancellable(&results, &cancel) {
                         Ok(run) => {
-                            let n = run.results.len() as u64;
+                            live.finish(run.results.len() as u64);
                             if let Some(progress) = progress {
-                                progress.executions(n.saturating_sub(live.get()));
                                 let bugs = run.results.iter().filter(|r| r["outcome"] == "bug");
                                 progress.bugs(bugs.count() as u64);
                             }
@@ -433,19 +422,6 @@ mod tests {
             samples: 0,
             shard: None,
         }
-    }
-
-    #[test]
-    fn new_lines_are_counted_once_and_a_partial_line_when_it_ends() {
-        let path = std::env::temp_dir().join(format!("rankcheck-lines-{}", std::process::id()));
-        std::fs::write(&path, "{\"a\":1}\n{\"b\":").unwrap();
-        let (n, at) = count_new_lines(&path, 0);
-        assert_eq!((n, at), (1, 8));
-        assert_eq!(count_new_lines(&path, at), (0, 8));
-        std::fs::write(&path, "{\"a\":1}\n{\"b\":2}\n{\"c\":3}\n").unwrap();
-        assert_eq!(count_new_lines(&path, at), (2, 24));
-        let _ = std::fs::remove_file(&path);
-        assert_eq!(count_new_lines(&path, 0), (0, 0), "no file yet");
     }
 
     #[test]

@@ -344,9 +344,8 @@ impl Control {
 
     /// Adds site tables to the agent's (the harness's offline tables, and classes rewritten at
     /// load time, in any order); the tracked-variable lines of a class path instrumented for a
-    /// variable set go to [`crate::naming::register`].
-    /// Loads the program's site tables; true when one of its sites calls the platform MBean
-    /// server (the harness then creates it before the first execution).
+    /// variable set go to [`crate::naming::register`]. True when one of the sites calls the
+    /// platform MBean server (the harness then creates it before the first execution).
     pub fn load_site_table(&self, text: &str) -> bool {
         let (sites, allocs) = crate::sites::parse_records(text);
         crate::naming::register(text, &allocs);

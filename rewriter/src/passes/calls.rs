@@ -3,9 +3,9 @@
 //! (through the class hierarchy) to the JDK method the hook stands for. `invokespecial` (super
 //! calls, private methods) is left alone, except `new Random()`: `Random.<init>()V` becomes
 //! `Random.<init>(J)V` with a seed from `RC.randomSeed`, and `super.hashCode()` reaching
-//! `Object.hashCode`, which becomes the pinned identity hash (see `passes::identity`). VarHandle and Unsafe accesses are
-//! `passes::handles`'s, called from here; the calls that make handles are replaced only with
-//! data accesses on (they belong to them).
+//! `Object.hashCode`, which becomes the pinned identity hash (see `passes::identity`).
+//! VarHandle and Unsafe accesses are `passes::handles`'s, called from here; the calls that
+//! make handles are replaced only with data accesses on (they belong to them).
 
 use super::MethodCtx;
 use crate::bytes::{decode_mutf8, put_u2};
@@ -136,12 +136,7 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
         {
             // `super.hashCode()` reaching `Object.hashCode`: the pinned identity hash, as the
             // override `passes::identity` gives classes that inherit it.
-            let hook = Hook::IdentityHashCode;
-            let mut before = ctx.site(SiteKind::Call(hook), bci, String::new())?;
-            ctx.edits.before[i].append(&mut before);
-            ctx.edits.replace[i] = Some(ctx.call_hook(hook)?);
-            ctx.edits.need_stack(2);
-            return Ok(true);
+            return replace_with(ctx, i, Hook::IdentityHashCode);
         }
         return Ok(false);
     }
@@ -153,8 +148,15 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     if !hooked_name {
         return Ok(false);
     }
-    let hook = replacing_hook(ctx.config, &m, opc == op::INVOKESTATIC);
-    let Some(hook) = hook else { return Ok(false) };
+    match replacing_hook(ctx.config, &m, opc == op::INVOKESTATIC) {
+        Some(hook) => replace_with(ctx, i, hook),
+        None => Ok(false),
+    }
+}
+
+/// Replaces the invoke at `i` by `ldc2_w <new site>; invokestatic RC.<hook>`.
+fn replace_with(ctx: &mut MethodCtx, i: usize, hook: Hook) -> Result<bool, RewriteError> {
+    let bci = ctx.code.insns[i].offset;
     let mut before = ctx.site(SiteKind::Call(hook), bci, String::new())?;
     ctx.edits.before[i].append(&mut before);
     ctx.edits.replace[i] = Some(ctx.call_hook(hook)?);

@@ -14,10 +14,10 @@
 //! declare a `hashCode()` of their own, and classes that implement `Serializable` themselves
 //! (the new method would change their default `serialVersionUID`).
 
-use super::is_rankcheck_runtime;
-use crate::bytes::{decode_mutf8, put_u2, put_u4};
+use crate::bytes::{put_u2, put_u4};
 use crate::classfile::{ClassFile, ACC_INTERFACE};
 use crate::code::op;
+use crate::constant_pool::ConstantPool;
 use crate::{Config, RewriteError};
 use java_harness::hooks::{Hook, RC_CLASS};
 
@@ -34,11 +34,9 @@ pub fn is_object_hash_code(owner: &[u8], name: &[u8], descriptor: &[u8]) -> bool
 
 /// True when the class gets the pinned `hashCode` override.
 pub fn wants_override(class: &ClassFile, config: &Config) -> Result<bool, RewriteError> {
+    // Pinned values are the application configurations' (JDK classes share objects with
+    // threads rankcheck does not control); rankcheck's own classes never get here.
     if !config.pin_nondeterminism || class.access & ACC_INTERFACE != 0 {
-        return Ok(false);
-    }
-    let name = decode_mutf8(class.name);
-    if super::is_jdk_class(&name) || is_rankcheck_runtime(&name) {
         return Ok(false);
     }
     if !class.super_name.is_some_and(|s| PLAIN_SUPERS.contains(&s)) {
@@ -64,8 +62,7 @@ pub fn wants_override(class: &ClassFile, config: &Config) -> Result<bool, Rewrit
 /// The encoded method_info of `public synthetic int hashCode()`, which returns the pinned
 /// identity hash of `this`. It passes site 0: the site table names instructions of the
 /// original class, and this method has none (the hook does not use the site).
-pub fn override_method(class: &mut ClassFile) -> Result<Vec<u8>, RewriteError> {
-    let cp = &mut class.cp;
+pub fn override_method(cp: &mut ConstantPool) -> Result<Vec<u8>, RewriteError> {
     let hook = cp.add_methodref(
         RC_CLASS,
         Hook::IdentityHashCode.name(),

@@ -309,7 +309,7 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
     let handles = calls::redirect_method_handles(&mut class.cp, config)?;
     let mut added = Vec::new();
     if identity::wants_override(&class, config)? {
-        added.push(identity::override_method(&mut class)?);
+        added.push(identity::override_method(&mut class.cp)?);
     }
     if count == 0 && handles == 0 && added.is_empty() {
         let mut out = unchanged(class_name);

@@ -10,8 +10,10 @@ final class Agent {
     /** Binds the hooks ({@code RC.on = true}); returns the number of executions planned (or -1 unbounded). */
     static native long connect();
 
-    /** Hands the instrumented program's site table (tab-separated lines) to the agent. */
-    /** Loads the site tables; true when a site calls the platform MBean server. */
+    /**
+     * Hands the instrumented program's site table (tab-separated lines) to the agent; true when
+     * a site calls the platform MBean server.
+     */
     static native boolean loadSites(String table);
 
     /** The index of the next execution to run, or -1 when the run is over. */
