@@ -272,11 +272,11 @@ fn the_same_command_and_seed_give_the_same_json() {
 }
 
 /// Every bundled program without a known bug (tests/programs and contest-bench, the fixed
-/// variants included): the last of 20 executions in one JVM, replayed alone in a fresh JVM,
-/// makes the same choices and ends at the same step. (Buggy programs stop at their bug; the
+/// variants included): the last of 20 executions in one JVM, replayed in a fresh JVM (after
+/// its warm-up), makes the same choices and ends at the same step. (Buggy programs stop at their bug; the
 /// tests of `trust_programs` replay theirs after the first execution.)
 #[test]
-fn every_bundled_program_replays_its_last_execution_alone() {
+fn every_bundled_program_replays_its_last_execution_in_a_fresh_jvm() {
     let dir = scratch("determinism-suites");
     let mut failures = Vec::new();
     let mut checked = 0;

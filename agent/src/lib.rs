@@ -48,21 +48,30 @@ use jvmti::Jvmti;
 use jvmti_sys::*;
 use options::Options;
 use scheduler::coverage::Covering;
-use scheduler::strategy::{from_name, Bounds, Replay};
+use scheduler::strategy::{from_name, Replay, WarmUp};
 use scheduler::{Config, Execution, Schedule, Strategy};
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_void};
 use std::sync::OnceLock;
 
 /// The strategy the options ask for (`replay=`, then `guide=`, win over `strategy=`), by the scheduler's
-/// [`from_name`](scheduler::strategy::from_name).
+/// [`from_name`](scheduler::strategy::from_name). A replay with a warm-up runs the strategy
+/// (from its start: a saved search state is the session's end, not the recorded JVM's start)
+/// until the recorded execution.
 pub fn make_strategy(o: &Options) -> Result<Box<dyn Covering>, String> {
     if let Some(path) = &o.replay {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read schedule {}: {e}", path.display()))?;
         let schedule = Schedule::parse(&text)
             .map_err(|e| format!("bad schedule {}: {e:?}", path.display()))?;
-        return Ok(Box::new(Replaying(Replay::new(&schedule))));
+        let replay = Replaying(Replay::new(&schedule));
+        if o.warm_up_executions() == 0 {
+            return Ok(Box::new(replay));
+        }
+        let search = from_name(&o.strategy, &o.bounds(), o.seed)
+            .map_err(|e| e.to_string())?
+            .strategy;
+        return Ok(Box::new(WarmUp::new(search, replay, o.first_execution)));
     }
     if let Some(path) = &o.guide {
         let text = std::fs::read_to_string(path)
@@ -71,17 +80,7 @@ pub fn make_strategy(o: &Options) -> Result<Box<dyn Covering>, String> {
             .map_err(|e| format!("bad guide {}: {e}", path.display()))?;
         return Ok(Box::new(scheduler::minimize::Guided::new(guides)));
     }
-    let bounds = Bounds {
-        c: o.c,
-        v: o.v,
-        t: o.t,
-        d: o.d,
-        l: o.l,
-        c_mode: o.c_mode,
-        threads: o.threads,
-        epsilon: o.epsilon,
-        prune: o.prune,
-    };
+    let bounds = o.bounds();
     // A search split over JVMs goes on from the state the last JVM saved (`state=`).
     let saved = o
         .state
@@ -154,7 +153,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
             ..Config::default()
         },
         strategy,
-        options.first_execution,
+        options.first_index(),
     );
     model.record_steps(options.trace);
     let sink = report::Sink::open(options.out.as_deref()).map_err(|e| {

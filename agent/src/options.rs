@@ -41,6 +41,11 @@ pub struct Options {
     pub out: Option<PathBuf>,
     /// Follow this recorded schedule instead of a strategy.
     pub replay: Option<PathBuf>,
+    /// With `replay`: first run executions `warm-from..first-execution` under the strategy, as
+    /// the search's JVM ran them before the recorded one, so that the replay meets the JVM as
+    /// warm as the search did (scheduler::strategy::WarmUp). They are not the run's executions:
+    /// no result, no count, no stop.
+    pub warm_from: Option<u64>,
     /// Run these candidates of a minimization (scheduler::minimize's guide file) instead of a
     /// strategy: execution k follows guide k.
     pub guide: Option<PathBuf>,
@@ -118,6 +123,7 @@ impl Default for Options {
             time_limit_ms: None,
             out: None,
             replay: None,
+            warm_from: None,
             guide: None,
             spurious: false,
             timeouts: scheduler::Timeouts::default(),
@@ -173,6 +179,7 @@ pub const KEYS: &[&str] = &[
     "time-limit-ms",
     "out",
     "replay",
+    "warm-from",
     "guide",
     "spurious",
     "timeouts",
@@ -196,6 +203,35 @@ pub const KEYS: &[&str] = &[
 ];
 
 impl Options {
+    /// Executions this JVM runs before `first-execution` only to warm up (`warm-from` with
+    /// `replay`).
+    pub fn warm_up_executions(&self) -> u64 {
+        match (&self.replay, self.warm_from) {
+            (Some(_), Some(from)) => self.first_execution.saturating_sub(from),
+            _ => 0,
+        }
+    }
+
+    /// The strategy's bounds.
+    pub fn bounds(&self) -> scheduler::strategy::Bounds {
+        scheduler::strategy::Bounds {
+            c: self.c,
+            v: self.v,
+            t: self.t,
+            d: self.d,
+            l: self.l,
+            c_mode: self.c_mode,
+            threads: self.threads,
+            epsilon: self.epsilon,
+            prune: self.prune,
+        }
+    }
+
+    /// Index of this JVM's first execution (a warm-up one, if any).
+    pub fn first_index(&self) -> u64 {
+        self.first_execution - self.warm_up_executions()
+    }
+
     /// Parses `KEY=VALUE,KEY=VALUE,…` (an empty string gives the defaults).
     pub fn parse(text: &str) -> Result<Options, OptionError> {
         let mut o = Options::default();
@@ -254,6 +290,7 @@ impl Options {
             "time-limit-ms" => self.time_limit_ms = Some(num(value)?),
             "out" => self.out = Some(PathBuf::from(value)),
             "replay" => self.replay = Some(PathBuf::from(value)),
+            "warm-from" => self.warm_from = Some(num(value)?),
             "guide" => self.guide = Some(PathBuf::from(value)),
             "spurious" => self.spurious = switch(value)?,
             "timeouts" => {
@@ -317,6 +354,16 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_warm_up_needs_a_replay_and_ends_before_the_recorded_execution() {
+        let o = Options::parse("replay=/tmp/s.txt,first-execution=57,warm-from=50").unwrap();
+        assert_eq!((o.warm_up_executions(), o.first_index()), (7, 50));
+        let o = Options::parse("first-execution=57,warm-from=50").unwrap();
+        assert_eq!((o.warm_up_executions(), o.first_index()), (0, 57));
+        let o = Options::parse("replay=/tmp/s.txt,first-execution=57,warm-from=60").unwrap();
+        assert_eq!((o.warm_up_executions(), o.first_index()), (0, 57));
+    }
 
     #[test]
     fn parses_every_kind_of_value() {

@@ -142,6 +142,46 @@ impl Covering for crate::strategy::NonPreemptive {
     }
 }
 
+/// A boxed strategy chosen at run time covers what it covers.
+impl<C: Covering + ?Sized> Covering for Box<C> {
+    fn coverage(&self) -> String {
+        (**self).coverage()
+    }
+    fn exhausted(&self) -> bool {
+        (**self).exhausted()
+    }
+    fn tracked(&self) -> Option<Vec<Variable>> {
+        (**self).tracked()
+    }
+    fn save(&self) -> Option<String> {
+        (**self).save()
+    }
+    fn last_graph(&self) -> Option<u64> {
+        (**self).last_graph()
+    }
+}
+
+/// A warm-up says what its replay says: the warm-up's executions are not the run's.
+impl<S: Covering, R: Covering> Covering for crate::strategy::WarmUp<S, R> {
+    fn coverage(&self) -> String {
+        self.replay().coverage()
+    }
+    /// The search's variable set while it decides an execution, as in the search's JVM.
+    fn tracked(&self) -> Option<Vec<Variable>> {
+        match self.searching() {
+            Some(search) => search.tracked(),
+            None if self.warming_up() => None,
+            None => self.replay().tracked(),
+        }
+    }
+    fn last_graph(&self) -> Option<u64> {
+        match self.searching() {
+            Some(search) => search.last_graph(),
+            None => self.replay().last_graph(),
+        }
+    }
+}
+
 impl Covering for RandomWalk {
     fn coverage(&self) -> String {
         "random walk: no guarantee beyond the executions run".to_string()

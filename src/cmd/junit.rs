@@ -116,8 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     Verdict::Inconclusive(format!("a failure did not replay: {why}"))
                 } else if args.search.check_determinism && !result.nondeterminism.is_empty() {
                     Verdict::Inconclusive(
-                        "a sampled execution ran differently when replayed alone in a fresh JVM"
-                            .into(),
+                        "a sampled execution ran differently when replayed in a fresh JVM".into(),
                     )
                 } else {
                     Verdict::Clean(result.coverage.clone())

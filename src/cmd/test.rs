@@ -130,7 +130,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     }
     if args.search.check_determinism && !result.nondeterminism.is_empty() {
         return Err(crate::error::Inconclusive(format!(
-            "{} sampled execution(s) ran differently when replayed alone in a fresh JVM (see \
+            "{} sampled execution(s) ran differently when replayed in a fresh JVM (see \
              above): a found bug might not replay and a clean search might have missed one",
             result.nondeterminism.len()
         ))

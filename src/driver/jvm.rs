@@ -53,6 +53,30 @@ pub struct JvmRun {
 }
 
 impl Launch {
+    /// A launch of class `Main` with no options, for unit tests that never start it.
+    #[cfg(test)]
+    pub fn for_tests() -> Launch {
+        Launch {
+            java: "java".into(),
+            jvm_args: vec![],
+            agent_options: vec![],
+            runtime: super::runtime::Runtime {
+                jar: "rt.jar".into(),
+                agent: "agent.so".into(),
+                junit: "junit.jar".into(),
+            },
+            classpath: vec![],
+            framework: vec![],
+            main: "Main".into(),
+            fail_on_output: vec![],
+            fail_on_file: vec![],
+            args: vec![],
+            timeout_ms: 1000,
+            cwd: None,
+            log: None,
+        }
+    }
+
     /// Sets (or replaces) one agent option.
     pub fn set_option(&mut self, key: &str, value: impl Into<String>) {
         let value = value.into();

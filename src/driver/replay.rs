@@ -18,6 +18,30 @@ pub struct Replayed {
     pub difference: Option<String>,
 }
 
+/// The launch a report records for execution `index` of the JVM that `search` started: that
+/// one execution, after a warm-up (`warm-from`) of the executions the search's JVM ran before
+/// it, at most [`CHUNK`](super::strategy::CHUNK) of them. A JVM is not the same after its first
+/// execution (the JDK's caches and classes, loaded and linked on first use, some of it through
+/// scheduling points), so an execution found after others replays alone only if that history
+/// is run first ([`replay`] tries the last of them alone first: usually the JVM's first-use
+/// work is all that matters).
+pub fn recorded_launch(search: &Launch, index: u64) -> Launch {
+    let mut launch = search.clone();
+    let jvm_first = launch
+        .option("first-execution")
+        .and_then(|f| f.parse::<u64>().ok())
+        .unwrap_or(index)
+        .min(index);
+    let warm_from = jvm_first.max(index.saturating_sub(super::strategy::CHUNK));
+    launch.set_option("first-execution", index.to_string());
+    if warm_from < index {
+        launch.set_option("warm-from", warm_from.to_string());
+    } else {
+        launch.remove_option("warm-from");
+    }
+    launch
+}
+
 /// The launch that re-runs `recorded` once under its schedule.
 pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
     let runtime = super::runtime::runtime()?;
@@ -46,6 +70,8 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
     // every access. Its schedule is the one without preemptions: run that again instead.
     if launch.option("strategy") != Some(scheduler::strategy::NONPREEMPTIVE) {
         launch.set_option("replay", schedule.display().to_string());
+    } else {
+        launch.remove_option("warm-from");
     }
     launch.set_option("executions", "1");
     launch.set_option("first-execution", recorded.execution.to_string());
@@ -94,16 +120,88 @@ pub fn replay(recorded: &Recorded, work: &Path, trace: bool) -> anyhow::Result<R
     if trace {
         launch.set_option("trace", "on");
     }
-    let run = launch.run(&work.join("replay.jsonl"))?;
-    let result = run
-        .results
-        .into_iter()
-        .next()
-        .ok_or_else(|| anyhow::anyhow!("the replay JVM reported no execution"))?;
-    let difference = difference(&recorded.expected, &result);
+    let index = recorded.execution;
+    let run = |launch: &Launch| -> anyhow::Result<Option<Value>> {
+        let run = launch.run(&work.join("replay.jsonl"))?;
+        Ok(run
+            .results
+            .into_iter()
+            .find(|r| r["index"].as_u64() == Some(index)))
+    };
+    let mut last = None;
+    for warm_from in warm_ups(launch.option("warm-from"), index) {
+        match warm_from {
+            Some(w) => launch.set_option("warm-from", w.to_string()),
+            None => launch.remove_option("warm-from"),
+        }
+        let mut result = run(&launch)?;
+        if result.is_none() && warm_from.is_some() {
+            // The warm-up never reached the recorded execution (the JVM died in it): the
+            // replay alone still proves what it proves.
+            launch.remove_option("warm-from");
+            result = run(&launch)?;
+        }
+        let result =
+            result.ok_or_else(|| anyhow::anyhow!("the replay JVM reported no execution"))?;
+        let difference = difference(&recorded.expected, &result);
+        if difference.is_none() {
+            return Ok(Replayed {
+                result,
+                reproduced: true,
+                difference,
+            });
+        }
+        last = Some((result, difference));
+    }
+    let (result, difference) = last.expect("at least one replay is tried");
     Ok(Replayed {
         result,
-        reproduced: difference.is_none(),
+        reproduced: false,
         difference,
     })
+}
+
+/// The warm-ups a replay of execution `index` tries, in order (`recorded`: the report's
+/// `warm-from`): the one execution before it, which redoes the JVM's first-use work for the
+/// price of one execution; then, only if that did not reproduce, the whole recorded history.
+fn warm_ups(recorded: Option<&str>, index: u64) -> Vec<Option<u64>> {
+    match recorded.and_then(|w| w.parse::<u64>().ok()) {
+        Some(w) if w + 1 < index => vec![Some(index - 1), Some(w)],
+        Some(w) if w < index => vec![Some(w)],
+        _ => vec![None],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn search_jvm(first: u64) -> Launch {
+        let mut launch = Launch::for_tests();
+        launch.set_option("first-execution", first.to_string());
+        launch
+    }
+
+    #[test]
+    fn a_report_warms_up_with_its_jvms_history_up_to_a_chunk() {
+        let at = |first, index| {
+            let l = recorded_launch(&search_jvm(first), index);
+            assert_eq!(
+                l.option("first-execution"),
+                Some(index.to_string().as_str())
+            );
+            l.option("warm-from").map(str::to_string)
+        };
+        assert_eq!(at(400, 400), None);
+        assert_eq!(at(400, 457).as_deref(), Some("400"));
+        assert_eq!(at(0, 1000).as_deref(), Some("800"));
+    }
+
+    #[test]
+    fn a_replay_tries_one_warm_up_execution_before_the_whole_history() {
+        assert_eq!(warm_ups(Some("400"), 457), vec![Some(456), Some(400)]);
+        assert_eq!(warm_ups(Some("456"), 457), vec![Some(456)]);
+        assert_eq!(warm_ups(None, 457), vec![None]);
+        assert_eq!(warm_ups(Some("457"), 457), vec![None]);
+    }
 }

@@ -5,7 +5,7 @@
 
 use super::jvm::{determinism_args, java_binary, on_off, Launch};
 use super::progress::Progress;
-use super::replay::replay;
+use super::replay::{recorded_launch, replay};
 use super::report::{
     add_steps, annotate, difference, load_recorded, replay_command, write_report, Expected, Origin,
 };
@@ -317,8 +317,7 @@ impl Search {
         self.phase(None);
         let mut inconclusive = Vec::new();
         for found in &finished.inconclusive {
-            let mut launch = found.launch.clone();
-            launch.set_option("first-execution", found.index().to_string());
+            let launch = recorded_launch(&found.launch, found.index());
             let dir = write_report(out, &launch, &found.result, program.origin.as_ref())?;
             let message = found.result["message"].as_str().unwrap_or("").to_string();
             inconclusive.push((format!("execution {}: {message}", found.index()), dir));
@@ -371,8 +370,7 @@ impl Search {
     ) -> anyhow::Result<Vec<String>> {
         let mut found = Vec::new();
         for (i, sample) in finished.samples.iter().enumerate() {
-            let mut launch = sample.launch.clone();
-            launch.set_option("first-execution", sample.index().to_string());
+            let launch = recorded_launch(&sample.launch, sample.index());
             let dir = work.join(format!("sample-{i}"));
             std::fs::create_dir_all(&dir)?;
             let dir = write_report(&dir, &launch, &sample.result, None)?;
@@ -387,7 +385,7 @@ impl Search {
                     _ => what,
                 };
                 found.push(format!(
-                    "execution {} ran differently when replayed alone in a fresh JVM: {why}",
+                    "execution {} ran differently when replayed in a fresh JVM: {why}",
                     sample.index()
                 ));
             }
@@ -415,10 +413,9 @@ pub fn confirm(
     if let Some(why) = class_loading_failure(result) {
         return Err(crate::error::bad_input(why));
     }
-    let mut launch = launch.clone();
-    // The report records the run as one execution; a private working directory is recreated
-    // on replay.
-    launch.set_option("first-execution", index.to_string());
+    // The report records the run as one execution (after its JVM's history); a private working
+    // directory is recreated on replay.
+    let launch = recorded_launch(launch, index);
     let dir = write_report(out, &launch, result, origin)?;
     let kind = result["kind"].as_str().unwrap_or("bug").to_string();
     let message = result["message"].as_str().unwrap_or("").to_string();

@@ -390,25 +390,7 @@ mod tests {
 
     fn session(spread: Spread, budget: u64, fork: bool) -> Session {
         Session {
-            launch: Launch {
-                java: "java".into(),
-                jvm_args: vec![],
-                agent_options: vec![],
-                runtime: crate::driver::runtime::Runtime {
-                    jar: "rt.jar".into(),
-                    agent: "agent.so".into(),
-                    junit: "junit.jar".into(),
-                },
-                classpath: vec![],
-                framework: vec![],
-                main: "Main".into(),
-                fail_on_output: vec![],
-                fail_on_file: vec![],
-                args: vec![],
-                timeout_ms: 1000,
-                cwd: None,
-                log: None,
-            },
+            launch: Launch::for_tests(),
             spread,
             budget,
             jobs: 3,

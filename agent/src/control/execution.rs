@@ -349,9 +349,10 @@ impl Control {
                 Some("watchdog" | "wall-clock" | "steps" | "uncontrolled")
             );
         let bug = end.bug && !inconclusive;
-        let steps_trace = self
-            .options
-            .trace
+        // Run before the replayed execution only to warm the JVM up (`warm-from`): reported as
+        // such, never counted, never a reason to stop.
+        let warm_up = ex.index < self.options.first_execution;
+        let steps_trace = (self.options.trace && !warm_up)
             .then(|| self.steps_trace(&st, &ex, end.kind == "deadlock"));
         let more = st.model.finish(bug).unwrap_or(false) && !st.model.strategy().exhausted();
         let exhausted = st.model.strategy().exhausted();
@@ -361,23 +362,24 @@ impl Control {
         let coverage = st.model.strategy().coverage();
         let hb = st.model.strategy().last_graph();
         st.finished_in_model = true;
-        st.executions += 1;
-        if bug {
-            st.bugs += 1;
+        if !warm_up {
+            st.executions += 1;
+            st.bugs += u64::from(bug);
+            st.inconclusive += u64::from(inconclusive);
         }
-        if inconclusive {
-            st.inconclusive += 1;
-        }
-        let schedule = (end.bug
-            || self.options.record_all
-            || self.options.record_at == Some(ex.index)
-            || self.options.replay.is_some()
-            || self.is_plain())
+        let schedule = (!warm_up
+            && (end.bug
+                || self.options.record_all
+                || self.options.record_at == Some(ex.index)
+                || self.options.replay.is_some()
+                || self.is_plain()))
         .then(|| st.model.schedule().to_text());
         let result = ExecutionResult {
             index: ex.index,
             seed: self.options.seed,
-            outcome: if bug {
+            outcome: if warm_up {
+                "warm-up"
+            } else if bug {
                 "bug"
             } else if inconclusive {
                 "inconclusive"
@@ -408,7 +410,9 @@ impl Control {
         }
         let executions_left = st.executions < self.options.executions;
         let hopeless = st.inconclusive >= self.options.max_inconclusive;
-        if !more || !executions_left || hopeless || (bug && !self.options.keep_going) {
+        if !more
+            || (!warm_up && (!executions_left || hopeless || (bug && !self.options.keep_going)))
+        {
             st.done = true;
         }
         Some(result)

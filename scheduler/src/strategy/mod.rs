@@ -16,6 +16,7 @@ pub mod replay;
 pub mod rff;
 pub mod scs;
 pub mod surw;
+pub mod warm_up;
 
 pub use api::{Candidate, Divergence, Ending, ExecutionSummary, Pick, Stop, Strategy, Via, View};
 pub use by_name::{
@@ -28,3 +29,4 @@ pub use nonpreemptive::NonPreemptive;
 pub use pct::{Pct, PctConfig};
 pub use random::RandomWalk;
 pub use replay::{Replay, ReplayResult};
+pub use warm_up::WarmUp;
