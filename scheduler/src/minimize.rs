@@ -575,6 +575,15 @@ struct Search<'a, T> {
 }
 
 impl<T> Search<'_, T> {
+    /// Candidates the limits still let run.
+    fn room(&self) -> usize {
+        if self.stopped {
+            0
+        } else {
+            self.limits.candidates.saturating_sub(self.tried)
+        }
+    }
+
     /// Runs `batch` (cut to what the limits allow); `None` once the limits or the oracle stop.
     fn test(&mut self, mut batch: Vec<Guide>) -> Option<Vec<(Guide, Tested<T>)>> {
         if self.stopped {
@@ -915,15 +924,31 @@ fn relocate<T>(
     let Some((guide, _, _)) = best.as_ref() else {
         return false;
     };
-    let guide = guide.clone();
-    let current: Vec<Switch> = guide.preemptions().copied().collect();
-    if current.len() < 2 || places.is_empty() {
+    let batch = relocations(guide, places, search.room());
+    if batch.is_empty() {
         return false;
     }
+    match search.test(batch) {
+        Some(tested) => better(best, tested),
+        None => false,
+    }
+}
+
+/// [`relocate`]'s candidates, at most `room + 1` of them (one more than the limits let run, so
+/// that the search knows it was cut): a long execution has millions of places, and every
+/// candidate is a whole guide.
+fn relocations(guide: &Guide, places: &[Place], room: usize) -> Vec<Guide> {
+    let current: Vec<Switch> = guide.preemptions().copied().collect();
     let mut batch = Vec::new();
+    if current.len() < 2 {
+        return batch;
+    }
     for drop in 0..current.len() {
         for moved in (0..current.len()).filter(|&j| j != drop) {
             for place in places {
+                if batch.len() > room {
+                    return batch;
+                }
                 let to = if place.thread == current[moved].to {
                     current[moved].from
                 } else {
@@ -950,10 +975,7 @@ fn relocate<T>(
             }
         }
     }
-    match search.test(batch) {
-        Some(tested) => better(best, tested),
-        None => false,
-    }
+    batch
 }
 
 /// Moves each preemption earlier in its thread's steps, keeping a candidate only when it

@@ -262,3 +262,39 @@ fn words_for_the_preemptions() {
     assert_eq!(describe(1, &two), "1 preemption between t1 and t2");
     assert_eq!(describe(0, &BTreeSet::new()), "0 preemptions");
 }
+
+/// A livelock's trace has a million places: relocation builds what the limits can run (and
+/// one more, so the search knows it was cut), not every guide (tens of gigabytes).
+#[test]
+fn relocation_builds_no_more_candidates_than_can_run() {
+    let switch = |from: u32, to: u32, after: u64| Switch {
+        from: ThreadId(from),
+        after,
+        site: Some(7),
+        past: false,
+        to: ThreadId(to),
+        preempt: true,
+    };
+    let guide = Guide {
+        switches: vec![switch(0, 1, 3), switch(1, 2, 5), switch(2, 0, 8)],
+        wakes: Vec::new(),
+    };
+    let places: Vec<Place> = (0..1_000_000u64)
+        .map(|i| Place {
+            thread: ThreadId((i % 3) as u32),
+            site: 7,
+            occurrence: i / 3,
+        })
+        .collect();
+    assert_eq!(relocations(&guide, &places, 50).len(), 51);
+    assert!(relocations(&guide, &places[..10], 1000).len() < 100);
+    assert!(relocations(
+        &Guide {
+            switches: vec![switch(0, 1, 3)],
+            wakes: Vec::new()
+        },
+        &places,
+        9
+    )
+    .is_empty());
+}
