@@ -1,7 +1,8 @@
 //! Where Java developers' concurrency lives: races inside the JDK's collections, parallel
 //! streams on the common fork/join pool, `CompletableFuture.supplyAsync`, a word count on a
 //! `ConcurrentHashMap`, a check-then-add on a `Vector`, a lock-order deadlock through
-//! `Collections.synchronizedList`, a deadlock inside `StringBuffer`'s own synchronized methods.
+//! `Collections.synchronizedList`, a deadlock inside `StringBuffer`'s own synchronized methods,
+//! a check-then-act across two calls of a `StringBuffer` and of a `Hashtable`.
 //! End to end on a real JVM with programs of `tests/programs`:
 //!
 //! * each bug is found within 2,000 executions and replayed in a fresh JVM (exit 1), and
@@ -40,6 +41,11 @@ const BUGGY: &[(&str, &str)] = &[
         "LedgerToStringDeadlock",
         "monitorenter on java.lang.StringBuffer",
     ),
+    // Two calls of a JDK class whose synchronized methods keep real monitors: before the
+    // rewriter wrapped such calls in the model's monitor of the receiver, nothing was a
+    // scheduling point between the check and the act, and 500 executions found nothing.
+    ("StringBufferCheckThenAppend", "code padded twice"),
+    ("HashtableCheckThenPut", "2 welcome mails for 1 account(s)"),
 ];
 
 /// `rankcheck test --manifest tests/programs/NAME --json EXTRA…` in `cwd`: exit code and JSON.

@@ -83,7 +83,9 @@ pub fn is_timer_target(name: &str) -> bool {
 /// JVM's start-up does not load them), they get their synchronized methods desugared into the
 /// model's monitors, so switches inside them are explored; retransformation cannot change a
 /// method's modifiers, so a copy loaded before keeps real monitors (its blocks are still
-/// rewritten). `Hashtable` and `StringBuffer` are loaded during start-up and stay as they are.
+/// rewritten). `Hashtable` and `StringBuffer` are loaded during start-up and stay as they are
+/// (the program's calls of their synchronized methods are wrapped in the model's monitor by
+/// the rewriter: `rewriter::hierarchy::REAL_MONITOR_CLASSES`).
 pub const SYNCHRONIZED_METHOD_CLASSES: &[&str] = &["java/util/Vector", "java/util/Stack"];
 
 /// Whether `name` is one of [`SYNCHRONIZED_METHOD_CLASSES`] or nested in one.

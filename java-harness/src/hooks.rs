@@ -18,6 +18,12 @@ pub const RC_CLASS: &str = "rankcheck/rt/RC";
 /// attributes it does not know (JVMS §4.7.1).
 pub const INSTRUMENTED_ATTRIBUTE: &str = "rankcheck.Instrumented";
 
+/// Prefix of the names of the static bridges the rewriter adds to a class for its calls of
+/// synchronized methods of JDK classes that keep real monitors (`rankcheck$lock$0`, …: the
+/// call inside the model's monitor of the receiver). Their frames are rankcheck's, not the
+/// program's: the agent leaves them out of the stacks it reports.
+pub const LOCK_BRIDGE_PREFIX: &str = "rankcheck$lock$";
+
 /// Path, inside an instrumented jar (or directory), of the site table: one [`SiteRecord`] line
 /// per site; a line starting with `#` is not a site (a class path instrumented for a variable set
 /// carries its `#tracked` lines there, read by the agent).

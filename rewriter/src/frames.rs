@@ -300,6 +300,18 @@ fn full_frame(
     })
 }
 
+/// The frame of an exception handler at `offset` in a static method of `descriptor` that
+/// never stores into its parameters: the parameters as locals, one `catch` on the stack.
+pub fn static_handler_frame(
+    cp: &mut ConstantPool,
+    descriptor: &str,
+    offset: u32,
+    catch: &str,
+) -> Result<Frame, RewriteError> {
+    let (params, _) = method_types(descriptor.as_bytes())?;
+    full_frame(cp, offset, &params, &[T::Obj(catch.to_string())])
+}
+
 /// `frames` (sorted, original offsets) with a frame synthesized at the start of each
 /// instruction in `targets` that has none. A frame that follows a synthesized one is rewritten
 /// as a full frame: its encoding was relative to the frame before it, which is no longer the

@@ -1,20 +1,69 @@
-//! Superclass chains, for deciding whether `invokevirtual MyThread.join()V` is `Thread.join`.
+//! Superclass chains, for deciding whether `invokevirtual MyThread.join()V` is `Thread.join`,
+//! and whether `invokevirtual Cache.put(…)` runs a synchronized method of `Hashtable`.
 //!
 //! Classes come from the input (registered by the caller) and, on demand, from the running JDK's
 //! `jmods/java.base.jmod` (a 4-byte header, then a zip with classes under `classes/`). A class
 //! found in neither is unknown, and an unknown owner is not a `Thread` (its call is left alone).
 
-use std::collections::HashMap;
+use crate::classfile::{ACC_STATIC, ACC_SYNCHRONIZED};
+use std::collections::{HashMap, HashSet};
 use std::io::{Read, Seek, SeekFrom};
 use std::path::PathBuf;
-use std::sync::{Mutex, OnceLock, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+/// The JDK classes whose synchronized methods keep the JVM's real monitors under rankcheck,
+/// with their JDK subclasses (`Properties`): a program shares them as thread-safe containers,
+/// and the JVM loads them during its start-up, before the agent's class-file hook is on, so
+/// their `synchronized` flags stay (retransformation cannot change a method's modifiers).
+/// `Vector` and `Stack` load later and are desugared by the agent; the
+/// `Collections.synchronized*` wrappers lock in blocks, which are rewritten at any time.
+pub const REAL_MONITOR_CLASSES: &[&str] = &["java/lang/StringBuffer", "java/util/Hashtable"];
+
+/// `name descriptor` of every synchronized instance method of [`REAL_MONITOR_CLASSES`] and of
+/// `Properties` (the JDK's public subclass of `Hashtable`, with its own, such as
+/// `setProperty`): the calls worth resolving, and the overrides an input class must record.
+fn real_monitor_names() -> &'static HashSet<String> {
+    static NAMES: OnceLock<HashSet<String>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        REAL_MONITOR_CLASSES
+            .iter()
+            .chain(&["java/util/Properties"])
+            .filter_map(|c| jdk_class(c))
+            .flat_map(|c| {
+                c.methods
+                    .into_iter()
+                    .filter(|&(_, access)| synchronized_instance(access))
+                    .map(|(key, _)| key)
+            })
+            .collect()
+    })
+}
+
+/// True for the access flags of a synchronized instance method.
+fn synchronized_instance(access: u16) -> bool {
+    access & (ACC_SYNCHRONIZED | ACC_STATIC) == ACC_SYNCHRONIZED
+}
+
+/// True when some synchronized method of [`REAL_MONITOR_CLASSES`] is called `name` with
+/// `descriptor` (a cheap first test before a call's owner is resolved).
+pub fn is_real_monitor_name(name: &str, descriptor: &str) -> bool {
+    real_monitor_names().contains(&format!("{name} {descriptor}"))
+}
 
 #[derive(Clone, Debug, Default)]
 struct ClassInfo {
     super_name: Option<String>,
-    /// `name descriptor` of methods the class declares that some hook replaces (overrides stop
-    /// the resolution).
+    /// `name descriptor` of methods the class declares that some hook replaces, or that are
+    /// synchronized in [`REAL_MONITOR_CLASSES`] (overrides stop the resolution).
     declares: Vec<String>,
+}
+
+/// A JDK class, read from `java.base.jmod`: its superclass and its methods' access flags.
+#[derive(Debug, Default)]
+struct JdkClass {
+    super_name: Option<String>,
+    /// `name descriptor` → access flags.
+    methods: HashMap<String, u16>,
 }
 
 /// Input classes plus the JDK, behind one lookup.
@@ -23,7 +72,7 @@ pub struct Hierarchy {
     /// Behind a lock so that load-time instrumentation can register classes as they load,
     /// through the same shared `Arc<Hierarchy>` its `Config` holds.
     input: RwLock<HashMap<String, ClassInfo>>,
-    jdk_cache: Mutex<HashMap<String, Option<String>>>,
+    jdk_cache: Mutex<HashMap<String, Option<Arc<JdkClass>>>>,
 }
 
 impl Hierarchy {
@@ -54,7 +103,9 @@ impl Hierarchy {
                     cf.cp.utf8_string(m.name_index),
                     cf.cp.utf8_string(m.descriptor_index),
                 ) {
-                    if crate::passes::calls::is_replaced_name(&n, &d) {
+                    if crate::passes::calls::is_replaced_name(&n, &d)
+                        || is_real_monitor_name(&n, &d)
+                    {
                         declares.push(format!("{n} {d}"));
                     }
                 }
@@ -74,13 +125,64 @@ impl Hierarchy {
         {
             return info.super_name.clone();
         }
+        self.jdk(name)?.super_name.clone()
+    }
+
+    /// The JDK class `name`, read once.
+    fn jdk(&self, name: &str) -> Option<Arc<JdkClass>> {
         let mut cache = self.jdk_cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(s) = cache.get(name) {
-            return s.clone();
+        cache
+            .entry(name.to_string())
+            .or_insert_with(|| jdk_class(name).map(Arc::new))
+            .clone()
+    }
+
+    /// For a call naming `owner` (`invokevirtual`): the JDK class whose method `name
+    /// descriptor` it runs, when that method is a synchronized instance method of one of
+    /// [`REAL_MONITOR_CLASSES`] or of a JDK subclass. `None` when an input class on the way
+    /// overrides it, when the method found first is not synchronized (`Properties.put`), and
+    /// for any class not known.
+    pub fn real_monitor_method(&self, owner: &str, name: &str, descriptor: &str) -> Option<String> {
+        let key = format!("{name} {descriptor}");
+        let mut current = owner.to_string();
+        for _ in 0..64 {
+            let input = self
+                .input
+                .read()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&current)
+                .map(|info| (info.declares.contains(&key), info.super_name.clone()));
+            let next = match input {
+                Some((true, _)) => return None,
+                Some((false, super_name)) => super_name,
+                None => {
+                    let class = self.jdk(&current)?;
+                    if let Some(&access) = class.methods.get(&key) {
+                        return (synchronized_instance(access)
+                            && self.extends_real_monitor_class(&current))
+                        .then_some(current);
+                    }
+                    class.super_name.clone()
+                }
+            };
+            current = next?;
         }
-        let s = jdk_super(name);
-        cache.insert(name.to_string(), s.clone());
-        s
+        None
+    }
+
+    /// True when `class` is one of [`REAL_MONITOR_CLASSES`] or extends one.
+    fn extends_real_monitor_class(&self, class: &str) -> bool {
+        let mut current = class.to_string();
+        for _ in 0..64 {
+            if REAL_MONITOR_CLASSES.contains(&current.as_str()) {
+                return true;
+            }
+            match self.super_of(&current) {
+                Some(s) => current = s,
+                None => return false,
+            }
+        }
+        false
     }
 
     /// True when a call naming `owner` as its class resolves to the method `name descriptor`
@@ -169,13 +271,29 @@ pub fn java_home() -> Option<PathBuf> {
     Some(PathBuf::from("/usr/lib/jvm/java-17-openjdk-amd64"))
 }
 
-fn jdk_super(name: &str) -> Option<String> {
-    let zip = jdk_base()?;
-    let mut zip = zip.lock().unwrap_or_else(|e| e.into_inner());
-    let mut entry = zip.by_name(&format!("classes/{name}.class")).ok()?;
-    let mut bytes = Vec::with_capacity(entry.size() as usize);
-    entry.read_to_end(&mut bytes).ok()?;
-    crate::classfile::class_and_super(&bytes).ok()?.1
+fn jdk_class(name: &str) -> Option<JdkClass> {
+    let bytes = {
+        let zip = jdk_base()?;
+        let mut zip = zip.lock().unwrap_or_else(|e| e.into_inner());
+        let mut entry = zip.by_name(&format!("classes/{name}.class")).ok()?;
+        let mut bytes = Vec::with_capacity(entry.size() as usize);
+        entry.read_to_end(&mut bytes).ok()?;
+        bytes
+    };
+    let cf = crate::classfile::ClassFile::parse(&bytes).ok()?;
+    let methods = cf
+        .methods
+        .iter()
+        .filter_map(|m| {
+            let n = cf.cp.utf8_string(m.name_index).ok()?;
+            let d = cf.cp.utf8_string(m.descriptor_index).ok()?;
+            Some((format!("{n} {d}"), m.access))
+        })
+        .collect();
+    Some(JdkClass {
+        super_name: cf.super_name.map(crate::bytes::decode_mutf8),
+        methods,
+    })
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //!   written back as the original bytes, so a class with no changes round-trips byte for byte.
 //! - [`code`] (with [`stackmap`] and [`type_annotations`]): the Code attribute, owned here —
 //!   instructions with offsets, the insertion editor, and re-encoding with every offset remapped.
-//! - [`passes`]: data, sync, calls and allocations, assembled in one function (`passes::instrument_method`) with comments on their order.
+//! - [`passes`]: data, sync, calls, real monitors and allocations, assembled in one function (`passes::instrument_method`) with comments on their order.
 //! - [`jar`]: jars and directories.
 //!
 //! The entry point for one class is [`instrument_class`]; the agent's load-time hook can call it
@@ -109,6 +109,10 @@ pub struct Config {
     /// At the entry of each public instance method of the scalar `java.util.concurrent.atomic`
     /// classes, announce a read or write of the atomic object (see `passes::atomics`).
     pub atomic_entry: bool,
+    /// Wrap calls of synchronized methods of the JDK classes that keep the JVM's real monitors
+    /// (`StringBuffer`, `Hashtable`) in the model's monitor of the receiver (see
+    /// `passes::real_monitors`). Off for JDK classes.
+    pub real_monitor_calls: bool,
 }
 
 impl Config {
@@ -124,6 +128,7 @@ impl Config {
             desugar_sync_methods: true,
             pin_nondeterminism: true,
             atomic_entry: false,
+            real_monitor_calls: true,
         }
     }
 
@@ -145,6 +150,7 @@ impl Config {
             desugar_sync_methods: false,
             pin_nondeterminism: false,
             atomic_entry: true,
+            real_monitor_calls: false,
             ..Config::sync_only()
         }
     }

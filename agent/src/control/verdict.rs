@@ -287,8 +287,11 @@ impl Control {
 }
 
 /// Drops the frames that are rankcheck's, not the program's: the hook and native on top, the
-/// harness's reflective call of `main` (and `Thread.run`) at the bottom.
+/// bridges of calls into real monitors wherever they are, the harness's reflective call of
+/// `main` (and `Thread.run`) at the bottom.
 pub fn trim_frames(mut frames: Vec<String>) -> Vec<String> {
+    let bridge = format!(".{}", java_harness::hooks::LOCK_BRIDGE_PREFIX);
+    frames.retain(|f| !f.contains(&bridge));
     let ours_on_top = frames
         .iter()
         .take_while(|f| {
@@ -330,6 +333,7 @@ mod tests {
         let frames: Vec<String> = [
             "at rankcheck.rt.RC.nJoin(Native Method)",
             "at rankcheck.rt.RC.threadJoin(RC.java:91)",
+            "at Deadlock.rankcheck$lock$0(Deadlock.java)",
             "at Deadlock.main(Deadlock.java:23)",
             "at jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)",
             "at java.lang.reflect.Method.invoke(Method.java:569)",

@@ -81,7 +81,7 @@ pub fn unsafe_mode(name: &str, descriptor: &str) -> Option<bool> {
 }
 
 /// The parameter types of a method descriptor, one char each (`L` for any reference).
-fn params(descriptor: &str) -> Option<Vec<u8>> {
+pub(super) fn params(descriptor: &str) -> Option<Vec<u8>> {
     let inner = descriptor.strip_prefix('(')?.split_once(')')?.0.as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
@@ -105,7 +105,7 @@ fn params(descriptor: &str) -> Option<Vec<u8>> {
     Some(out)
 }
 
-fn words(t: u8) -> u16 {
+pub(super) fn words(t: u8) -> u16 {
     if matches!(t, b'J' | b'D') {
         2
     } else {
@@ -114,7 +114,7 @@ fn words(t: u8) -> u16 {
 }
 
 /// `xload`/`xstore` of local `slot` for a value of type `t`.
-fn local_op(t: u8, slot: u16, store: bool) -> Vec<u8> {
+pub(super) fn local_op(t: u8, slot: u16, store: bool) -> Vec<u8> {
     let k = match t {
         b'J' => 1,
         b'F' => 2,

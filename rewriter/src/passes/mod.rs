@@ -10,10 +10,13 @@ pub mod calls;
 pub mod data;
 pub mod handles;
 pub mod identity;
+pub mod real_monitors;
 pub mod sync;
 
 use crate::bytes::{decode_mutf8, put_u2, put_u4};
-use crate::classfile::{ClassFile, ACC_ABSTRACT, ACC_MODULE, ACC_NATIVE, ACC_STATIC};
+use crate::classfile::{
+    ClassFile, ACC_ABSTRACT, ACC_INTERFACE, ACC_MODULE, ACC_NATIVE, ACC_STATIC,
+};
 use crate::code::{op, CodeAttr, Edits};
 use crate::constant_pool::ConstantPool;
 use crate::{Config, Instrumented, RewriteError};
@@ -38,6 +41,8 @@ pub struct MethodCtx<'m, 'a> {
     pub super_call: Option<usize>,
     /// First local free for scratch use (the method's own max_locals).
     pub scratch_local: u16,
+    /// The class's bridges for calls into real monitors (see `passes::real_monitors`).
+    pub bridges: &'m mut real_monitors::Bridges,
 }
 
 impl MethodCtx<'_, '_> {
@@ -154,7 +159,8 @@ fn find_super_call(code: &CodeAttr, cp: &ConstantPool) -> Option<usize> {
 /// Instruments one method; `None` when nothing changed.
 fn instrument_method(ctx: &mut MethodCtx) -> Result<Option<Vec<u8>>, RewriteError> {
     let code = ctx.code;
-    // The passes, in order. Calls first: a replaced invoke is not looked at again. Sync next
+    // The passes, in order. Calls first: a replaced invoke is not looked at again; a call into
+    // a real monitor is bridged (`real_monitors`), and not looked at again either. Sync next
     // (monitorenter/monitorexit, and the synchronized-method desugaring, which also hooks
     // every return). Data accesses and allocations last. No two passes insert before the same
     // instruction, so the order only fixes the order of site numbers within an instruction.
@@ -164,7 +170,7 @@ fn instrument_method(ctx: &mut MethodCtx) -> Result<Option<Vec<u8>>, RewriteErro
     }
     let mut alloc = alloc::AllocState::default();
     for i in 0..code.insns.len() {
-        if calls::on_insn(ctx, i)? {
+        if calls::on_insn(ctx, i)? || real_monitors::on_insn(ctx, i)? {
             if ctx.config.allocations {
                 alloc::on_insn(ctx, &mut alloc, i)?;
             }
@@ -254,6 +260,8 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
     let mut warnings = Vec::new();
     let mut new_methods: Vec<Option<Vec<u8>>> = vec![None; class.methods.len()];
     let mut count = 0;
+    let mut bridges =
+        real_monitors::Bridges::new(config.real_monitor_calls && class.access & ACC_INTERFACE == 0);
     let methods = class.methods.clone();
     for (mi, m) in methods.iter().enumerate() {
         let Some(code_index) = m.code else { continue };
@@ -287,6 +295,7 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
             lines,
             sites: &mut sites,
             super_call,
+            bridges: &mut bridges,
         };
         match instrument_method(&mut ctx) {
             Ok(Some(new_code)) => {
@@ -307,7 +316,7 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
     }
     // Method references to replaced JDK methods (`Thread::start`) are calls too.
     let handles = calls::redirect_method_handles(&mut class.cp, config)?;
-    let mut added = Vec::new();
+    let mut added = real_monitors::bridge_methods(&bridges, &mut class.cp, class.major)?;
     if identity::wants_override(&class, config)? {
         added.push(identity::override_method(&mut class.cp)?);
     }

@@ -1,0 +1,65 @@
+package rw;
+
+import java.util.Hashtable;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Calls of synchronized methods of StringBuffer, Hashtable and Properties, which keep the JVM's
+ * real monitors: arguments and results of every width, a call that throws inside, a null
+ * receiver, an override in a program subclass, a call through an interface.
+ */
+public class Monitors {
+    /** A program subclass: its put overrides Hashtable's, its get is Hashtable's. */
+    static class Registry extends Hashtable<String, Integer> {
+        @Override
+        public synchronized Integer put(String key, Integer value) {
+            return super.put(key, value + 1);
+        }
+    }
+
+    public static void main(String[] args) {
+        StringBuffer sb = new StringBuffer();
+        sb.append('a').append(1).append(2L).append(3.5f).append(4.25).append(true).append("s");
+        sb.append(new char[] {'x', 'y'}, 0, 2).insert(0, 7L).reverse().reverse();
+        System.out.println(sb + " " + sb.length() + " " + sb.charAt(1) + " " + sb.indexOf("s"));
+        try {
+            sb.charAt(99);
+        } catch (IndexOutOfBoundsException e) {
+            System.out.println("out of bounds, length still " + sb.length());
+        }
+        synchronized (sb) {
+            sb.setLength(3);
+        }
+        System.out.println(sb.toString());
+        StringBuffer none = args.length > 99 ? sb : null;
+        try {
+            none.append('z');
+        } catch (NullPointerException e) {
+            System.out.println("null receiver");
+        }
+
+        Hashtable<String, Integer> table = new Hashtable<>();
+        table.put("a", 1);
+        if (!table.containsKey("b")) {
+            table.put("b", 2);
+        }
+        try {
+            table.put("c", null);
+        } catch (NullPointerException e) {
+            System.out.println("null value refused, size " + table.size());
+        }
+        Map<String, Integer> map = table;
+        map.put("d", 4);
+        System.out.println(table.get("a") + " " + table.get("d") + " " + table.size());
+
+        Registry registry = new Registry();
+        registry.put("r", 1);
+        System.out.println(registry.get("r") + " " + registry.containsKey("r"));
+
+        Properties props = new Properties();
+        props.setProperty("k", "v");
+        props.put("n", "m");
+        System.out.println(props.getProperty("k") + " " + props.get("n") + " " + props.size());
+    }
+}
