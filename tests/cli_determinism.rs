@@ -1,6 +1,6 @@
-//! Executions must not depend on what ran before them in the same JVM: the determinism check
-//! (`test --check-determinism`, and one sample by default) replays sampled executions alone in a
-//! fresh JVM and says where they left their schedule; the JDK's process-wide counters
+//! A sampled execution must run the same when replayed in a fresh JVM (after the warm-up every
+//! replay has: the executions its JVM ran before it): the determinism check
+//! (`test --check-determinism`, and one sample by default) says where one left its schedule; the JDK's process-wide counters
 //! (default thread names) are put back before every execution; coverage does not depend on `-j`.
 
 mod cli_support;
@@ -26,7 +26,8 @@ fn compile(dir: &Path, name: &str, source: &str) -> String {
 }
 
 /// A program whose later executions in one JVM differ from the first: a system property set by
-/// an earlier execution outlives it (rankcheck does not reset system properties).
+/// an earlier execution outlives it (rankcheck does not reset system properties). A replay that
+/// runs the execution before the recorded one first sees the same.
 const LEAK: &str = r#"
 public class Leak {
     static int shared;
@@ -42,11 +43,66 @@ public class Leak {
 "#;
 
 #[test]
-fn an_execution_that_depends_on_earlier_ones_is_said_loudly() {
+fn an_execution_that_depends_on_earlier_ones_replays_after_its_warm_up() {
     let dir = scratch("determinism-leak");
     let cp = compile(&dir, "Leak", LEAK);
+    let ran = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--cp",
+            &cp,
+            "--main",
+            "Leak",
+            "--budget",
+            "30",
+            "--seed",
+            "3",
+            "-j",
+            "1",
+            "--check-determinism",
+            "--json",
+        ],
+        LIMIT,
+    );
+    // Before replays warmed up, execution 29 replayed alone left its schedule: exit 3.
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).expect("one JSON object");
+    assert_eq!(
+        json["nondeterminism"].as_array().map(Vec::len),
+        Some(0),
+        "{json}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A program that reads what rankcheck does not pin: whether the JVM that left a file in its
+/// working directory is this one (its process id). The search's JVM wrote it; a replay's JVM,
+/// warmed up or not, is another process.
+const OTHER_JVM: &str = r#"
+import java.nio.file.*;
+
+public class OtherJvm {
+    static int shared;
+    public static void main(String[] args) throws Exception {
+        Path mark = Paths.get("first-jvm.pid");
+        String me = Long.toString(ProcessHandle.current().pid());
+        if (!Files.exists(mark)) Files.writeString(mark, me);
+        boolean another = !Files.readString(mark).equals(me);
+        Thread t = new Thread(() -> shared++);
+        t.start();
+        if (another) shared++;
+        t.join();
+    }
+}
+"#;
+
+#[test]
+fn an_execution_that_depends_on_what_rankcheck_does_not_pin_is_said_loudly() {
+    let dir = scratch("determinism-other-jvm");
+    let cp = compile(&dir, "OtherJvm", OTHER_JVM);
     let base = [
-        "test", "--cp", &cp, "--main", "Leak", "--budget", "30", "--seed", "3", "-j", "1",
+        "test", "--cp", &cp, "--main", "OtherJvm", "--budget", "30", "--seed", "3", "-j", "1",
     ];
     // By default: a warning with the place where the replay left its schedule; the verdict
     // stands.
