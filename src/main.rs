@@ -93,3 +93,44 @@ fn main() -> ExitCode {
     };
     error::exit_code(result, json)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// clap's own checks of the whole command line (ids named by `conflicts_with`, `requires`
+    /// and flattened groups exist, no flag defined twice in one subcommand), which release
+    /// builds skip at run time.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    /// The groups `run` and `test` share parse into both, and their cross-group conflicts hold.
+    #[test]
+    fn run_and_test_share_the_report_and_launch_flags() {
+        let shared = ["--out", "o", "--keep-going", "--fork", "--load-time"];
+        for sub in ["run", "test"] {
+            let argv = [&["rankcheck", sub, "--cp", "c", "--main", "M"][..], &shared].concat();
+            let cli = Cli::try_parse_from(argv).unwrap_or_else(|e| panic!("{sub}: {e}"));
+            let (report, launch) = match cli.command {
+                Command::Run(a) => (a.report, a.launch),
+                Command::Test(a) => (a.search.report, a.launch),
+                _ => unreachable!(),
+            };
+            assert_eq!(report.out, std::path::Path::new("o"), "{sub}");
+            assert!(
+                report.keep_going && launch.fork && launch.load_time,
+                "{sub}"
+            );
+        }
+        let both = ["rankcheck", "test", "--cp", "c", "--main", "M"];
+        assert!(
+            Cli::try_parse_from([&both[..], &["--sync-only", "--load-time"]].concat()).is_err()
+        );
+        assert!(
+            Cli::try_parse_from([&both[..], &["--selective", "--load-time"]].concat()).is_err()
+        );
+    }
+}

@@ -318,9 +318,8 @@ fn only_the_agent_has_unsafe_code() {
     );
 }
 
-/// Where strategy names may not be written as literals. The agent is checked once its two
-/// name checks use `scheduler::strategy::{switches_at_accesses, bounds_variables}`: add
-/// "agent/src" here.
+/// Where strategy names may not be written as literals: everywhere but `scheduler/` (the agent
+/// asks `scheduler::strategy::{switches_at_accesses, bounds_variables}`).
 const NAME_FREE: &[&str] = &[
     "src",
     "rewriter/src",

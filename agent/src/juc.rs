@@ -13,15 +13,12 @@
 //! through VarHandles, field updaters and Unsafe whose field is known only at run time (see
 //! `rewriter::passes::handles` for the locations chosen and why).
 
-use crate::ffi::call;
-use crate::jvmti::{check, Jvmti};
+use crate::jvmti::Jvmti;
 use java_harness::hooks::{site_class_key, site_id};
-use jni::sys::{jclass, jmethodID};
+use jni::sys::jmethodID;
 use rewriter::passes::is_jdk_class;
 use rustc_hash::{FxHashMap as IdMap, FxHashSet as IdSet};
 use std::cell::RefCell;
-use std::ffi::CStr;
-use std::os::raw::{c_char, c_uchar};
 use std::sync::{Mutex, OnceLock, RwLock};
 
 /// What a stack frame's method is, for [`internal_use`].
@@ -244,51 +241,13 @@ pub fn is_test_framework(class: &str) -> bool {
     .any(|p| class.starts_with(p))
 }
 
-fn take(jvmti: Jvmti, s: *mut c_char) -> Option<String> {
-    if s.is_null() {
-        return None;
-    }
-    // SAFETY: a NUL-terminated string JVMTI allocated.
-    let text = unsafe { CStr::from_ptr(s) }.to_string_lossy().into_owned();
-    let _ = call!(jvmti.0, Deallocate, s as *mut c_uchar);
-    Some(text)
-}
-
 fn method_name(jvmti: Jvmti, method: jmethodID) -> Option<String> {
-    let mut name: *mut c_char = std::ptr::null_mut();
-    if check(call!(
-        jvmti.0,
-        GetMethodName,
-        method,
-        &mut name,
-        std::ptr::null_mut(),
-        std::ptr::null_mut()
-    ))
-    .is_err()
-    {
-        return None;
-    }
-    take(jvmti, name)
+    jvmti.method_name(method).map(|(name, _)| name)
 }
 
+/// The internal name of the class that declares `method`.
 fn class_of(jvmti: Jvmti, method: jmethodID) -> Option<String> {
-    let mut class: jclass = std::ptr::null_mut();
-    if check(call!(jvmti.0, GetMethodDeclaringClass, method, &mut class)).is_err() {
-        return None;
-    }
-    let mut sig: *mut c_char = std::ptr::null_mut();
-    if check(call!(
-        jvmti.0,
-        GetClassSignature,
-        class,
-        &mut sig,
-        std::ptr::null_mut()
-    ))
-    .is_err()
-    {
-        return None;
-    }
-    let sig = take(jvmti, sig)?;
+    let sig = jvmti.class_signature(jvmti.declaring_class(method)?)?;
     sig.strip_prefix('L')?.strip_suffix(';').map(str::to_string)
 }
 

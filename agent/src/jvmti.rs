@@ -181,18 +181,11 @@ impl Jvmti {
             // SAFETY: JVMTI returned `count` objects (local references) and tags.
             let (obj, tag) = unsafe { (*objects.add(i), *found.add(i)) };
             let class = call!(env, GetObjectClass, obj);
-            let mut sig: *mut c_char = std::ptr::null_mut();
-            if !class.is_null()
-                && check(call!(
-                    self.0,
-                    GetClassSignature,
-                    class,
-                    &mut sig,
-                    std::ptr::null_mut()
-                ))
-                .is_ok()
+            if let Some(sig) = (!class.is_null())
+                .then(|| self.class_signature(class))
+                .flatten()
             {
-                out.insert(tag, java_name(&self.take_string(sig)));
+                out.insert(tag, java_name(&sig));
             }
             crate::ffi::delete_local(env, class);
             crate::ffi::delete_local(env, obj);
@@ -361,20 +354,45 @@ impl Jvmti {
 
     /// Whether `method` is a static initializer.
     pub fn is_clinit(self, method: jni::sys::jmethodID) -> bool {
+        self.method_name(method)
+            .is_some_and(|(name, _)| name == "<clinit>")
+    }
+
+    /// `method`'s name and descriptor.
+    pub fn method_name(self, method: jni::sys::jmethodID) -> Option<(String, String)> {
         let mut name: *mut c_char = std::ptr::null_mut();
-        if check(call!(
+        let mut descriptor: *mut c_char = std::ptr::null_mut();
+        check(call!(
             self.0,
             GetMethodName,
             method,
             &mut name,
-            std::ptr::null_mut(),
+            &mut descriptor,
             std::ptr::null_mut()
         ))
-        .is_err()
-        {
-            return false;
-        }
-        self.take_string(name) == "<clinit>"
+        .ok()?;
+        Some((self.take_string(name), self.take_string(descriptor)))
+    }
+
+    /// The class that declares `method` (a local reference).
+    pub fn declaring_class(self, method: jni::sys::jmethodID) -> Option<jni::sys::jclass> {
+        let mut class: jni::sys::jclass = std::ptr::null_mut();
+        check(call!(self.0, GetMethodDeclaringClass, method, &mut class)).ok()?;
+        Some(class)
+    }
+
+    /// The JVM signature of `class` (`Lpkg/Cls;`, `[I`).
+    pub fn class_signature(self, class: jni::sys::jclass) -> Option<String> {
+        let mut sig: *mut c_char = std::ptr::null_mut();
+        check(call!(
+            self.0,
+            GetClassSignature,
+            class,
+            &mut sig,
+            std::ptr::null_mut()
+        ))
+        .ok()?;
+        Some(self.take_string(sig))
     }
 }
 
@@ -467,18 +485,10 @@ pub fn main_class_initialized(jvmti: Jvmti) -> bool {
     // SAFETY: JVMTI returned `count` class references.
     let list = unsafe { std::slice::from_raw_parts(classes, count.max(0) as usize) };
     let initialized = list.iter().any(|&k| {
-        let mut sig: *mut std::os::raw::c_char = std::ptr::null_mut();
-        // SAFETY: valid class reference and out pointer; no generic signature wanted.
-        let err = call!(env, GetClassSignature, k, &mut sig, std::ptr::null_mut());
-        if err != jvmtiError_JVMTI_ERROR_NONE || sig.is_null() {
-            return false;
-        }
-        // SAFETY: a NUL-terminated string allocated by JVMTI, freed right after.
-        let same = unsafe { CStr::from_ptr(sig) }.to_bytes() == wanted.as_bytes();
-        call!(env, Deallocate, sig as *mut u8);
-        same && jvmti
-            .class_status(k)
-            .is_ok_and(|s| s & JVMTI_CLASS_STATUS_INITIALIZED != 0)
+        jvmti.class_signature(k).is_some_and(|sig| sig == wanted)
+            && jvmti
+                .class_status(k)
+                .is_ok_and(|s| s & JVMTI_CLASS_STATUS_INITIALIZED != 0)
     });
     // SAFETY: the array was allocated by JVMTI.
     call!(env, Deallocate, classes as *mut u8);

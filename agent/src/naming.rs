@@ -43,7 +43,6 @@ use rustc_hash::{FxHashMap as IdMap, FxHashSet as IdSet};
 use scheduler::strategy::rankchecker::named_var;
 use scheduler::{SiteId, ThreadId, VarId};
 use std::collections::HashMap;
-use std::os::raw::c_char;
 use std::sync::{Arc, RwLock};
 
 /// The agent's [`VarId`] for an access that is not a scheduling point because its object is
@@ -330,32 +329,12 @@ pub fn is_application_class(signature: &str) -> bool {
 
 /// The hash of an application method's class, name and descriptor; `None` for other methods.
 fn method_hash(jvmti: Jvmti, method: jmethodID) -> Option<u64> {
-    let env = jvmti.0;
-    let mut class: jni::sys::jclass = std::ptr::null_mut();
-    // SAFETY: `method` comes from GetStackTrace of a live frame.
-    let err = call!(env, GetMethodDeclaringClass, method, &mut class);
-    if err != crate::jvmti_sys::jvmtiError_JVMTI_ERROR_NONE {
-        return None;
-    }
-    let class = signature_of(jvmti, class)?;
+    // `method` comes from GetStackTrace of a live frame.
+    let class = jvmti.class_signature(jvmti.declaring_class(method)?)?;
     if !is_application_class(&class) {
         return None;
     }
-    let mut name: *mut c_char = std::ptr::null_mut();
-    let mut desc: *mut c_char = std::ptr::null_mut();
-    // SAFETY: as above; JVMTI allocates the two strings.
-    let err = call!(
-        env,
-        GetMethodName,
-        method,
-        &mut name,
-        &mut desc,
-        std::ptr::null_mut()
-    );
-    if err != crate::jvmti_sys::jvmtiError_JVMTI_ERROR_NONE {
-        return None;
-    }
-    let (name, desc) = (take_string(jvmti, name), take_string(jvmti, desc));
+    let (name, desc) = jvmti.method_name(method)?;
     Some(field_key(&format!("{class}.{name}{desc}")))
 }
 
@@ -370,41 +349,10 @@ fn class_signature(jvmti: Jvmti, obj: jobject) -> Option<String> {
     if class.is_null() {
         return None;
     }
-    let sig = signature_of(jvmti, class);
+    let sig = jvmti.class_signature(class);
     // SAFETY: `class` is a local reference this function made.
     call!(env, DeleteLocalRef, class);
     sig
-}
-
-fn signature_of(jvmti: Jvmti, class: jni::sys::jclass) -> Option<String> {
-    let env = jvmti.0;
-    let mut sig: *mut c_char = std::ptr::null_mut();
-    // SAFETY: `class` is a valid class reference; JVMTI allocates the string.
-    let err = call!(
-        env,
-        GetClassSignature,
-        class,
-        &mut sig,
-        std::ptr::null_mut()
-    );
-    if err != crate::jvmti_sys::jvmtiError_JVMTI_ERROR_NONE {
-        return None;
-    }
-    Some(take_string(jvmti, sig))
-}
-
-/// Copies and frees a JVMTI-allocated string.
-fn take_string(jvmti: Jvmti, s: *mut c_char) -> String {
-    if s.is_null() {
-        return String::new();
-    }
-    // SAFETY: JVMTI returns NUL-terminated modified UTF-8 allocated with Allocate.
-    let text = unsafe { std::ffi::CStr::from_ptr(s) }
-        .to_string_lossy()
-        .into_owned();
-    // SAFETY: the string was allocated by this JVMTI environment.
-    call!(jvmti.0, Deallocate, s as *mut u8);
-    text
 }
 
 #[cfg(test)]

@@ -43,12 +43,22 @@ pub struct SeededRandom {
     state: [u64; 4],
 }
 
-fn splitmix64(x: &mut u64) -> u64 {
-    *x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *x;
+/// SplitMix64's increment (the golden ratio's 64-bit fraction).
+pub const GOLDEN_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// SplitMix64's output function: a stable 64-bit mix, the one the generator's seeding, the
+/// happens-before hashes ([`crate::hb::mix`]) and the agent's hash helpers share. Its values are
+/// part of what seeds, schedules and executions compute, so it never changes.
+pub fn mix64(mut z: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// One step of SplitMix64 over `state`.
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(GOLDEN_GAMMA);
+    mix64(*state)
 }
 
 impl SeededRandom {
@@ -89,6 +99,15 @@ impl RandomSource for SeededRandom {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// SplitMix64's published first outputs from state 0, so the shared mix never drifts.
+    #[test]
+    fn splitmix64_is_splitmix64() {
+        let mut s = 0;
+        assert_eq!(splitmix64(&mut s), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(splitmix64(&mut s), 0x6e78_9e6a_a1b9_65f4);
+        assert_eq!(s, GOLDEN_GAMMA.wrapping_mul(2));
+    }
 
     #[test]
     fn same_seed_same_numbers_and_executions_differ() {

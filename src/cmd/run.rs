@@ -43,12 +43,10 @@ pub struct Args {
     pub oracles: super::search_args::OracleArgs,
     #[command(flatten)]
     pub waits: super::search_args::WaitArgs,
-    /// Go on after a bug.
-    #[arg(long)]
-    pub keep_going: bool,
-    /// One JVM per execution.
-    #[arg(long)]
-    pub fork: bool,
+    #[command(flatten)]
+    pub report: super::search_args::ReportArgs,
+    #[command(flatten)]
+    pub launch: super::search_args::LaunchArgs,
     /// Follow this recorded schedule (one execution) instead of a strategy.
     #[arg(long)]
     pub replay: Option<PathBuf>,
@@ -56,9 +54,6 @@ pub struct Args {
     /// hash codes, clocks and random numbers depend on it).
     #[arg(long, default_value_t = 0)]
     pub first_execution: u64,
-    /// Where bug reports go.
-    #[arg(long, default_value = "rankcheck-out")]
-    pub out: PathBuf,
     /// Pin the JVM to one CPU: off | auto (the CPU it starts on) | N.
     #[arg(long, default_value = "off")]
     pub pin: String,
@@ -76,11 +71,6 @@ pub struct Args {
     /// Print the program's output of every execution.
     #[arg(long)]
     pub show_output: bool,
-    /// Instrument the program's classes as they load, in the JVM (same passes and site ids as
-    /// `rankcheck instrument`; classes instrumented offline are left alone), instead of
-    /// instrumenting the class path first.
-    #[arg(long)]
-    pub load_time: bool,
     /// Model java.util.concurrent (locks, conditions, latches, semaphores, queues, pools,
     /// atomics) by rewriting the JDK's classes as they load: on or off.
     #[arg(long, default_value = "on")]
@@ -108,7 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             args.juc
         )));
     }
-    let mode = if args.load_time {
+    let mode = if args.launch.load_time {
         Mode::LoadTime
     } else {
         Mode::All
@@ -118,9 +108,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let cp = prepared.entries;
     let origin = crate::driver::report::Origin::of(&args.cp, mode, None);
     let rt = crate::driver::runtime::runtime()?;
-    let work = scratch_dir(&args.out)?;
+    let work = scratch_dir(&args.report.out)?;
     let mut any_bug = false;
-    let jvms: Vec<(u64, u64)> = if args.fork && args.replay.is_none() {
+    let jvms: Vec<(u64, u64)> = if args.launch.fork && args.replay.is_none() {
         (0..args.executions)
             .map(|i| (args.first_execution + i, 1))
             .collect()
@@ -149,7 +139,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut unreproduced = Vec::new();
     for (first, count) in jvms {
         let mut launch = launch(&args, &cp, &rt, first, count);
-        if args.fork && args.replay.is_none() {
+        if args.launch.fork && args.replay.is_none() {
             // A strategy with a search state (ICB) carries it from JVM to JVM.
             let state = work.join("search-state.txt");
             launch.set_option("state", state.display().to_string());
@@ -166,7 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             say(describe_result(result, args.show_output));
             if result["outcome"] == "inconclusive" || result["bound"] == "watchdog" {
                 // A limit of rankcheck, not a finding (see the message): reported, not a bug.
-                let dir = write_report(&args.out, &launch, result, Some(&origin))?;
+                let dir = write_report(&args.report.out, &launch, result, Some(&origin))?;
                 say(format!("  report: {}", dir.display()));
                 say(
                     "  not a bug of the program: rankcheck could not control this execution".into(),
@@ -177,7 +167,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 let scratch = work.join(format!("replay-{executions}"));
                 progress.phase(Some("replaying the failure in a fresh JVM"));
                 let verdict = confirm(
-                    &args.out,
+                    &args.report.out,
                     &launch,
                     result,
                     &scratch,
@@ -213,7 +203,10 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         // The strategy has nothing left, or (one JVM per execution, so the agent's own cap
         // cannot count) the program keeps blocking where rankcheck cannot see.
         let exhausted = ran.results.iter().any(|r| r["exhausted"] == true);
-        if (any_bug && !args.keep_going) || exhausted || uncontrolled.len() >= MAX_INCONCLUSIVE {
+        if (any_bug && !args.report.keep_going)
+            || exhausted
+            || uncontrolled.len() >= MAX_INCONCLUSIVE
+        {
             break;
         }
     }
@@ -305,11 +298,11 @@ fn launch(args: &Args, cp: &[PathBuf], rt: &Runtime, first: u64, count: u64) -> 
         ),
         ("spurious".into(), on_off(args.waits.spurious)),
         ("timeouts".into(), args.waits.timeouts.clone()),
-        ("keep-going".into(), on_off(args.keep_going)),
+        ("keep-going".into(), on_off(args.report.keep_going)),
         ("pin".into(), args.pin.clone()),
         ("juc".into(), args.juc.clone()),
     ];
-    if args.load_time {
+    if args.launch.load_time {
         o.push(("instrument".into(), "load".into()));
     }
     for (key, value) in args.strategy.bounds().given() {

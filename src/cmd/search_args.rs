@@ -1,7 +1,8 @@
 //! The flags several subcommands share, defined once and flattened into each: the strategy and
-//! its bounds, the bounds of one execution, what waits may do and the JVM (`test`, `junit`,
-//! `run`), the oracles (`test`, `run`), and the rest of a search (`test`, `junit`), with their
-//! checks (bad input in one line) and the [`Search`] they describe.
+//! its bounds, the bounds of one execution, what waits may do, the JVM and the reports (`test`,
+//! `junit`, `run`), the oracles and how the program is launched (`test`, `run`), and the rest
+//! of a search (`test`, `junit`), with their checks (bad input in one line) and the [`Search`]
+//! they describe.
 
 use crate::driver::search::Search;
 use crate::driver::strategy::{self, Bounds, StrategyInfo};
@@ -12,8 +13,7 @@ use std::time::Duration;
 /// The strategy, its bounds and the seed.
 #[derive(clap::Args, Clone, Debug)]
 pub struct StrategyArgs {
-    /// random | pct | pctvb | rankchecker | rankchecker-exhaustive | icb | pos | pos-star | scs | nonpreemptive.
-    #[arg(long, default_value = strategy::DEFAULT)]
+    #[arg(long, default_value = strategy::DEFAULT, help = strategy_help())]
     pub strategy: String,
     /// Context bound: preemptions.
     #[arg(short = 'c')]
@@ -64,6 +64,36 @@ impl StrategyArgs {
         }
         Ok(info)
     }
+}
+
+/// `--strategy`'s help: the names the scheduler knows, so the list never drifts from them.
+fn strategy_help() -> String {
+    scheduler::strategy::NAMES.join(" | ")
+}
+
+/// Where reports go and whether the search stops at the first bug.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ReportArgs {
+    /// Where bug reports go.
+    #[arg(long, default_value = "rankcheck-out")]
+    pub out: PathBuf,
+    /// Go on after a bug.
+    #[arg(long)]
+    pub keep_going: bool,
+}
+
+/// How the program's JVMs run it: one per execution or many executions each; instrumented
+/// before or as classes load.
+#[derive(clap::Args, Clone, Debug)]
+pub struct LaunchArgs {
+    /// One JVM per execution.
+    #[arg(long)]
+    pub fork: bool,
+    /// Instrument the program's classes as they load, in the JVM (same passes and site ids as
+    /// `rankcheck instrument`; classes instrumented offline are left alone), instead of
+    /// instrumenting the class path first.
+    #[arg(long)]
+    pub load_time: bool,
 }
 
 /// What a waiting thread may do besides being woken: wake spuriously, time out.
@@ -176,15 +206,11 @@ pub struct SearchArgs {
     /// Parallel JVMs, each pinned to its own CPU (default: the number of cores).
     #[arg(short = 'j', long = "jobs")]
     pub jobs: Option<usize>,
-    /// Where bug reports go.
-    #[arg(long, default_value = "rankcheck-out")]
-    pub out: PathBuf,
+    #[command(flatten)]
+    pub report: ReportArgs,
     /// One JSON object on stdout at the end (other output goes to stderr).
     #[arg(long)]
     pub json: bool,
-    /// Go on after a bug.
-    #[arg(long)]
-    pub keep_going: bool,
     /// Replay the last execution of every JVM of the search in a fresh JVM and fail (exit 3)
     /// if one runs differently: uncontrolled nondeterminism that could hide a bug or stop one
     /// from replaying. Without it the first JVM's last execution is checked, with a warning.
@@ -234,7 +260,7 @@ impl SearchArgs {
             budget: self.budget,
             jobs: self.jobs.unwrap_or_else(default_jobs),
             fork: false,
-            keep_going: self.keep_going,
+            keep_going: self.report.keep_going,
             time_limit,
             max_steps: self.limits.max_steps,
             livelock_window: self.limits.livelock_window,
@@ -244,7 +270,7 @@ impl SearchArgs {
             jvm_args: self.jvm.jvm_arg.clone(),
             cpus: self.jvm.cpus.map(usize::from),
             jdk_collections: self.jdk_collections.clone(),
-            out: self.out.clone(),
+            out: self.report.out.clone(),
             // The command that runs the search shows the progress (`driver::progress`).
             progress: None,
             determinism_samples: if self.check_determinism {

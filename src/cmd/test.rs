@@ -37,16 +37,11 @@ pub struct Args {
     pub oracles: super::search_args::OracleArgs,
     #[command(flatten)]
     pub shard: super::search_args::ShardArgs,
-    /// One JVM per execution.
-    #[arg(long)]
-    pub fork: bool,
+    #[command(flatten)]
+    pub launch: super::search_args::LaunchArgs,
     /// Instrument only synchronization (no data-access scheduling points).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "load_time")]
     pub sync_only: bool,
-    /// Instrument the program's classes as they load, in the JVM (same passes and site ids),
-    /// instead of instrumenting the class path first.
-    #[arg(long, conflicts_with = "sync_only")]
-    pub load_time: bool,
     /// Variable bounding as RankChecker does it: run the points-to analysis, then for each
     /// variable set of size v (shared variables first) instrument only the data sites that may
     /// touch it (synchronization everywhere) and search it. Needs a strategy that reads v.
@@ -66,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let mut search = args.search.search()?;
     let info = search.strategy;
     args.oracles.check()?;
-    let mut fork = args.fork;
+    let mut fork = args.launch.fork;
     // ICB's search state goes from JVM to JVM (the agent's `state=`); the other one-JVM
     // strategies keep theirs in memory only.
     if fork && info.session_state && !info.resumes {
@@ -89,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     if search.shard.is_some() {
         ShardFile::clear(&search.out);
     }
-    let mode = if args.load_time {
+    let mode = if args.launch.load_time {
         Mode::LoadTime
     } else if args.sync_only {
         Mode::SyncOnly
@@ -270,7 +265,7 @@ fn shard_options(args: &Args, search: &Search) -> serde_json::Value {
         "cp": args.cp, "main": args.main, "manifest": args.manifest, "args": args.args,
         "fail_on_output": args.oracles.fail_on_output, "fail_on_file": args.oracles.fail_on_file,
         "expect_exit": args.oracles.expect_exit, "sync_only": args.sync_only,
-        "load_time": args.load_time, "fork": search.fork,
+        "load_time": args.launch.load_time, "fork": search.fork,
     });
     options
 }

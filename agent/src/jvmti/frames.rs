@@ -110,48 +110,14 @@ impl Jvmti {
     }
 
     fn frame_parts(self, frame: &jvmtiFrameInfo) -> FrameParts {
-        let mut name: *mut c_char = std::ptr::null_mut();
-        let mut sig: *mut c_char = std::ptr::null_mut();
-        let mut generic: *mut c_char = std::ptr::null_mut();
-        let (method, descriptor) = if check(call!(
-            self.0,
-            GetMethodName,
-            frame.method,
-            &mut name,
-            &mut sig,
-            &mut generic
-        ))
-        .is_ok()
-        {
-            let _ = self.take_string(generic);
-            (self.take_string(name), self.take_string(sig))
-        } else {
-            ("?".to_string(), String::new())
-        };
-        let mut class: jni::sys::jclass = std::ptr::null_mut();
+        let (method, descriptor) = self
+            .method_name(frame.method)
+            .unwrap_or_else(|| ("?".to_string(), String::new()));
         let mut class_name = "?".to_string();
         let mut file = None;
-        if check(call!(
-            self.0,
-            GetMethodDeclaringClass,
-            frame.method,
-            &mut class
-        ))
-        .is_ok()
-        {
-            let mut csig: *mut c_char = std::ptr::null_mut();
-            let mut cgen: *mut c_char = std::ptr::null_mut();
-            if check(call!(
-                self.0,
-                GetClassSignature,
-                class,
-                &mut csig,
-                &mut cgen
-            ))
-            .is_ok()
-            {
-                let _ = self.take_string(cgen);
-                class_name = java_name(&self.take_string(csig));
+        if let Some(class) = self.declaring_class(frame.method) {
+            if let Some(sig) = self.class_signature(class) {
+                class_name = java_name(&sig);
             }
             let mut source: *mut c_char = std::ptr::null_mut();
             if check(call!(self.0, GetSourceFileName, class, &mut source)).is_ok() {

@@ -346,23 +346,8 @@ fn retransform_loaded(h: &LoadHook) {
 
 /// Internal name of a class (`java/util/concurrent/Semaphore`), from its signature.
 fn class_name(jvmti: Jvmti, class: jclass) -> Option<String> {
-    let mut sig: *mut c_char = std::ptr::null_mut();
-    check(call!(
-        jvmti.0,
-        GetClassSignature,
-        class,
-        &mut sig,
-        std::ptr::null_mut()
-    ))
-    .ok()?;
-    // SAFETY: a NUL-terminated string allocated by JVMTI.
-    let text = unsafe { CStr::from_ptr(sig) }
-        .to_string_lossy()
-        .into_owned();
-    let _ = check(call!(jvmti.0, Deallocate, sig as *mut c_uchar));
-    text.strip_prefix('L')?
-        .strip_suffix(';')
-        .map(str::to_string)
+    let sig = jvmti.class_signature(class)?;
+    sig.strip_prefix('L')?.strip_suffix(';').map(str::to_string)
 }
 
 #[allow(clippy::too_many_arguments)]

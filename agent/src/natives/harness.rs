@@ -119,3 +119,32 @@ pub extern "system" fn Java_rankcheck_harness_Agent_exitStatus(
 ) -> jint {
     control().map_or(3, |c| c.exit_status())
 }
+
+/// Every exported native of `Agent` by name, with its function (checked against the contract's
+/// descriptors by the tests; HotSpot binds the exports by their symbols).
+#[cfg(test)]
+pub(super) fn table() -> Vec<(&'static str, super::shape::Function)> {
+    use super::shape::{fn0, fn1, fn3, fn4};
+    vec![
+        ("connect", fn0(Java_rankcheck_harness_Agent_connect)),
+        ("loadSites", fn1(Java_rankcheck_harness_Agent_loadSites)),
+        (
+            "nextExecution",
+            fn0(Java_rankcheck_harness_Agent_nextExecution),
+        ),
+        (
+            "startExecution",
+            fn1(Java_rankcheck_harness_Agent_startExecution),
+        ),
+        (
+            "awaitExecution",
+            fn0(Java_rankcheck_harness_Agent_awaitExecution),
+        ),
+        ("uncaught", fn3(Java_rankcheck_harness_Agent_uncaught)),
+        (
+            "finishExecution",
+            fn4(Java_rankcheck_harness_Agent_finishExecution),
+        ),
+        ("exitStatus", fn0(Java_rankcheck_harness_Agent_exitStatus)),
+    ]
+}

@@ -12,6 +12,7 @@
 
 mod harness;
 mod rc;
+mod shape;
 
 use crate::control::{Control, Turn, CONTROL};
 use crate::ffi::{call, java_string, throw_new};
@@ -70,24 +71,45 @@ fn millis_ns(millis: jlong) -> u64 {
 }
 
 /// The natives of `RC` as JNI registers them: each contract entry (name, descriptor) with the
-/// function of `rc::table` of the same name; `None` when the two do not pair up one to one.
-pub fn rc_registrations() -> Option<Vec<(Native, *mut std::ffi::c_void)>> {
-    let table = rc::table();
-    if table.len() != RC_NATIVES.len() {
-        return None;
+/// function of `rc::table` of the same name; an error naming the first native whose function is
+/// missing, doubled, left over, or of a type that does not fit its descriptor.
+pub fn rc_registrations() -> Result<Vec<(Native, *mut std::ffi::c_void)>, String> {
+    bind(RC_NATIVES, rc::table())
+}
+
+/// `natives` paired with the `functions` of the same names, each checked against its
+/// descriptor by its type's shape.
+fn bind(
+    natives: &[Native],
+    functions: Vec<(&'static str, shape::Function)>,
+) -> Result<Vec<(Native, *mut std::ffi::c_void)>, String> {
+    let mut out = Vec::with_capacity(natives.len());
+    for n in natives {
+        let mut found = functions.iter().filter(|(name, _)| *name == n.name);
+        let (Some((_, f)), None) = (found.next(), found.next()) else {
+            return Err(format!("{}: not exactly one function", n.name));
+        };
+        let want = shape::of_descriptor(n.descriptor);
+        if want.as_deref() != Some(f.shape.as_str()) {
+            return Err(format!(
+                "{} {}: the function's type is {}, the descriptor's {want:?}",
+                n.name, n.descriptor, f.shape
+            ));
+        }
+        out.push((*n, f.pointer));
     }
-    RC_NATIVES
+    if let Some((extra, _)) = functions
         .iter()
-        .map(|n| {
-            let f = table.iter().find(|(name, _)| *name == n.name)?.1;
-            Some((*n, f))
-        })
-        .collect()
+        .find(|(name, _)| !natives.iter().any(|n| n.name == *name))
+    {
+        return Err(format!("{extra}: a function for no native of the contract"));
+    }
+    Ok(out)
 }
 
 /// Registers `RC`'s natives on `rc` (JNI `RegisterNatives`); false when that failed.
 pub fn register_rc(env: *mut JNIEnv, rc: jclass) -> bool {
-    let Some(natives) = rc_registrations() else {
+    let Ok(natives) = rc_registrations() else {
         return false;
     };
     let strings: Vec<(CString, CString)> = natives
@@ -124,22 +146,95 @@ pub fn connect(env: *mut JNIEnv, c: &Control) -> bool {
 mod tests {
     use super::*;
     use java_harness::agent_contract::{jni_symbol, AGENT_CLASS, AGENT_NATIVES};
+    use java_harness::hooks::RC_CLASS;
 
-    /// What the agent registers for `RC` is the contract table, name for name, both ways (the
-    /// contract table against `RC.class` is java-harness's test).
+    /// What the agent registers for `RC` is the contract table, name for name, both ways, each
+    /// function's type fitting its descriptor.
     #[test]
     fn the_rc_registrations_are_the_contract_table() {
-        let natives = rc_registrations().expect("every contract native has one function");
-        let mut names: Vec<_> = natives.iter().map(|(n, _)| n.name).collect();
-        names.sort_unstable();
-        names.dedup();
-        assert_eq!(names.len(), RC_NATIVES.len());
-        let mut ours: Vec<_> = rc::table().iter().map(|(n, _)| *n).collect();
-        ours.sort_unstable();
-        let mut contract: Vec<_> = RC_NATIVES.iter().map(|n| n.name).collect();
-        contract.sort_unstable();
-        assert_eq!(ours, contract);
+        let natives = rc_registrations().unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(natives.len(), RC_NATIVES.len());
         assert!(natives.iter().all(|(_, f)| !f.is_null()));
+    }
+
+    /// Likewise the harness's exported natives against `Agent`'s contract table.
+    #[test]
+    fn the_harness_functions_fit_the_contract_table() {
+        let natives = bind(AGENT_NATIVES, harness::table()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(natives.len(), AGENT_NATIVES.len());
+    }
+
+    /// The `native` methods the compiled classes declare (`RC.class` and `Agent.class` of the
+    /// runtime jar, read with the rewriter's class-file reader), as contract entries.
+    fn declared_natives(class: &str) -> Vec<Native> {
+        use rewriter::classfile::{ClassFile, ACC_NATIVE};
+        let classes = rewriter::jar::read_classes(java_harness::RUNTIME_JAR).unwrap();
+        let entry = format!("{class}.class");
+        let (_, bytes) = classes.iter().find(|(name, _)| *name == entry).unwrap();
+        let cf = ClassFile::parse(bytes).unwrap();
+        let leak = |index| -> &'static str { cf.cp.utf8_string(index).unwrap().leak() };
+        cf.methods
+            .iter()
+            .filter(|m| m.access & ACC_NATIVE != 0)
+            .map(|m| Native {
+                name: leak(m.name_index),
+                descriptor: leak(m.descriptor_index),
+            })
+            .collect()
+    }
+
+    /// Every native declared in `RC.class` and `Agent.class` has exactly one agent function,
+    /// of a type that fits the declared descriptor, and the agent has no function for a native
+    /// they do not declare (the contract table in between is java-harness's test).
+    #[test]
+    fn every_declared_native_has_a_function_of_its_descriptor() {
+        for (class, functions) in [(RC_CLASS, rc::table()), (AGENT_CLASS, harness::table())] {
+            let declared = declared_natives(class);
+            assert!(declared.len() >= 8, "{class}: {declared:?}");
+            if let Err(e) = bind(&declared, functions) {
+                panic!("{class}: {e}");
+            }
+        }
+    }
+
+    /// The binding refuses a function of another shape, a missing one and one left over.
+    #[test]
+    fn binding_refuses_what_does_not_fit() {
+        let natives = [
+            Native {
+                name: "nYield",
+                descriptor: "(J)Z",
+            },
+            Native {
+                name: "nExit",
+                descriptor: "(IJ)Z",
+            },
+        ];
+        let table = rc::table();
+        let pick = |names: &[&str]| -> Vec<_> {
+            table
+                .iter()
+                .filter(|(n, _)| names.contains(n))
+                .cloned()
+                .collect()
+        };
+        assert!(bind(&natives, pick(&["nYield", "nExit"])).is_ok());
+        let wrong = [
+            natives[0],
+            Native {
+                name: "nExit",
+                descriptor: "(JJ)Z",
+            },
+        ];
+        let e = bind(&wrong, pick(&["nYield", "nExit"])).unwrap_err();
+        assert!(
+            e.starts_with("nExit (JJ)Z: the function's type is (IJ)Z"),
+            "{e}"
+        );
+        let e = bind(&natives, pick(&["nYield"])).unwrap_err();
+        assert!(e.contains("nExit: not exactly one"), "{e}");
+        let e = bind(&natives[..1], pick(&["nYield", "nExit"])).unwrap_err();
+        assert!(e.contains("nExit: a function for no native"), "{e}");
     }
 
     /// The harness's natives are exported under the JNI names of the contract's, and no other

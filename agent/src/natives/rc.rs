@@ -2,36 +2,37 @@
 //! result into what the hook does. Registered from [`table`] (names and descriptors are
 //! `java_harness::agent_contract::RC_NATIVES`).
 
+use super::shape::{fn1, fn2, fn3, fn4, Function};
 use super::*;
 use java_harness::agent_contract::{WAIT_DONE, WAIT_PASS, WAIT_REAL};
-use std::ffi::c_void;
 
-/// Every native of `RC` by name, with the function that implements it.
-pub(super) fn table() -> Vec<(&'static str, *mut c_void)> {
+/// Every native of `RC` by name, with the function that implements it (its pointer and the
+/// shape of its type, [`shape`](super::shape)).
+pub(super) fn table() -> Vec<(&'static str, Function)> {
     vec![
-        ("nAccess", n_access as *mut c_void),
-        ("nAllocated", n_allocated as *mut c_void),
-        ("nMonitorEnter", n_monitor_enter as *mut c_void),
-        ("nMonitorExit", n_monitor_exit as *mut c_void),
-        ("nWait", n_wait as *mut c_void),
-        ("nWaitReturned", n_wait_returned as *mut c_void),
-        ("nNotify", n_notify as *mut c_void),
-        ("nThreadStart", n_thread_start as *mut c_void),
-        ("nThreadStarted", n_thread_started as *mut c_void),
-        ("nJoin", n_join as *mut c_void),
-        ("nSleep", n_sleep as *mut c_void),
-        ("nYield", n_yield as *mut c_void),
-        ("nInterrupt", n_interrupt as *mut c_void),
-        ("nInterrupted", n_interrupted as *mut c_void),
-        ("nPark", n_park as *mut c_void),
-        ("nUnpark", n_unpark as *mut c_void),
-        ("nExit", n_exit as *mut c_void),
-        ("nIdentityHash", n_identity_hash as *mut c_void),
-        ("nClock", n_clock as *mut c_void),
-        ("nRandomDouble", n_random_double as *mut c_void),
-        ("nRandomSeed", n_random_seed as *mut c_void),
-        ("nAccessField", n_access_field as *mut c_void),
-        ("nFieldKey", n_field_key as *mut c_void),
+        ("nAccess", fn4(n_access)),
+        ("nAllocated", fn2(n_allocated)),
+        ("nMonitorEnter", fn2(n_monitor_enter)),
+        ("nMonitorExit", fn2(n_monitor_exit)),
+        ("nWait", fn3(n_wait)),
+        ("nWaitReturned", fn1(n_wait_returned)),
+        ("nNotify", fn3(n_notify)),
+        ("nThreadStart", fn2(n_thread_start)),
+        ("nThreadStarted", fn1(n_thread_started)),
+        ("nJoin", fn3(n_join)),
+        ("nSleep", fn2(n_sleep)),
+        ("nYield", fn1(n_yield)),
+        ("nInterrupt", fn2(n_interrupt)),
+        ("nInterrupted", fn3(n_interrupted)),
+        ("nPark", fn4(n_park)),
+        ("nUnpark", fn2(n_unpark)),
+        ("nExit", fn2(n_exit)),
+        ("nIdentityHash", fn2(n_identity_hash)),
+        ("nClock", fn2(n_clock)),
+        ("nRandomDouble", fn1(n_random_double)),
+        ("nRandomSeed", fn1(n_random_seed)),
+        ("nAccessField", fn4(n_access_field)),
+        ("nFieldKey", fn1(n_field_key)),
     ]
 }
 
