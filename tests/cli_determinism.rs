@@ -25,6 +25,16 @@ fn compile(dir: &Path, name: &str, source: &str) -> String {
     classes.display().to_string()
 }
 
+/// `rankcheck test` of `main` in `cp`: 30 executions, seed 3, one JVM (its last execution is
+/// the sample), with `extra` flags.
+fn search_of_30(dir: &Path, cp: &str, main: &str, extra: &[&str]) -> Ran {
+    let mut args = vec![
+        "test", "--cp", cp, "--main", main, "--budget", "30", "--seed", "3", "-j", "1",
+    ];
+    args.extend(extra);
+    rankcheck(dir, &args, LIMIT)
+}
+
 /// A program whose later executions in one JVM differ from the first: a system property set by
 /// an earlier execution outlives it (rankcheck does not reset system properties). A replay that
 /// runs the execution before the recorded one first sees the same.
@@ -46,25 +56,7 @@ public class Leak {
 fn an_execution_that_depends_on_earlier_ones_replays_after_its_warm_up() {
     let dir = scratch("determinism-leak");
     let cp = compile(&dir, "Leak", LEAK);
-    let ran = rankcheck(
-        &dir,
-        &[
-            "test",
-            "--cp",
-            &cp,
-            "--main",
-            "Leak",
-            "--budget",
-            "30",
-            "--seed",
-            "3",
-            "-j",
-            "1",
-            "--check-determinism",
-            "--json",
-        ],
-        LIMIT,
-    );
+    let ran = search_of_30(&dir, &cp, "Leak", &["--check-determinism", "--json"]);
     // Before replays warmed up, execution 29 replayed alone left its schedule: exit 3.
     assert_eq!(ran.code, 0, "{}", ran.both());
     let json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).expect("one JSON object");
@@ -101,12 +93,9 @@ public class OtherJvm {
 fn an_execution_that_depends_on_what_rankcheck_does_not_pin_is_said_loudly() {
     let dir = scratch("determinism-other-jvm");
     let cp = compile(&dir, "OtherJvm", OTHER_JVM);
-    let base = [
-        "test", "--cp", &cp, "--main", "OtherJvm", "--budget", "30", "--seed", "3", "-j", "1",
-    ];
     // By default: a warning with the place where the replay left its schedule; the verdict
     // stands.
-    let ran = rankcheck(&dir, &base, LIMIT);
+    let ran = search_of_30(&dir, &cp, "OtherJvm", &[]);
     assert_eq!(ran.code, 0, "{}", ran.both());
     assert!(
         ran.stderr
@@ -125,9 +114,7 @@ fn an_execution_that_depends_on_what_rankcheck_does_not_pin_is_said_loudly() {
     // Asked for: no verdict (exit 3), and the JSON says why. (The search's JVM must be the
     // first to leave the file again.)
     std::fs::remove_file(dir.join("first-jvm.pid")).unwrap();
-    let mut strict: Vec<&str> = base.to_vec();
-    strict.extend(["--check-determinism", "--json"]);
-    let ran = rankcheck(&dir, &strict, LIMIT);
+    let ran = search_of_30(&dir, &cp, "OtherJvm", &["--check-determinism", "--json"]);
     assert_eq!(ran.code, 3, "{}", ran.both());
     let json: serde_json::Value = serde_json::from_str(ran.stdout.trim()).expect("one JSON object");
     assert_eq!(json["nondeterminism"].as_array().map(Vec::len), Some(1));
