@@ -137,6 +137,22 @@ impl Hierarchy {
             .clone()
     }
 
+    /// `class`, then its superclasses as far as they are known (at most 64: a cycle is
+    /// impossible in a loadable program, the cap only keeps a corrupt input finite).
+    fn chain<'a>(&'a self, class: &str) -> impl Iterator<Item = String> + 'a {
+        std::iter::successors(Some(class.to_string()), |c| self.super_of(c)).take(64)
+    }
+
+    /// Whether the input class `class` declares `key` (`name descriptor`); `None` when `class`
+    /// is not an input class.
+    fn input_declares(&self, class: &str, key: &str) -> Option<bool> {
+        self.input
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(class)
+            .map(|info| info.declares.iter().any(|d| d == key))
+    }
+
     /// For a call naming `owner` (`invokevirtual`): the JDK class whose method `name
     /// descriptor` it runs, when that method is a synchronized instance method of one of
     /// [`REAL_MONITOR_CLASSES`] or of a JDK subclass. `None` when an input class on the way
@@ -144,67 +160,38 @@ impl Hierarchy {
     /// for any class not known.
     pub fn real_monitor_method(&self, owner: &str, name: &str, descriptor: &str) -> Option<String> {
         let key = format!("{name} {descriptor}");
-        let mut current = owner.to_string();
-        for _ in 0..64 {
-            let input = self
-                .input
-                .read()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&current)
-                .map(|info| (info.declares.contains(&key), info.super_name.clone()));
-            let next = match input {
-                Some((true, _)) => return None,
-                Some((false, super_name)) => super_name,
+        for class in self.chain(owner) {
+            match self.input_declares(&class, &key) {
+                Some(true) => return None,
+                Some(false) => {}
                 None => {
-                    let class = self.jdk(&current)?;
-                    if let Some(&access) = class.methods.get(&key) {
+                    if let Some(&access) = self.jdk(&class)?.methods.get(&key) {
                         return (synchronized_instance(access)
-                            && self.extends_real_monitor_class(&current))
-                        .then_some(current);
+                            && self.extends_real_monitor_class(&class))
+                        .then_some(class);
                     }
-                    class.super_name.clone()
                 }
-            };
-            current = next?;
+            }
         }
         None
     }
 
     /// True when `class` is one of [`REAL_MONITOR_CLASSES`] or extends one.
     fn extends_real_monitor_class(&self, class: &str) -> bool {
-        let mut current = class.to_string();
-        for _ in 0..64 {
-            if REAL_MONITOR_CLASSES.contains(&current.as_str()) {
-                return true;
-            }
-            match self.super_of(&current) {
-                Some(s) => current = s,
-                None => return false,
-            }
-        }
-        false
+        self.chain(class)
+            .any(|c| REAL_MONITOR_CLASSES.contains(&c.as_str()))
     }
 
     /// True when a call naming `owner` as its class resolves to the method `name descriptor`
     /// declared by `declaring`: `owner` is `declaring` or a subclass that does not override it.
     pub fn resolves_to(&self, owner: &str, declaring: &str, name: &str, descriptor: &str) -> bool {
-        let mut current = owner.to_string();
-        for _ in 0..64 {
-            if current == declaring {
+        let key = format!("{name} {descriptor}");
+        for class in self.chain(owner) {
+            if class == declaring {
                 return true;
             }
-            let overridden = self
-                .input
-                .read()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&current)
-                .is_some_and(|info| info.declares.contains(&format!("{name} {descriptor}")));
-            if overridden {
+            if self.input_declares(&class, &key) == Some(true) {
                 return false;
-            }
-            match self.super_of(&current) {
-                Some(s) => current = s,
-                None => return false,
             }
         }
         false
