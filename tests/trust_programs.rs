@@ -3,8 +3,9 @@
 //!
 //! * Determinism: each buggy program's failure message holds text that differs from one
 //!   execution to the next of one JVM unless rankcheck pins it per execution (default thread
-//!   names `Thread-N`, thread ids, `pool-N-thread-M`, identity hash codes (StripedTransfers: a
-//!   bug only when two objects hash apart, hidden when every identity hash is equal), the
+//!   names `Thread-N`, thread ids, `pool-N-thread-M`, identity hash codes (StripedTransfers,
+//!   EnumStripedTotals, ThreadStripedHits: a bug only when two objects — accounts, enum
+//!   constants, threads — hash apart, hidden when every identity hash is equal), the
 //!   processor count, the clocks, `new Random()`, `ThreadLocalRandom`, `Math.random()`,
 //!   `Collections.shuffle`).
 //!   The bug must be found in an execution other than the first of its JVM, replayed in a fresh
@@ -176,6 +177,23 @@ determinism!(
     "StripedTransfers",
     "money lost: total ",
     [1, 2, 3] // 38
+);
+// Enum.hashCode and a Thread's hashCode are the JVM's own identity hashes: pinned for the
+// execution's own objects (the program's classes' instances, its threads), distinct, so the
+// stripes differ (before, every such hash was 1 and neither bug could happen).
+determinism!(
+    enum_striped_totals_found_and_replayed,
+    enum_striped_totals_fixed_no_report,
+    "EnumStripedTotals",
+    "but the total is",
+    [2, 4, 3] // 2, 3, 6
+);
+determinism!(
+    thread_striped_hits_found_and_replayed,
+    thread_striped_hits_fixed_no_report,
+    "ThreadStripedHits",
+    "hits, the total says",
+    [4, 5, 1] // 3, 5, 10
 );
 determinism!(
     millis_check_then_act_found_and_replayed,

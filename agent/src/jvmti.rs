@@ -381,6 +381,16 @@ impl Jvmti {
         Some(class)
     }
 
+    /// The loader that defined `class` (for an array class, its element type's): a local
+    /// reference, null for the bootstrap loader or on error.
+    pub fn class_loader(self, class: jni::sys::jclass) -> jobject {
+        let mut loader: jobject = std::ptr::null_mut();
+        match check(call!(self.0, GetClassLoader, class, &mut loader)) {
+            Ok(()) => loader,
+            Err(_) => std::ptr::null_mut(),
+        }
+    }
+
     /// The JVM signature of `class` (`Lpkg/Cls;`, `[I`).
     pub fn class_signature(self, class: jni::sys::jclass) -> Option<String> {
         let mut sig: *mut c_char = std::ptr::null_mut();

@@ -182,6 +182,8 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     caps.set_can_get_monitor_info(1);
     caps.set_can_get_owned_monitor_info(1);
     caps.set_can_get_owned_monitor_stack_depth_info(1);
+    // The JVM's identity hashes of an execution's objects, pinned (natives/identity.rs).
+    caps.set_can_generate_native_method_bind_events(1);
     loadhook::capabilities(&options.load, &mut caps);
     jvmti
         .add_capabilities(&caps)
@@ -193,6 +195,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     callbacks.VMDeath = Some(on_vm_death);
     callbacks.ClassPrepare = Some(on_class_prepare);
     callbacks.MonitorContendedEnter = Some(on_monitor_contended_enter);
+    callbacks.NativeMethodBind = Some(natives::identity::on_native_bind);
     loadhook::callbacks(&options.load, &mut callbacks);
     // VMInit: load-time rewriting's own first, then plain main (plain.rs).
     let _ = LOADHOOK_VM_INIT.set(callbacks.VMInit);
@@ -207,6 +210,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
         jvmtiEvent_JVMTI_EVENT_CLASS_PREPARE,
         jvmtiEvent_JVMTI_EVENT_VM_INIT,
         jvmtiEvent_JVMTI_EVENT_MONITOR_CONTENDED_ENTER,
+        jvmtiEvent_JVMTI_EVENT_NATIVE_METHOD_BIND,
     ] {
         jvmti
             .enable(event)

@@ -109,7 +109,7 @@ pub fn vm_init(c: &'static Control, env: *mut JNIEnv, thread: jobject) {
         return;
     }
     c.plain.store(true, Ordering::SeqCst);
-    c.start_execution(thread);
+    c.start_execution(env, thread);
     let _ = go.send(());
     c.thread_started(env, thread);
 }

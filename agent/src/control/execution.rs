@@ -144,9 +144,11 @@ impl Control {
         Some(st.model.index())
     }
 
-    /// Makes `root` thread 0 of a new execution.
-    pub fn start_execution(&self, root: jobject) {
+    /// Makes `root` thread 0 of a new execution (its context class loader is the program's).
+    pub fn start_execution(&self, env: *mut JNIEnv, root: jobject) {
+        let loader = pinned::ProgramLoader::of_root(env, root);
         let mut st = self.lock();
+        std::mem::replace(&mut st.program_loader, loader).release(env);
         st.epoch += 1;
         let index = st.model.index();
         let mut ex = Exec {

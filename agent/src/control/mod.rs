@@ -235,6 +235,8 @@ struct State {
     /// Which methods (by jmethodID) are static initializers, learnt as they are met.
     clinit_methods: IdMap<usize, bool>,
     results: crate::report::Sink,
+    /// The class loader of the current execution's program (pinned.rs).
+    program_loader: pinned::ProgramLoader,
 }
 
 /// The agent's one global object.
@@ -299,6 +301,7 @@ impl Control {
                 site_lines: IdMap::default(),
                 clinit_methods: IdMap::default(),
                 results,
+                program_loader: pinned::ProgramLoader::NONE,
             }),
             harness_cv: Condvar::new(),
             java: std::sync::OnceLock::new(),

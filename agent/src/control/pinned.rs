@@ -2,25 +2,37 @@
 //! process-wide counters, each a function of (seed, execution index).
 
 use super::*;
+use crate::ffi::{call, delete_global, delete_local, new_global};
 
 pub const BASE_CLOCK_NS: u64 = 1_600_000_000_000_000_000;
 
 impl Control {
     // ---- pinned nondeterminism -------------------------------------------------------------
 
-    /// A deterministic identity hash: a function of the execution's seed and index and the
-    /// object's id; -1 outside an execution (object ids belong to one), where RC falls back to
-    /// the JVM's own hash, which stays the same across calls.
-    pub fn identity_hash(&self, obj: jobject) -> i32 {
-        let mut st = self.lock();
-        let seed = self.options.seed;
-        match st.exec.as_mut() {
-            Some(ex) => {
-                let id = self.obj_id(ex, obj);
-                (mix(mix(seed, ex.index), id.0) as u32 & 0x7fff_ffff) as i32
-            }
-            None => -1,
+    /// The pinned identity hash of `obj`, when an execution is under way and the object is its
+    /// own: a `Thread` of the execution, an instance of a class of the program's loader (an enum
+    /// constant, a lambda, an array of them) or such a class itself. It is a function of the
+    /// execution's seed and index and the object's id, so the same in a replay. `None`: the
+    /// JVM's own hash stands (`-XX:hashCode=2` makes it 1). Objects that outlive executions
+    /// (the JDK's) must keep one hash for the JVM's life, and a fresh replay JVM could not
+    /// give them the same one. `RC.identityHashCode` (the program's `System.identityHashCode`
+    /// and the `hashCode` the rewriter gives its classes) and the JVM's own identity-hash
+    /// natives (`natives::identity`) both ask here, so an object has one hash.
+    pub fn identity_hash(&self, env: *mut JNIEnv, obj: jobject) -> Option<i32> {
+        if obj.is_null() {
+            return None;
         }
+        let mut st = self.lock();
+        let st = &mut *st;
+        let ex = st.exec.as_mut()?;
+        let of_execution = self
+            .tagged_id(ex.epoch, obj)
+            .is_some_and(|id| ex.thread_of.contains_key(&id))
+            || st.program_loader.defined(env, self.jvmti, obj);
+        of_execution.then(|| {
+            let id = self.obj_id(ex, obj);
+            (mix(mix(self.options.seed, ex.index), id.0) as u32 & 0x7fff_ffff) as i32
+        })
     }
 
     /// The virtual clock (it advances 1 µs per reading, and by every sleep and timeout).
@@ -62,5 +74,70 @@ impl Control {
         if let Some(refs) = self.java() {
             crate::common_pool::renew(env, self.jvmti, refs.abort);
         }
+    }
+}
+
+/// A JNI global reference to the class loader of the current execution's program: the context
+/// class loader its root thread starts with (the harness's fresh loader; the application loader
+/// in plain main).
+pub(super) struct ProgramLoader(jobject);
+
+// SAFETY: a JNI global reference is valid in every thread.
+unsafe impl Send for ProgramLoader {}
+
+impl ProgramLoader {
+    pub(super) const NONE: ProgramLoader = ProgramLoader(std::ptr::null_mut());
+
+    pub(super) fn of_root(env: *mut JNIEnv, root: jobject) -> Self {
+        if env.is_null() || root.is_null() {
+            return Self::NONE;
+        }
+        let thread = call!(env, GetObjectClass, root);
+        let field = call!(
+            env,
+            GetFieldID,
+            thread,
+            c"contextClassLoader".as_ptr(),
+            c"Ljava/lang/ClassLoader;".as_ptr()
+        );
+        delete_local(env, thread);
+        if field.is_null() {
+            call!(env, ExceptionClear);
+            return Self::NONE;
+        }
+        let loader = call!(env, GetObjectField, root, field);
+        if loader.is_null() {
+            return Self::NONE;
+        }
+        let global = new_global(env, loader);
+        delete_local(env, loader);
+        ProgramLoader(global)
+    }
+
+    pub(super) fn release(self, env: *mut JNIEnv) {
+        if !self.0.is_null() && !env.is_null() {
+            delete_global(env, self.0);
+        }
+    }
+
+    /// Whether `obj` (or, for a `Class`, the class itself; for an array, its element type) was
+    /// defined by this loader.
+    fn defined(&self, env: *mut JNIEnv, jvmti: crate::jvmti::Jvmti, obj: jobject) -> bool {
+        if self.0.is_null() || env.is_null() || obj.is_null() {
+            return false;
+        }
+        let class = call!(env, GetObjectClass, obj);
+        let class_class = call!(env, GetObjectClass, class);
+        let is_class = call!(env, IsSameObject, class, class_class) == jni::sys::JNI_TRUE;
+        delete_local(env, class_class);
+        let of = if is_class { obj } else { class };
+        let loader = jvmti.class_loader(of);
+        delete_local(env, class);
+        let same =
+            !loader.is_null() && call!(env, IsSameObject, loader, self.0) == jni::sys::JNI_TRUE;
+        if !loader.is_null() {
+            delete_local(env, loader);
+        }
+        same
     }
 }

@@ -42,12 +42,12 @@ pub extern "system" fn Java_rankcheck_harness_Agent_nextExecution(
 
 #[no_mangle]
 pub extern "system" fn Java_rankcheck_harness_Agent_startExecution(
-    _env: *mut JNIEnv,
+    env: *mut JNIEnv,
     _: jclass,
     root: jobject,
 ) {
     if let Some(c) = control() {
-        c.start_execution(root);
+        c.start_execution(env, root);
     }
 }
 

@@ -11,6 +11,7 @@
 //! an aborted execution is a pending `ExecutionAborted`.
 
 mod harness;
+pub mod identity;
 mod rc;
 mod shape;
 

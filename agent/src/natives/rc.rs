@@ -349,16 +349,15 @@ extern "system" fn n_exit(env: *mut JNIEnv, _: jclass, status: jint, site: jlong
 }
 
 extern "system" fn n_identity_hash(
-    _env: *mut JNIEnv,
+    env: *mut JNIEnv,
     _: jclass,
     obj: jobject,
     _site: jlong,
 ) -> jint {
-    match control() {
-        Some(c) if !obj.is_null() => c.identity_hash(obj),
-        Some(_) => 0,
-        None => -1,
-    }
+    // Negative: RC asks the JVM (`System.identityHashCode`, bound to natives/identity.rs).
+    control()
+        .and_then(|c| c.identity_hash(env, obj))
+        .unwrap_or(-1)
 }
 
 extern "system" fn n_clock(_env: *mut JNIEnv, _: jclass, nanos: jboolean, _site: jlong) -> jlong {

@@ -258,7 +258,7 @@ public final class RC {
 
     /** Also the body of the `hashCode` override the rewriter gives the program's classes. */
     public static int identityHashCode(Object obj, long site) {
-        // Negative: no execution under way (a thread left running after one): the JVM's own.
+        // Negative: not an object of a running execution (agent/src/control/pinned.rs): the JVM's own.
         int h = on ? nIdentityHash(obj, site) : -1;
         return h >= 0 ? h : System.identityHashCode(obj);
     }
