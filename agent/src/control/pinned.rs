@@ -10,8 +10,10 @@ impl Control {
     // ---- pinned nondeterminism -------------------------------------------------------------
 
     /// The pinned identity hash of `obj`, when an execution is under way and the object is its
-    /// own: a `Thread` of the execution, an instance of a class of the program's loader (an enum
-    /// constant, a lambda, an array of them) or such a class itself. It is a function of the
+    /// own: a `Thread` of the execution, or an instance of a class of the program's loader (an
+    /// enum constant, a lambda, an array of them). Not a `Class`: the JVM hashes class mirrors
+    /// itself and `Object.hashCode` then answers from the object's header without asking the
+    /// agent, so a pinned hash would disagree with it. It is a function of the
     /// execution's seed and index and the object's id, so the same in a replay. `None`: the
     /// JVM's own hash stands (`-XX:hashCode=2` makes it 1). Objects that outlive executions
     /// (the JDK's) must keep one hash for the JVM's life, and a fresh replay JVM could not
@@ -120,18 +122,23 @@ impl ProgramLoader {
         }
     }
 
-    /// Whether `obj` (or, for a `Class`, the class itself; for an array, its element type) was
-    /// defined by this loader.
+    /// Whether `obj` is an instance of a class this loader defined (for an array, its element
+    /// type); never for a `Class` object.
     fn defined(&self, env: *mut JNIEnv, jvmti: crate::jvmti::Jvmti, obj: jobject) -> bool {
         if self.0.is_null() || env.is_null() || obj.is_null() {
             return false;
         }
         let class = call!(env, GetObjectClass, obj);
+        // `obj` is a `Class` when its class is `java.lang.Class`, the one class that is its own
+        // class's class.
         let class_class = call!(env, GetObjectClass, class);
         let is_class = call!(env, IsSameObject, class, class_class) == jni::sys::JNI_TRUE;
         delete_local(env, class_class);
-        let of = if is_class { obj } else { class };
-        let loader = jvmti.class_loader(of);
+        if is_class {
+            delete_local(env, class);
+            return false;
+        }
+        let loader = jvmti.class_loader(class);
         delete_local(env, class);
         let same =
             !loader.is_null() && call!(env, IsSameObject, loader, self.0) == jni::sys::JNI_TRUE;
