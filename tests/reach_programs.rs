@@ -2,7 +2,8 @@
 //! streams on the common fork/join pool, `CompletableFuture.supplyAsync`, a word count on a
 //! `ConcurrentHashMap`, a check-then-add on a `Vector`, a lock-order deadlock through
 //! `Collections.synchronizedList`, a deadlock inside `StringBuffer`'s own synchronized methods,
-//! a check-then-act across two calls of a `StringBuffer` and of a `Hashtable`.
+//! a check-then-act across two calls of a `StringBuffer` and of a `Hashtable` (also typed as a
+//! `Map`).
 //! End to end on a real JVM with programs of `tests/programs`:
 //!
 //! * each bug is found within 2,000 executions and replayed in a fresh JVM (exit 1), and
@@ -46,6 +47,12 @@ const BUGGY: &[(&str, &str)] = &[
     // scheduling point between the check and the act, and 500 executions found nothing.
     ("StringBufferCheckThenAppend", "code padded twice"),
     ("HashtableCheckThenPut", "2 welcome mails for 1 account(s)"),
+    // The same through `Map`: `invokeinterface Map.containsKey/put`, which were not wrapped
+    // before the bridges learnt to check the receiver's class (500 executions, nothing found).
+    (
+        "MapHashtableCheckThenPut",
+        "2 servers launched for 1 registered service(s)",
+    ),
 ];
 
 /// `rankcheck test --manifest tests/programs/NAME --json EXTRA…` in `cwd`: exit code and JSON.

@@ -109,10 +109,11 @@ fn site_table_names_original_instructions() {
             SiteKind::ArrayRead => &[0x2e, 0x2f, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35],
             SiteKind::ArrayWrite => &[0x4f, 0x50, 0x51, 0x52, 0x53, 0x54, 0x55, 0x56],
             SiteKind::Alloc => &[0xbb, 0xbc, 0xbd, 0xc5],
-            // Or the invokevirtual of a call into a JDK class's real monitor (its bridge
-            // enters and exits the model's monitor: `passes::real_monitors`).
-            SiteKind::MonitorEnter => &[0xc2, 0xb6],
-            SiteKind::MonitorExit => &[0xc3, 0xb6],
+            // Or the invokevirtual or invokeinterface of a call into a JDK class's real
+            // monitor (its bridge enters and exits the model's monitor:
+            // `passes::real_monitors`).
+            SiteKind::MonitorEnter => &[0xc2, 0xb6, 0xb9],
+            SiteKind::MonitorExit => &[0xc3, 0xb6, 0xb9],
             SiteKind::SyncMethodEnter => &[op_at_zero(&s.class, &s.method, &s.descriptor)],
             SiteKind::SyncMethodExit => &[0, 0xac, 0xad, 0xae, 0xaf, 0xb0, 0xb1],
             SiteKind::Call(_) => &[0xb6, 0xb7, 0xb8, 0xb9],

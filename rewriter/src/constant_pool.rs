@@ -47,7 +47,8 @@ pub struct ConstantPool<'a> {
     utf8_cache: HashMap<Vec<u8>, u16>,
     class_cache: HashMap<Vec<u8>, u16>,
     nat_cache: HashMap<(u16, u16), u16>,
-    method_cache: HashMap<(u16, u16), u16>,
+    /// (tag, class, name and type) → Methodref or InterfaceMethodref.
+    method_cache: HashMap<(u8, u16, u16), u16>,
     long_cache: HashMap<i64, u16>,
     /// Original `CONSTANT_MethodHandle` entries rewritten in place: entry offset → (kind, ref).
     handle_patches: Vec<(usize, u8, u16)>,
@@ -252,16 +253,36 @@ impl<'a> ConstantPool<'a> {
         name: &str,
         descriptor: &str,
     ) -> Result<u16, RewriteError> {
+        self.add_member_ref(TAG_METHODREF, owner, name, descriptor)
+    }
+
+    /// An InterfaceMethodref entry, which `invokeinterface` needs.
+    pub fn add_interface_methodref(
+        &mut self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Result<u16, RewriteError> {
+        self.add_member_ref(TAG_INTERFACE_METHODREF, owner, name, descriptor)
+    }
+
+    fn add_member_ref(
+        &mut self,
+        tag: u8,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Result<u16, RewriteError> {
         let c = self.add_class(owner)?;
         let nat = self.add_name_and_type(name, descriptor)?;
-        if let Some(&i) = self.method_cache.get(&(c, nat)) {
+        if let Some(&i) = self.method_cache.get(&(tag, c, nat)) {
             return Ok(i);
         }
         let i = self.push(1)?;
-        self.appended.push(TAG_METHODREF);
+        self.appended.push(tag);
         put_u2(&mut self.appended, c);
         put_u2(&mut self.appended, nat);
-        self.method_cache.insert((c, nat), i);
+        self.method_cache.insert((tag, c, nat), i);
         Ok(i)
     }
 

@@ -58,10 +58,13 @@ struct ClassInfo {
     declares: Vec<String>,
 }
 
-/// A JDK class, read from `java.base.jmod`: its superclass and its methods' access flags.
+/// A JDK class, read from `java.base.jmod`: its superclass, interfaces and its methods'
+/// access flags.
 #[derive(Debug, Default)]
 struct JdkClass {
     super_name: Option<String>,
+    /// The interfaces the class (or interface) names as its direct superinterfaces.
+    interfaces: Vec<String>,
     /// `name descriptor` → access flags.
     methods: HashMap<String, u16>,
 }
@@ -143,6 +146,13 @@ impl Hierarchy {
         std::iter::successors(Some(class.to_string()), |c| self.super_of(c)).take(64)
     }
 
+    fn is_input(&self, class: &str) -> bool {
+        self.input
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .contains_key(class)
+    }
+
     /// Whether the input class `class` declares `key` (`name descriptor`); `None` when `class`
     /// is not an input class.
     fn input_declares(&self, class: &str, key: &str) -> Option<bool> {
@@ -174,6 +184,48 @@ impl Hierarchy {
             }
         }
         None
+    }
+
+    /// For a call through the JDK interface `owner` (`invokeinterface`): the class of
+    /// [`REAL_MONITOR_CLASSES`] that implements `owner` and whose own resolution of `name
+    /// descriptor` is a synchronized method, the class a receiver must be exactly for the
+    /// call to run under a real monitor. `None` for an input interface.
+    pub fn real_monitor_for_interface(
+        &self,
+        owner: &str,
+        name: &str,
+        descriptor: &str,
+    ) -> Option<String> {
+        if self.is_input(owner) {
+            return None;
+        }
+        REAL_MONITOR_CLASSES
+            .iter()
+            .find(|&&class| {
+                self.jdk_implements(class, owner)
+                    && self.real_monitor_method(class, name, descriptor).is_some()
+            })
+            .map(|class| class.to_string())
+    }
+
+    /// True when the JDK class `class` implements `interface`, through its superclasses'
+    /// interfaces and their superinterfaces.
+    fn jdk_implements(&self, class: &str, interface: &str) -> bool {
+        let mut pending: Vec<String> = self
+            .chain(class)
+            .filter_map(|c| self.jdk(&c))
+            .flat_map(|c| c.interfaces.clone())
+            .collect();
+        let mut seen = HashSet::new();
+        while let Some(i) = pending.pop() {
+            if i == interface {
+                return true;
+            }
+            if seen.insert(i.clone()) {
+                pending.extend(self.jdk(&i).into_iter().flat_map(|c| c.interfaces.clone()));
+            }
+        }
+        false
     }
 
     /// True when `class` is one of [`REAL_MONITOR_CLASSES`] or extends one.
@@ -279,6 +331,11 @@ fn jdk_class(name: &str) -> Option<JdkClass> {
         .collect();
     Some(JdkClass {
         super_name: cf.super_name.map(crate::bytes::decode_mutf8),
+        interfaces: cf
+            .interfaces
+            .iter()
+            .map(|&i| crate::bytes::decode_mutf8(i))
+            .collect(),
         methods,
     })
 }
@@ -308,5 +365,49 @@ mod tests {
             "()V"
         ));
         assert!(!h.resolves_to("java/lang/String", t, "join", "()V"));
+    }
+
+    #[test]
+    fn interface_calls_find_the_real_monitor_class_that_implements_them() {
+        let h = Hierarchy::new();
+        let map = "java/util/Map";
+        let object = "Ljava/lang/Object;";
+        let hashtable = Some("java/util/Hashtable".to_string());
+        for (name, descriptor) in [
+            ("put", format!("({object}{object}){object}")),
+            ("get", format!("({object}){object}")),
+            ("containsKey", format!("({object})Z")),
+            ("size", "()I".to_string()),
+            // Hashtable overrides the default method, synchronized.
+            ("forEach", "(Ljava/util/function/BiConsumer;)V".to_string()),
+        ] {
+            assert_eq!(
+                h.real_monitor_for_interface(map, name, &descriptor),
+                hashtable,
+                "{name}"
+            );
+        }
+        let buffer = Some("java/lang/StringBuffer".to_string());
+        let chars = "java/lang/CharSequence";
+        assert_eq!(h.real_monitor_for_interface(chars, "length", "()I"), buffer);
+        assert_eq!(
+            h.real_monitor_for_interface(chars, "charAt", "(I)C"),
+            buffer
+        );
+        // Neither real-monitor class is a List; `chars()` is AbstractStringBuilder's, unlocked.
+        assert_eq!(
+            h.real_monitor_for_interface("java/util/List", "size", "()I"),
+            None
+        );
+        assert_eq!(
+            h.real_monitor_for_interface(chars, "chars", "()Ljava/util/stream/IntStream;"),
+            None
+        );
+        // A program's interface, even one a real-monitor class could never implement.
+        h.add_class("app/Sized", Some("java/lang/Object"), vec![]);
+        assert_eq!(
+            h.real_monitor_for_interface("app/Sized", "size", "()I"),
+            None
+        );
     }
 }

@@ -7,8 +7,9 @@
 //!
 //! The receiver lies under the arguments, so the call becomes `ldc2_w <enter site>; ldc2_w
 //! <exit site>; invokestatic <this class>.rankcheck$lock$N`, a bridge the class gets, one per
-//! method called (owner as written, name, descriptor): receiver, then arguments, then the two
-//! sites. The bridge is a synchronized block in bytecode, shaped as javac shapes one:
+//! method called (owner as written, name, descriptor, and for interface calls the class
+//! checked): receiver, then arguments, then the two sites. The bridge is a synchronized block
+//! in bytecode, shaped as javac shapes one:
 //!
 //! ```text
 //! aload_0; ifnonnull locked; aload_0; <load arguments>; invokevirtual …; <return>
@@ -20,10 +21,24 @@
 //!          invokestatic RC.monitorExit; athrow
 //! ```
 //!
-//! Left alone: calls through an interface or a supertype the JDK class does not declare the
-//! method in (`Map.put` on a `Hashtable`: the owner does not resolve), `invokespecial`
-//! (`super.put`, which a static bridge cannot make), method references, and call sites in
-//! interfaces (a bridge there would need an interface method reference).
+//! A call through a JDK interface that one of those classes implements (`invokeinterface
+//! Map.put`, `CharSequence.length`: `Hierarchy::real_monitor_for_interface`) gets a bridge of
+//! its own that looks at the receiver's class first: only a receiver of exactly that class
+//! (`getClass() == Hashtable.class`) is locked; null, a program's subclass (which may override
+//! the method unlocked), `Properties` and any other implementation get the plain interface call.
+//! `ldc` of a class needs class-file version 49, so older classes keep their interface calls.
+//!
+//! ```text
+//! aload_0; ifnull plain; aload_0; invokevirtual Object.getClass; ldc_w R; if_acmpeq locked
+//! plain: aload_0; <load arguments>; invokeinterface …; <return>
+//! locked: … as above, with invokeinterface
+//! ```
+//!
+//! Left alone: calls through a superclass the JDK class does not declare the method in, calls
+//! through an interface on a subclass of the real classes (the exact-class guard lets them run
+//! unlocked), `invokespecial` (`super.put`, which a static bridge cannot make), method
+//! references, and call sites in interfaces (a bridge there would need an interface method
+//! reference).
 
 use super::handles::{local_op, params, words};
 use super::MethodCtx;
@@ -38,8 +53,19 @@ use java_harness::hooks::{Hook, SiteKind, LOCK_BRIDGE_PREFIX, RC_CLASS};
 pub struct Bridges {
     /// False where no bridge may be added (an interface, or wrapping off).
     pub allowed: bool,
-    /// (owner, name, descriptor) of each bridged call.
-    calls: Vec<(String, String, String)>,
+    calls: Vec<BridgedCall>,
+}
+
+/// The call a bridge makes; classes get one bridge per distinct call.
+#[derive(Clone, PartialEq, Eq)]
+struct BridgedCall {
+    /// The owner as written at the call site.
+    owner: String,
+    name: String,
+    descriptor: String,
+    /// For a call through an interface (`invokeinterface`): the real-monitor class the
+    /// receiver must be exactly for the call to be locked; `None` for `invokevirtual`.
+    exact_class: Option<String>,
 }
 
 impl Bridges {
@@ -69,7 +95,10 @@ fn bridge_descriptor(owner: &str, descriptor: &str) -> Option<String> {
 /// Handles instruction `i` if it calls a synchronized method of a real-monitor JDK class;
 /// true when it did.
 pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
-    if ctx.code.insns[i].op != op::INVOKEVIRTUAL || !ctx.bridges.allowed {
+    let opc = ctx.code.insns[i].op;
+    // `ldc` of a class constant, which the interface bridge's guard needs, came with 49.
+    let through_interface = opc == op::INVOKEINTERFACE && ctx.major >= 49;
+    if !(opc == op::INVOKEVIRTUAL || through_interface) || !ctx.bridges.allowed {
         return Ok(false);
     }
     let m = ctx.cp.member(ctx.code.cp_operand(i))?;
@@ -79,11 +108,22 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
         return Ok(false);
     }
     let owner = decode_mutf8(m.owner);
-    let Some(declaring) = ctx
-        .config
-        .hierarchy
-        .real_monitor_method(&owner, &name, &descriptor)
-    else {
+    let hierarchy = &ctx.config.hierarchy;
+    let (declaring, exact_class) = if through_interface {
+        match hierarchy.real_monitor_for_interface(&owner, &name, &descriptor) {
+            Some(class) => (
+                hierarchy.real_monitor_method(&class, &name, &descriptor),
+                Some(class),
+            ),
+            None => (None, None),
+        }
+    } else {
+        (
+            hierarchy.real_monitor_method(&owner, &name, &descriptor),
+            None,
+        )
+    };
+    let Some(declaring) = declaring else {
         return Ok(false);
     };
     let (Some(bridge_desc), Some(_)) =
@@ -91,16 +131,21 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     else {
         return Ok(false);
     };
-    let key = (owner, name, descriptor);
+    let detail = format!("{declaring}.{name}");
+    let key = BridgedCall {
+        owner,
+        name,
+        descriptor,
+        exact_class,
+    };
     let n = match ctx.bridges.calls.iter().position(|c| *c == key) {
         Some(n) => n,
         None => {
-            ctx.bridges.calls.push(key.clone());
+            ctx.bridges.calls.push(key);
             ctx.bridges.calls.len() - 1
         }
     };
     let bci = ctx.code.insns[i].offset;
-    let detail = format!("{declaring}.{}", key.1);
     let mut before = ctx.site(SiteKind::MonitorEnter, bci, detail.clone())?;
     before.extend(ctx.site(SiteKind::MonitorExit, bci, detail)?);
     let this_class = ctx.cp.class_name_string(ctx.this_class)?;
@@ -125,7 +170,7 @@ pub fn bridge_methods(
         .calls
         .iter()
         .enumerate()
-        .map(|(n, (owner, name, descriptor))| bridge_method(cp, major, n, owner, name, descriptor))
+        .map(|(n, bridged)| bridge_method(cp, major, n, bridged))
         .collect()
 }
 
@@ -133,10 +178,9 @@ fn bridge_method(
     cp: &mut ConstantPool,
     major: u16,
     n: usize,
-    owner: &str,
-    name: &str,
-    descriptor: &str,
+    bridged: &BridgedCall,
 ) -> Result<Vec<u8>, RewriteError> {
+    let (owner, name, descriptor) = (&bridged.owner, &bridged.name, &bridged.descriptor);
     let bad = || RewriteError::Malformed(format!("method descriptor {descriptor}"));
     let bridge_desc = bridge_descriptor(owner, descriptor).ok_or_else(bad)?;
     let types = params(descriptor).ok_or_else(bad)?;
@@ -158,7 +202,16 @@ fn bridge_method(
     let arg_words: u16 = types.iter().map(|&t| words(t)).sum();
     let enter_slot = 1 + arg_words;
     let exit_slot = enter_slot + 2;
-    let called = cp.add_methodref(owner, name, descriptor)?;
+    let (invoke_op, called) = match bridged.exact_class {
+        Some(_) => (
+            op::INVOKEINTERFACE,
+            cp.add_interface_methodref(owner, name, descriptor)?,
+        ),
+        None => (
+            op::INVOKEVIRTUAL,
+            cp.add_methodref(owner, name, descriptor)?,
+        ),
+    };
     let enter_hook = cp.add_methodref(
         RC_CLASS,
         Hook::MonitorEnter.name(),
@@ -173,7 +226,7 @@ fn bridge_method(
         code.push(op::INVOKESTATIC);
         put_u2(code, m);
     };
-    // The original call: `aload_0; <load arguments>; invokevirtual owner.name descriptor`.
+    // The original call: `aload_0; <load arguments>; invoke… owner.name descriptor`.
     let call = |code: &mut Vec<u8>| {
         code.push(op::ALOAD_0);
         let mut slot = 1;
@@ -181,8 +234,11 @@ fn bridge_method(
             code.extend(local_op(t, slot, false));
             slot += words(t);
         }
-        code.push(op::INVOKEVIRTUAL);
+        code.push(invoke_op);
         put_u2(code, called);
+        if invoke_op == op::INVOKEINTERFACE {
+            code.extend([(1 + arg_words) as u8, 0]);
+        }
     };
     // The exit: `aload_0; lload <exit>; invokestatic RC.monitorExit`.
     let announce_exit = |code: &mut Vec<u8>| {
@@ -191,12 +247,36 @@ fn bridge_method(
         invoke(code, exit_hook);
     };
     // A null receiver: the call alone, which throws the JVM's own NullPointerException (no
-    // monitor of null is announced, none is taken).
-    let mut code = vec![op::ALOAD_0, op::IFNONNULL, 0, 0];
+    // monitor of null is announced, none is taken). Through an interface, also a receiver of
+    // any class but exactly the real-monitor one: a subclass may override the method unlocked.
+    let mut code = vec![op::ALOAD_0];
+    let mut frames_at = Vec::new();
+    let to_locked = match &bridged.exact_class {
+        None => {
+            code.extend([op::IFNONNULL, 0, 0]);
+            1
+        }
+        Some(class) => {
+            let get_class =
+                cp.add_methodref("java/lang/Object", "getClass", "()Ljava/lang/Class;")?;
+            let class = cp.add_class(class)?;
+            code.extend([op::IFNULL, 0, 0, op::ALOAD_0, op::INVOKEVIRTUAL]);
+            put_u2(&mut code, get_class);
+            code.push(op::LDC_W);
+            put_u2(&mut code, class);
+            code.extend([op::IF_ACMPEQ, 0, 0]);
+            let plain = code.len();
+            code[2..4].copy_from_slice(&((plain - 1) as u16).to_be_bytes());
+            frames_at.push(plain);
+            plain - 3
+        }
+    };
     call(&mut code);
     code.push(ret_op);
     let locked = code.len();
-    code[2..4].copy_from_slice(&((locked - 1) as u16).to_be_bytes());
+    frames_at.push(locked);
+    code[to_locked + 1..to_locked + 3]
+        .copy_from_slice(&((locked - to_locked) as u16).to_be_bytes());
     code.extend([op::ALOAD_0, op::DUP]);
     code.extend(local_op(b'J', enter_slot, false));
     invoke(&mut code, enter_hook);
@@ -215,26 +295,28 @@ fn bridge_method(
 
     let mut attrs = Vec::new();
     if major >= 50 {
-        let frames = [
-            Frame {
-                offset: locked as u32,
+        let mut frames: Vec<Frame> = frames_at
+            .iter()
+            .map(|&offset| Frame {
+                offset: offset as u32,
                 kind: FrameKind::Same,
-            },
-            crate::frames::static_handler_frame(
-                cp,
-                &bridge_desc,
-                handler as u32,
-                "java/lang/Throwable",
-            )?,
-        ];
+            })
+            .collect();
+        frames.push(crate::frames::static_handler_frame(
+            cp,
+            &bridge_desc,
+            handler as u32,
+            "java/lang/Throwable",
+        )?);
         let table = crate::stackmap::encode(&frames);
         put_u2(&mut attrs, cp.add_utf8("StackMapTable")?);
         put_u4(&mut attrs, table.len() as u32);
         attrs.extend(table);
     }
     // Stack: receiver, copy, long site at the enter; receiver and arguments at the call; the
-    // result, the receiver and a long site at the exit; the same with a throwable at the throw.
-    let max_stack = (1 + arg_words).max(ret_words + 3).max(4);
+    // result, the receiver and a long site at the exit; the same with a throwable at the throw;
+    // the receiver's class and the real-monitor class at the guard.
+    let max_stack = (1 + arg_words).max(ret_words + 3).max(4).max(2);
     let max_locals = exit_slot + 2;
     let mut attr = Vec::with_capacity(code.len() + 64);
     put_u2(&mut attr, max_stack);
@@ -310,11 +392,17 @@ mod tests {
         assert_eq!(count("java/lang/StringBuffer.append"), 9);
         assert_eq!(count("java/lang/StringBuffer.reverse"), 2);
         assert_eq!(count("java/lang/StringBuffer.setLength"), 1);
-        // `map.put` names the interface, `registry.put` the override: neither is bridged.
-        assert_eq!(count("java/util/Hashtable.put"), 3);
-        // On the table and on the program's subclass, which inherits them.
-        assert_eq!(count("java/util/Hashtable.containsKey"), 2);
-        assert_eq!(count("java/util/Hashtable.get"), 3);
+        // Two on the buffer, one through `CharSequence`.
+        assert_eq!(count("java/lang/StringBuffer.length"), 3);
+        assert_eq!(count("java/lang/StringBuffer.charAt"), 3);
+        // Three on the table and four through `Map` (on the table twice, on the subclass, on
+        // Properties: bridged, with the class checked when they run); `registry.put` calls the
+        // override and is not bridged.
+        assert_eq!(count("java/util/Hashtable.put"), 7);
+        // On the table, on the program's subclass, which inherits them, and through `Map`.
+        assert_eq!(count("java/util/Hashtable.containsKey"), 3);
+        assert_eq!(count("java/util/Hashtable.get"), 6);
+        assert_eq!(count("java/util/Hashtable.size"), 5);
         // Properties: setProperty and its own put are synchronized; its get (which overrides
         // Hashtable's), getProperty and size are not.
         assert_eq!(count("java/util/Properties.setProperty"), 1);
@@ -335,6 +423,42 @@ mod tests {
         let mut names = bridges.clone();
         names.dedup();
         assert_eq!(names, bridges);
+    }
+
+    /// The descriptors of the class's bridges.
+    fn bridge_descriptors(bytes: &[u8], config: &Config) -> Vec<String> {
+        let out = crate::instrument_class(bytes, config).unwrap();
+        let cf = ClassFile::parse(&out.bytes).unwrap();
+        cf.methods
+            .iter()
+            .filter(|m| {
+                cf.cp
+                    .utf8_string(m.name_index)
+                    .unwrap()
+                    .starts_with(java_harness::hooks::LOCK_BRIDGE_PREFIX)
+            })
+            .map(|m| cf.cp.utf8_string(m.descriptor_index).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn interface_calls_get_their_own_bridges_from_class_file_49_on() {
+        let through = |descriptors: &[String], owner: &str| {
+            descriptors
+                .iter()
+                .filter(|d| d.starts_with(&format!("(L{owner};")))
+                .count()
+        };
+        let descriptors = bridge_descriptors(MONITORS, &config());
+        // Map: put, containsKey, get, size; CharSequence: length, charAt.
+        assert_eq!(through(&descriptors, "java/util/Map"), 4, "{descriptors:?}");
+        assert_eq!(through(&descriptors, "java/lang/CharSequence"), 2);
+        // Before 49 no `ldc` of a class: the guard cannot be written, interface calls stay.
+        let mut old = MONITORS.to_vec();
+        old[6..8].copy_from_slice(&48u16.to_be_bytes());
+        let descriptors = bridge_descriptors(&old, &config());
+        assert_eq!(through(&descriptors, "java/util/Map"), 0, "{descriptors:?}");
+        assert!(through(&descriptors, "java/util/Hashtable") > 0);
     }
 
     #[test]

@@ -7,7 +7,8 @@ import java.util.Properties;
 /**
  * Calls of synchronized methods of StringBuffer, Hashtable and Properties, which keep the JVM's
  * real monitors: arguments and results of every width, a call that throws inside, a null
- * receiver, an override in a program subclass, a call through an interface.
+ * receiver, an override in a program subclass, calls through an interface (on the table, on the
+ * subclass, on Properties and on null: only the first is locked, the others run as written).
  */
 public class Monitors {
     /** A program subclass: its put overrides Hashtable's, its get is Hashtable's. */
@@ -51,15 +52,33 @@ public class Monitors {
         }
         Map<String, Integer> map = table;
         map.put("d", 4);
+        if (!map.containsKey("e")) {
+            map.put("e", 5);
+        }
         System.out.println(table.get("a") + " " + table.get("d") + " " + table.size());
+        System.out.println(map.get("e") + " " + map.size());
+        Map<String, Integer> noMap = args.length > 99 ? map : null;
+        try {
+            noMap.size();
+        } catch (NullPointerException e) {
+            System.out.println("null map");
+        }
+        CharSequence chars = sb;
+        System.out.println(chars.length() + " " + chars.charAt(0));
 
         Registry registry = new Registry();
         registry.put("r", 1);
         System.out.println(registry.get("r") + " " + registry.containsKey("r"));
+        Map<String, Integer> registryMap = registry;
+        registryMap.put("s", 2);
+        System.out.println(registryMap.get("s") + " " + registryMap.size());
 
         Properties props = new Properties();
         props.setProperty("k", "v");
         props.put("n", "m");
         System.out.println(props.getProperty("k") + " " + props.get("n") + " " + props.size());
+        Map<Object, Object> propsMap = props;
+        propsMap.put("p", "q");
+        System.out.println(propsMap.get("p"));
     }
 }
