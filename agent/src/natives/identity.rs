@@ -3,15 +3,15 @@
 //! `Object.hashCode` and `System.identityHashCode` are natives the JVM binds lazily; the
 //! agent's NativeMethodBind callback ([`on_native_bind`]) puts [`object_hash_code`] and
 //! [`system_identity_hash`] in their place. Each asks the controller for a pinned hash
-//! ([`Control::identity_hash`]: the execution's own objects) and
-//! otherwise calls the JVM's function. Compiled code reads a hash the JVM stored in an object's
-//! header without calling the native; a pinned hash is never stored there, so every call for
-//! such an object comes here.
+//! ([`Control::identity_hash`]: the execution's own objects) and otherwise calls the JVM's
+//! function. When the JVM has stored a hash in an object's header, `Object.hashCode` answers
+//! from there without calling the native (which is why objects the JVM hashes itself, class
+//! mirrors, are left to it); a pinned hash is never stored there, so every call for a pinned
+//! object comes here.
 
 use super::control;
 use crate::jvmti::Jvmti;
-use crate::jvmti_sys::jthread;
-use crate::jvmti_sys::jvmtiEnv;
+use crate::jvmti_sys::{jthread, jvmtiEnv};
 use jni::sys::{jclass, jint, jmethodID, jobject, JNIEnv};
 use std::os::raw::c_void;
 use std::sync::atomic::{AtomicPtr, Ordering};
