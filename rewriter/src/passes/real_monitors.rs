@@ -109,21 +109,17 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     }
     let owner = decode_mutf8(m.owner);
     let hierarchy = &ctx.config.hierarchy;
-    let (declaring, exact_class) = if through_interface {
-        match hierarchy.real_monitor_for_interface(&owner, &name, &descriptor) {
-            Some(class) => (
-                hierarchy.real_monitor_method(&class, &name, &descriptor),
-                Some(class),
-            ),
-            None => (None, None),
-        }
+    // Through an interface the call resolves in the real-monitor class the receiver must be.
+    let exact_class = if through_interface {
+        let Some(class) = hierarchy.real_monitor_for_interface(&owner, &name, &descriptor) else {
+            return Ok(false);
+        };
+        Some(class)
     } else {
-        (
-            hierarchy.real_monitor_method(&owner, &name, &descriptor),
-            None,
-        )
+        None
     };
-    let Some(declaring) = declaring else {
+    let resolved_in = exact_class.as_deref().unwrap_or(&owner);
+    let Some(declaring) = hierarchy.real_monitor_method(resolved_in, &name, &descriptor) else {
         return Ok(false);
     };
     let (Some(bridge_desc), Some(_)) =
