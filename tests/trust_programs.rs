@@ -4,10 +4,10 @@
 //! * Determinism: each buggy program's failure message holds text that differs from one
 //!   execution to the next of one JVM unless rankcheck pins it per execution (default thread
 //!   names `Thread-N`, thread ids, `pool-N-thread-M`, identity hash codes (StripedTransfers,
-//!   EnumStripedTotals, ThreadStripedHits: a bug only when two objects — accounts, enum
-//!   constants, threads — hash apart, hidden when every identity hash is equal), the
-//!   processor count, the clocks, `new Random()`, `ThreadLocalRandom`, `Math.random()`,
-//!   `Collections.shuffle`).
+//!   EnumStripedTotals, ThreadStripedHits, HandleStripedLeases: a bug only when two objects —
+//!   accounts, enum constants, threads, plain `Object`s — hash apart, hidden when every
+//!   identity hash is equal), the processor count, the clocks, `new Random()`,
+//!   `ThreadLocalRandom`, `Math.random()`, `Collections.shuffle`).
 //!   The bug must be found in an execution other than the first of its JVM, replayed in a fresh
 //!   JVM (exit 1), and replayed again by `rankcheck replay` (exit 1). Each fixed variant gets no
 //!   report in 2,000 executions.
@@ -194,6 +194,15 @@ determinism!(
     "ThreadStripedHits",
     "hits, the total says",
     [4, 5, 1] // 3, 5, 10
+);
+// `new Object()` made by the program: Object.hashCode is the JVM's, pinned for objects of JDK
+// classes the program makes in the execution (before, 1 for each, so one stripe).
+determinism!(
+    handle_striped_leases_found_and_replayed,
+    handle_striped_leases_fixed_no_report,
+    "HandleStripedLeases",
+    "but the tracker counts",
+    [1, 4, 5] // 2, 4, 2
 );
 determinism!(
     millis_check_then_act_found_and_replayed,

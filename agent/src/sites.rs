@@ -15,6 +15,9 @@ pub struct SiteInfo {
     /// would block every other thread that touches the class in the JVM's class-initialization
     /// lock, where rankcheck cannot see (JVMS §5.5).
     pub clinit: bool,
+    /// An allocation site that makes an object of a JDK class (or an array): the object is the
+    /// execution's own, though its class's loader cannot tell (pinned.rs gives it a hash).
+    pub jdk_alloc: bool,
 }
 
 /// One site table, parsed.
@@ -65,6 +68,7 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
         };
         let is_static = matches!(rec.kind, SiteKind::StaticRead | SiteKind::StaticWrite);
         let clinit = rec.method == "<clinit>";
+        let jdk_alloc = rec.kind == SiteKind::Alloc && makes_jdk_object(&rec.detail);
         places.insert(rec.id, place(&rec).into_boxed_str());
         lines.insert(rec.id, line.into());
         sites.insert(
@@ -73,6 +77,7 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
                 field,
                 is_static,
                 clinit,
+                jdk_alloc,
             },
         );
     }
@@ -85,6 +90,17 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
         },
         allocs,
     )
+}
+
+/// Whether an allocation site's type (`java/lang/Object`, `[I`, `[[Ljava/lang/String;`) is an
+/// array or a class of the JDK's own packages. Not `Thread`: a thread gets its identity when it
+/// starts (threads.rs notices one that started without rankcheck by its missing tag).
+fn makes_jdk_object(ty: &str) -> bool {
+    if ty.starts_with('[') {
+        return true;
+    }
+    const JDK: [&str; 5] = ["java/", "javax/", "jdk/", "sun/", "com/sun/"];
+    ty != "java/lang/Thread" && JDK.iter().any(|p| ty.starts_with(p))
 }
 
 /// A stable 64-bit key for a field named `owner.name:descriptor`.
@@ -116,6 +132,21 @@ mod tests {
         assert_eq!(sites[&a].field, sites[&b].field);
         assert_ne!(sites[&a].field, field_key("a/B.other:I"));
         assert!(!parsed.uses_mbean_server);
+    }
+
+    #[test]
+    fn allocations_of_jdk_types_and_arrays_are_told_apart() {
+        for ty in [
+            "java/lang/Object",
+            "[I",
+            "[La/B;",
+            "java/util/concurrent/atomic/AtomicLong",
+        ] {
+            assert!(makes_jdk_object(ty), "{ty}");
+        }
+        for ty in ["a/B", "java/lang/Thread", "javafoo/X"] {
+            assert!(!makes_jdk_object(ty), "{ty}");
+        }
     }
 
     #[test]

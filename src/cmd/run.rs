@@ -59,13 +59,14 @@ pub struct Args {
     pub pin: String,
     #[command(flatten)]
     pub jvm: super::search_args::JvmArgs,
-    /// Leave identity hash codes of objects whose class rankcheck did not give a pinned
-    /// `hashCode` (`new Object()`, arrays, JDK classes) to the JVM. By default the JVM runs with
+    /// Leave identity hash codes of objects that are not the execution's own (the JDK's, made
+    /// before the execution or inside JDK code) to the JVM. By default the JVM runs with
     /// `-XX:hashCode=2`, which makes those all equal, so that, e.g., iterating a HashSet of
     /// such objects goes the same way in every execution and in a replay (the JVM's own
     /// identity hashes depend on how many threads it created before, so they differ between
-    /// the executions of one JVM). The program's own classes get distinct pinned hashes either
-    /// way.
+    /// the executions of one JVM). The execution's own objects (its threads, instances of the
+    /// program's classes, objects of JDK classes and arrays the program's code makes) get
+    /// distinct pinned hashes either way.
     #[arg(long)]
     pub jvm_identity_hashes: bool,
     /// Print the program's output of every execution.

@@ -173,6 +173,7 @@ impl Control {
             quiet_covers: 0,
             confinement: Default::default(),
             next_confinement_id: 0,
+            young: Default::default(),
             real_monitors: Vec::new(),
             adoptions: Vec::new(),
             library_ops: Default::default(),

@@ -196,9 +196,13 @@ struct Exec {
     quiet_thread: Option<ThreadId>,
     /// Objects touched inside the JDK's collections, and by whom (confinement.rs).
     confinement: crate::confinement::Confinement,
-    /// Ids of objects the confinement check met before any scheduling point did (with
-    /// [`CONFINEMENT_ID`] set).
+    /// Provisional ids of objects the confinement check or [`Control::allocated`] met before
+    /// any scheduling point did (with [`PROVISIONAL_ID`] set).
     next_confinement_id: u64,
+    /// Objects of JDK classes (and arrays) the program made in this execution, by their id (a
+    /// provisional one until a scheduling point meets them): the key of their pinned identity
+    /// hash (pinned.rs), fixed when they were made, so a later id does not change it.
+    young: IdMap<u64, u64>,
     /// Real monitors some thread found taken where no scheduling point saw it
     /// (real_monitors.rs).
     real_monitors: Vec<real_monitors::RealMonitor>,
@@ -277,9 +281,10 @@ impl StrategyTraits {
     }
 }
 
-/// Marks an object id (low 32 bits of a tag) given by the confinement check, not yet an
-/// [`ObjId`] of the execution.
-const CONFINEMENT_ID: u64 = 1 << 31;
+/// Marks a provisional object id (low 32 bits of a tag), given by the confinement check or to an
+/// allocation, not yet an [`ObjId`] of the execution: only a scheduling point gives those, so
+/// that they count the same in a replay whatever else met the object first.
+const PROVISIONAL_ID: u64 = 1 << 31;
 
 impl Control {
     pub fn new(jvmti: Jvmti, options: Options, model: Model, results: crate::report::Sink) -> Self {

@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// Sets the keys of [`Exec::young`] apart from object ids (which stay below 2^32).
+const YOUNG_KEY: u64 = 1 << 40;
+
 impl Control {
     // ---- object identities -----------------------------------------------------------------
 
@@ -13,14 +16,17 @@ impl Control {
             return ObjId(0);
         }
         if let Some(id) = self.tagged_id(ex.epoch, obj) {
-            if id & CONFINEMENT_ID == 0 {
+            if id & PROVISIONAL_ID == 0 {
                 return ObjId(id);
             }
-            // Known so far only to the confinement check: it gets its id now, in the order
-            // of the execution's scheduling points.
+            // Known so far only by a provisional id: it gets its id now, in the order of the
+            // execution's scheduling points.
             ex.next_obj += 1;
             let fresh = ex.next_obj;
             ex.confinement.renamed(id, fresh);
+            if let Some(key) = ex.young.remove(&id) {
+                ex.young.insert(fresh, key);
+            }
             let _ = self
                 .jvmti
                 .set_tag(obj, ((ex.epoch as i64) << 32) | fresh as i64);
@@ -32,6 +38,21 @@ impl Control {
             .jvmti
             .set_tag(obj, ((ex.epoch as i64) << 32) | id as i64);
         ObjId(id)
+    }
+
+    /// `obj`'s id in the current execution, or a provisional one ([`PROVISIONAL_ID`]) when no
+    /// scheduling point has met it yet: for records that must not take a number from the
+    /// execution's counter (which would shift the program's object ids between runs).
+    pub(super) fn known_id(&self, ex: &mut Exec, obj: jobject) -> u64 {
+        if let Some(id) = self.tagged_id(ex.epoch, obj) {
+            return id;
+        }
+        ex.next_confinement_id += 1;
+        let id = PROVISIONAL_ID | ex.next_confinement_id;
+        let _ = self
+            .jvmti
+            .set_tag(obj, ((ex.epoch as i64) << 32) | id as i64);
+        id
     }
 
     /// The id `obj`'s tag gives it in execution `epoch` (none: untagged in this execution).
@@ -81,16 +102,7 @@ impl ExecView<'_> {
         // JVM), and giving them ids from the execution's counter would shift the ids of the
         // program's objects between the search and a replay.
         let ex = &mut *self.ex;
-        let id = if let Some(id) = control.tagged_id(ex.epoch, obj) {
-            id
-        } else {
-            ex.next_confinement_id += 1;
-            let id = CONFINEMENT_ID | ex.next_confinement_id;
-            let _ = control
-                .jvmti
-                .set_tag(obj, ((ex.epoch as i64) << 32) | id as i64);
-            id
-        };
+        let id = control.known_id(ex, obj);
         !ex.confinement.touch(id, self.me)
     }
 
@@ -162,6 +174,19 @@ impl ExecView<'_> {
         self.ex.names.var_of(control.jvmti, id.0, obj)
     }
 
+    /// Records that the program made `obj` in this execution when it is of a JDK class or an
+    /// array (the site says): its class's loader cannot tell, and its identity hash is pinned
+    /// only if it is the execution's own (pinned.rs). The key is the order of such allocations,
+    /// as the schedule makes them.
+    fn young(&mut self, control: &Control, obj: jobject, site: SiteId) {
+        if obj.is_null() || !self.sites.get(&site).is_some_and(|i| i.jdk_alloc) {
+            return;
+        }
+        let id = control.known_id(self.ex, obj);
+        let key = YOUNG_KEY | (self.ex.young.len() as u64 + 1);
+        self.ex.young.entry(id).or_insert(key);
+    }
+
     pub fn allocated(&mut self, control: &Control, obj: jobject, site: SiteId) {
         let id = control.obj_id(self.ex, obj);
         let by_name = control.options.l.is_some();
@@ -172,19 +197,22 @@ impl ExecView<'_> {
 }
 
 impl Control {
-    /// Records the allocation site of `obj` (not a scheduling point). Only variables need it:
+    /// Records the allocation site of `obj` (not a scheduling point) where variables need it:
     /// a strategy that bounds them, the loop-iteration names, or a tracked table (whether an
-    /// access is a point); otherwise it returns at once (under full instrumentation every `new`
-    /// calls it).
+    /// access is a point). An object of a JDK class is recorded as the execution's own
+    /// ([`ExecView::young`]).
     pub fn allocated(&self, obj: jobject, site: SiteId) {
         // A strategy that never switches at an access needs no names, tracked or not.
         let traits = self.strategy_traits;
         let needed = traits.bounds_variables
             || self.options.l.is_some()
             || (crate::naming::table().is_some() && traits.switches_at_accesses);
-        if needed {
-            self.with_view(|c, view| view.allocated(c, obj, site));
-        }
+        self.with_view(|c, view| {
+            if needed {
+                view.allocated(c, obj, site);
+            }
+            view.young(c, obj, site);
+        });
     }
 }
 

@@ -10,8 +10,10 @@ impl Control {
     // ---- pinned nondeterminism -------------------------------------------------------------
 
     /// The pinned identity hash of `obj`, when an execution is under way and the object is its
-    /// own: a `Thread` of the execution, or an instance of a class of the program's loader (an
-    /// enum constant, a lambda, an array of them). Not a `Class`: the JVM hashes class mirrors
+    /// own: a `Thread` of the execution, an instance of a class of the program's loader (an
+    /// enum constant, a lambda, an array of them), or an object of a JDK class or an array
+    /// the program made in this execution at an instrumented allocation (`new Object()`, an
+    /// atomic, an `int[]`: [`Exec::young`]). Not a `Class`: the JVM hashes class mirrors
     /// itself and `Object.hashCode` then answers from the object's header without asking the
     /// agent, so a pinned hash would disagree with it. It is a function of the
     /// execution's seed and index and the object's id, so the same in a replay. `None`: the
@@ -27,14 +29,15 @@ impl Control {
         let mut st = self.lock();
         let st = &mut *st;
         let ex = st.exec.as_mut()?;
-        let of_execution = self
-            .tagged_id(ex.epoch, obj)
-            .is_some_and(|id| ex.thread_of.contains_key(&id))
-            || st.program_loader.defined(env, self.jvmti, obj);
-        of_execution.then(|| {
-            let id = self.obj_id(ex, obj);
-            (mix(mix(self.options.seed, ex.index), id.0) as u32 & 0x7fff_ffff) as i32
-        })
+        let tagged = self.tagged_id(ex.epoch, obj);
+        let key = if tagged.is_some_and(|id| ex.thread_of.contains_key(&id))
+            || st.program_loader.defined(env, self.jvmti, obj)
+        {
+            self.obj_id(ex, obj).0
+        } else {
+            *ex.young.get(&tagged?)?
+        };
+        Some((mix(mix(self.options.seed, ex.index), key) as u32 & 0x7fff_ffff) as i32)
     }
 
     /// The virtual clock (it advances 1 µs per reading, and by every sleep and timeout).

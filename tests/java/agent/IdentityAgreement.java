@@ -1,12 +1,14 @@
 import java.lang.reflect.Method;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Asks every object of a list for its identity hash three ways — the program's own
  * System.identityHashCode call, the same method called through reflection (the JDK's path),
  * and hashCode() where the class does not override it — many times over, so that compiled code
  * answers too, and throws if two answers differ. Also checks that the execution's own objects
- * (enum constants, instances, threads) do not all share one hash.
+ * (enum constants, instances, threads, and objects of JDK classes it makes: plain objects,
+ * atomics, arrays) do not share hashes.
  */
 public class IdentityAgreement {
     enum Level { LOW, HIGH }
@@ -22,7 +24,8 @@ public class IdentityAgreement {
         Object[] objects = {
             Level.LOW, Level.HIGH, new Job(), new Job(), new Job[2], task, worker,
             Thread.currentThread(), IdentityAgreement.class, Level.class, new Object(),
-            new int[3], TimeUnit.SECONDS, Thread.class
+            new int[3], TimeUnit.SECONDS, Thread.class, new Object(), new int[3],
+            new AtomicInteger(), new AtomicInteger(), new String[1]
         };
         int[] first = new int[objects.length];
         for (int round = 0; round < 20_000; round++) {
@@ -40,7 +43,11 @@ public class IdentityAgreement {
                 first[i] = asked;
             }
         }
-        if (first[0] == first[1] || first[2] == first[3] || first[6] == first[7]) {
+        int[] made = {10, 11, 14, 15, 16, 17, 18};
+        java.util.Set<Integer> distinct = new java.util.HashSet<>();
+        for (int i : made) distinct.add(first[i]);
+        if (first[0] == first[1] || first[2] == first[3] || first[6] == first[7]
+                || distinct.size() != made.length) {
             throw new AssertionError("the execution's own objects share hashes: "
                     + java.util.Arrays.toString(first));
         }
