@@ -15,8 +15,9 @@ pub struct SiteInfo {
     /// would block every other thread that touches the class in the JVM's class-initialization
     /// lock, where rankcheck cannot see (JVMS §5.5).
     pub clinit: bool,
-    /// An allocation site that makes an object of a JDK class (or an array): the object is the
-    /// execution's own, though its class's loader cannot tell (pinned.rs gives it a hash).
+    /// An allocation site that makes a plain object or a `java.util.concurrent` one: the object
+    /// is the execution's own, though its class's loader cannot tell (pinned.rs gives it a
+    /// hash).
     pub jdk_alloc: bool,
 }
 
@@ -92,15 +93,14 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
     )
 }
 
-/// Whether an allocation site's type (`java/lang/Object`, `[I`, `[[Ljava/lang/String;`) is an
-/// array or a class of the JDK's own packages. Not `Thread`: a thread gets its identity when it
-/// starts (threads.rs notices one that started without rankcheck by its missing tag).
+/// Whether an allocation site makes an object whose identity hash a program plausibly asks
+/// for and only the agent can pin: a plain `java/lang/Object` (the usual token, lock or
+/// sentinel) or a `java.util.concurrent` object (an atomic, a lock). Not arrays, strings or
+/// builders: programs make those by the million in loops, each recorded one would cost a JVMTI
+/// tag, and their identity hashes rarely matter. Not `Thread`: a thread gets its identity when
+/// it starts (threads.rs notices one that started without rankcheck by its missing tag).
 fn makes_jdk_object(ty: &str) -> bool {
-    if ty.starts_with('[') {
-        return true;
-    }
-    const JDK: [&str; 5] = ["java/", "javax/", "jdk/", "sun/", "com/sun/"];
-    ty != "java/lang/Thread" && JDK.iter().any(|p| ty.starts_with(p))
+    ty == "java/lang/Object" || ty.starts_with("java/util/concurrent/")
 }
 
 /// A stable 64-bit key for a field named `owner.name:descriptor`.
@@ -135,16 +135,11 @@ mod tests {
     }
 
     #[test]
-    fn allocations_of_jdk_types_and_arrays_are_told_apart() {
-        for ty in [
-            "java/lang/Object",
-            "[I",
-            "[La/B;",
-            "java/util/concurrent/atomic/AtomicLong",
-        ] {
+    fn allocations_of_hashable_jdk_objects_are_told_apart() {
+        for ty in ["java/lang/Object", "java/util/concurrent/atomic/AtomicLong"] {
             assert!(makes_jdk_object(ty), "{ty}");
         }
-        for ty in ["a/B", "java/lang/Thread", "javafoo/X"] {
+        for ty in ["a/B", "java/lang/Thread", "[I", "java/lang/StringBuilder"] {
             assert!(!makes_jdk_object(ty), "{ty}");
         }
     }

@@ -65,7 +65,7 @@ pub struct Args {
     /// such objects goes the same way in every execution and in a replay (the JVM's own
     /// identity hashes depend on how many threads it created before, so they differ between
     /// the executions of one JVM). The execution's own objects (its threads, instances of the
-    /// program's classes, objects of JDK classes and arrays the program's code makes) get
+    /// program's classes, plain and `java.util.concurrent` objects the program's code makes) get
     /// distinct pinned hashes either way.
     #[arg(long)]
     pub jvm_identity_hashes: bool,

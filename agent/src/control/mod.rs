@@ -199,7 +199,7 @@ struct Exec {
     /// Provisional ids of objects the confinement check or [`Control::allocated`] met before
     /// any scheduling point did (with [`PROVISIONAL_ID`] set).
     next_confinement_id: u64,
-    /// Objects of JDK classes (and arrays) the program made in this execution, by their id (a
+    /// Plain and `java.util.concurrent` objects the program made in this execution, by their id (a
     /// provisional one until a scheduling point meets them): the key of their pinned identity
     /// hash (pinned.rs), fixed when they were made, so a later id does not change it.
     young: IdMap<u64, u64>,

@@ -6,6 +6,11 @@ use super::*;
 /// Sets the keys of [`Exec::young`] apart from object ids (which stay below 2^32).
 const YOUNG_KEY: u64 = 1 << 40;
 
+/// At most this many plain and `java.util.concurrent` objects are recorded per execution: each
+/// is a JVMTI tag the JVM keeps (and a garbage collection visits) and an entry here. Later ones
+/// keep the JVM's hash; the limit falls at the same allocation in a replay.
+const YOUNG_LIMIT: usize = 1 << 12;
+
 impl Control {
     // ---- object identities -----------------------------------------------------------------
 
@@ -174,12 +179,16 @@ impl ExecView<'_> {
         self.ex.names.var_of(control.jvmti, id.0, obj)
     }
 
-    /// Records that the program made `obj` in this execution when it is of a JDK class or an
-    /// array (the site says): its class's loader cannot tell, and its identity hash is pinned
-    /// only if it is the execution's own (pinned.rs). The key is the order of such allocations,
+    /// Records that the program made `obj` in this execution when it is a plain object or a
+    /// `java.util.concurrent` one (the site says, `sites::makes_jdk_object`): its class's
+    /// loader cannot tell, and its identity hash is pinned only if it is the execution's own
+    /// (pinned.rs). The key is the order of such allocations,
     /// as the schedule makes them.
     fn young(&mut self, control: &Control, obj: jobject, site: SiteId) {
-        if obj.is_null() || !self.sites.get(&site).is_some_and(|i| i.jdk_alloc) {
+        if obj.is_null()
+            || self.ex.young.len() >= YOUNG_LIMIT
+            || !self.sites.get(&site).is_some_and(|i| i.jdk_alloc)
+        {
             return;
         }
         let id = control.known_id(self.ex, obj);
@@ -199,8 +208,8 @@ impl ExecView<'_> {
 impl Control {
     /// Records the allocation site of `obj` (not a scheduling point) where variables need it:
     /// a strategy that bounds them, the loop-iteration names, or a tracked table (whether an
-    /// access is a point). An object of a JDK class is recorded as the execution's own
-    /// ([`ExecView::young`]).
+    /// access is a point). A plain or `java.util.concurrent` object is recorded as the
+    /// execution's own ([`ExecView::young`]).
     pub fn allocated(&self, obj: jobject, site: SiteId) {
         // A strategy that never switches at an access needs no names, tracked or not.
         let traits = self.strategy_traits;

@@ -11,9 +11,9 @@ impl Control {
 
     /// The pinned identity hash of `obj`, when an execution is under way and the object is its
     /// own: a `Thread` of the execution, an instance of a class of the program's loader (an
-    /// enum constant, a lambda, an array of them), or an object of a JDK class or an array
+    /// enum constant, a lambda, an array of them), or a plain or `java.util.concurrent` object
     /// the program made in this execution at an instrumented allocation (`new Object()`, an
-    /// atomic, an `int[]`: [`Exec::young`]). Not a `Class`: the JVM hashes class mirrors
+    /// atomic: [`Exec::young`]). Not a `Class`: the JVM hashes class mirrors
     /// itself and `Object.hashCode` then answers from the object's header without asking the
     /// agent, so a pinned hash would disagree with it. It is a function of the
     /// execution's seed and index and the object's id, so the same in a replay. `None`: the
