@@ -99,7 +99,9 @@ pub fn is_synchronized_wrapper_target(name: &str) -> bool {
     name.starts_with("java/util/Collections$Synchronized")
 }
 
-fn is_in(classes: &[&str], name: &str) -> bool {
+/// Whether `name` is one of `classes` or nested in one (exact names: `java/util/List` is not
+/// `java/util/ListResourceBundle`).
+pub fn is_in(classes: &[&str], name: &str) -> bool {
     classes.iter().any(|c| {
         name.strip_prefix(c)
             .is_some_and(|rest| rest.is_empty() || rest.starts_with('$'))

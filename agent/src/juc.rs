@@ -224,7 +224,40 @@ fn is_forwarding_jdk_class(class: &str) -> bool {
     ]
     .iter()
     .any(|p| class.starts_with(p))
+        || crate::jdk_classes::is_in(CALL_FORWARDING_CLASSES, class)
 }
+
+/// JDK classes (with their nested classes) whose methods do the caller's operation on the
+/// caller's objects and nothing of their own: the abstract bases and interface defaults the
+/// `java.util.concurrent` collections inherit (`queue.add(x)` is `AbstractQueue.add` calling
+/// the queue's `offer`; `ExecutorCompletionService` hands results over that way), the
+/// `Collections` helpers, and what turns an object into text (`String.valueOf`, string
+/// concatenation and `println(queue)` call the queue's `toString`, which takes its locks).
+/// Under them the program's use stays the program's: were they internal, a queue filled
+/// through `add` would wake its taker only in the JVM, never in the model.
+const CALL_FORWARDING_CLASSES: &[&str] = &[
+    "java/util/AbstractCollection",
+    "java/util/AbstractQueue",
+    "java/util/AbstractSet",
+    "java/util/AbstractMap",
+    "java/util/AbstractSequentialList",
+    "java/util/Collection",
+    "java/util/Collections",
+    "java/util/Deque",
+    "java/util/Iterator",
+    "java/util/List",
+    "java/util/Map",
+    "java/util/Objects",
+    "java/util/Queue",
+    "java/util/Set",
+    "java/util/Spliterator",
+    "java/util/Spliterators",
+    "java/lang/Iterable",
+    "java/lang/String",
+    "java/lang/StringConcatHelper",
+    "java/io/PrintStream",
+    "java/io/PrintWriter",
+];
 
 /// Whether `class` belongs to a test framework that runs the program's tests (JUnit 5's platform
 /// and engines, JUnit 4, their assertion libraries). Like the JDK's own code, what such a
@@ -296,6 +329,17 @@ mod tests {
             Frame::Internal
         );
         assert_eq!(classify("org/junitx/Mine", "run"), Frame::App);
+        assert_eq!(classify("java/util/AbstractQueue", "add"), Frame::Through);
+        assert_eq!(classify("java/util/Map", "computeIfAbsent"), Frame::Through);
+        assert_eq!(classify("java/lang/String", "valueOf"), Frame::Through);
+        assert_eq!(
+            classify("java/lang/StringCoding", "encode"),
+            Frame::Internal
+        );
+        assert_eq!(
+            classify("java/util/ListResourceBundle", "get"),
+            Frame::Internal
+        );
         assert_eq!(
             classify("Main$$Lambda$14.0x0000000800c0b000", "run"),
             Frame::App

@@ -92,6 +92,16 @@ pub enum Cause {
         rewait: usize,
         waiter: usize,
     },
+    /// `thread` held a monitor in two sections, entered at `first` and at `second`, and another
+    /// thread's section on it began at `between`: each section is atomic, the two together
+    /// are not (a check and an act in two calls of a synchronized collection). Offered only
+    /// when no access explains the failure: the state the sections guard is then out of
+    /// rankcheck's sight (a JDK class's own fields).
+    LockSections {
+        first: usize,
+        between: usize,
+        second: usize,
+    },
     /// Nothing in the steps explains the failure (one thread alone, no shared location).
     Unknown,
 }
@@ -169,7 +179,88 @@ pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cau
     }
     race(steps, &clocks)
         .or_else(|| order(steps, failing))
+        .or_else(|| lock_sections(steps))
         .unwrap_or(Cause::Unknown)
+}
+
+/// Whether the section entered at `enter` (through its thread's matching exit) holds an
+/// access the program made: then the accesses, not the sections, tell what went wrong.
+fn section_touches_data(steps: &[Step], enter: usize) -> bool {
+    let (t, monitor) = (steps[enter].thread, steps[enter].target);
+    let mut depth = 0u32;
+    for s in steps[enter..].iter().filter(|s| s.thread == t) {
+        match s.kind {
+            OpKind::MonitorEnter if s.target == monitor => depth += 1,
+            OpKind::MonitorExit if s.target == monitor => {
+                depth -= 1;
+                if depth == 0 {
+                    return false;
+                }
+            }
+            _ if is_access(s) => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The last pair of a thread's consecutive sections on one monitor with another thread's
+/// section begun between them, preferring a pair whose thread was preempted between.
+fn lock_sections(steps: &[Step]) -> Option<Cause> {
+    // Per (thread, monitor): nesting depth, and where its last finished section began.
+    let mut depth: HashMap<(u32, u64), (u32, Option<usize>)> = HashMap::new();
+    // Per monitor: the outermost enters so far, in order.
+    let mut enters: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut best: Option<((bool, usize), Cause)> = None;
+    for (i, s) in steps.iter().enumerate() {
+        let key = (s.thread, s.target);
+        match s.kind {
+            OpKind::MonitorEnter => {
+                let (d, last) = depth.entry(key).or_insert((0, None));
+                *d += 1;
+                if *d > 1 {
+                    continue;
+                }
+                let list = enters.entry(s.target).or_default();
+                if let Some(a) = *last {
+                    let between = list
+                        .iter()
+                        .rev()
+                        .take_while(|&&e| e > a)
+                        .find(|&&e| steps[e].thread != s.thread);
+                    let blind = |e: usize| !section_touches_data(steps, e);
+                    if let Some(&b) = between.filter(|&&b| blind(a) && blind(b)) {
+                        let preempted = steps[a + 1..=b]
+                            .iter()
+                            .any(|o| o.preempted && o.thread != s.thread);
+                        let score = (preempted, i);
+                        if best.as_ref().is_none_or(|(sc, _)| score > *sc) {
+                            let cause = Cause::LockSections {
+                                first: a,
+                                between: b,
+                                second: i,
+                            };
+                            best = Some((score, cause));
+                        }
+                    }
+                }
+                list.push(i);
+            }
+            OpKind::MonitorExit => {
+                if let Some((d, last)) = depth.get_mut(&key) {
+                    *d = d.saturating_sub(1);
+                    if *d == 0 {
+                        *last = enters
+                            .get(&s.target)
+                            .and_then(|l| l.iter().rev().find(|&&e| steps[e].thread == s.thread))
+                            .copied();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    best.map(|(_, c)| c)
 }
 
 /// The failing thread's last read of what a thread still behind had written (a partial state),
@@ -776,6 +867,45 @@ mod tests {
                 waiter: 1
             }
         );
+    }
+
+    #[test]
+    fn a_check_and_an_act_in_two_lock_sections_are_named() {
+        use OpKind::*;
+        // t1 checks and acts on a table in two sections; t2's section comes between.
+        let mut list = steps(&[
+            (1, MonitorEnter, 5),
+            (1, MonitorExit, 5),
+            (2, MonitorEnter, 5),
+            (2, MonitorExit, 5),
+            (2, MonitorEnter, 5),
+            (2, MonitorExit, 5),
+            (1, MonitorEnter, 5),
+            (1, MonitorExit, 5),
+        ]);
+        list[2].preempted = true;
+        assert_eq!(
+            explain(&list, &[], Some(0)),
+            Cause::LockSections {
+                first: 0,
+                between: 4,
+                second: 6
+            }
+        );
+        // Sections that hold the program's accesses are explained by them, or not at all.
+        let mut with_data = list.clone();
+        with_data.insert(1, st(2, 1, Read, 9));
+        assert_eq!(explain(&with_data, &[], Some(0)), Cause::Unknown);
+        // Sections of one thread only, or nested enters: nothing to name.
+        let alone = steps(&[
+            (1, MonitorEnter, 5),
+            (1, MonitorEnter, 5),
+            (1, MonitorExit, 5),
+            (1, MonitorExit, 5),
+            (1, MonitorEnter, 5),
+            (1, MonitorExit, 5),
+        ]);
+        assert_eq!(explain(&alone, &[], Some(0)), Cause::Unknown);
     }
 
     #[test]

@@ -199,6 +199,15 @@ pub fn story(result: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Story> 
     })
 }
 
+/// `Account.java:12 in Account.deposit, …`: where each step is, and in which method.
+fn in_methods(steps: &[&Named]) -> String {
+    steps
+        .iter()
+        .map(|s| format!("{} in {}", s.place(), s.method))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 impl Story {
     /// `t2 (Thread-1)`.
     pub fn who(&self, t: u32) -> String {
@@ -219,6 +228,11 @@ impl Story {
             } => vec![*first, *between, *second],
             Cause::Order { read, .. } => vec![*read],
             Cause::Race { first, second } => vec![*first, *second],
+            Cause::LockSections {
+                first,
+                between,
+                second,
+            } => vec![*first, *between, *second],
             Cause::Deadlock { links, .. } => links.iter().filter_map(|l| l.taken).collect(),
             Cause::MissedSignal { notify, .. } => vec![*notify],
             Cause::WastedNotify {
@@ -289,15 +303,7 @@ impl Story {
                         b.step.step,
                         c.step.step
                     ),
-                    format!(
-                        "  {} in {}, {} in {}, {} in {}",
-                        a.place(),
-                        a.method,
-                        b.place(),
-                        b.method,
-                        c.place(),
-                        c.method
-                    ),
+                    format!("  {}", in_methods(&[a, b, c])),
                 ];
                 if let Some(w) = woke.map(|w| &self.steps[w]) {
                     out.push(format!(
@@ -481,6 +487,31 @@ impl Story {
                         self.blocked_place(b)
                     ),
                     "  notify wakes one waiter, any of them: notifyAll (or a condition per kind of waiter) wakes the one that can go on".to_string(),
+                ]
+            }
+            Cause::LockSections {
+                first,
+                between,
+                second,
+            } => {
+                let (a, b, c) = (&self.steps[*first], &self.steps[*between], &self.steps[*second]);
+                vec![
+                    format!(
+                        "atomicity violation across lock sections: {} took the lock of {} at {} (step {}) between {}'s sections at {} (step {}) and at {} (step {})",
+                        self.who(b.step.thread),
+                        b.what(),
+                        b.place(),
+                        b.step.step,
+                        self.who(a.step.thread),
+                        a.place(),
+                        a.step.step,
+                        c.place(),
+                        c.step.step
+                    ),
+                    format!(
+                        "  each section is atomic, the two together are not: {}",
+                        in_methods(&[a, b, c])
+                    ),
                 ]
             }
             Cause::Unknown => vec![
