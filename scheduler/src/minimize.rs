@@ -39,7 +39,7 @@
 use crate::ids::{ObjId, ThreadId};
 use crate::schedule::{Choice, Schedule};
 use crate::strategy::{ExecutionSummary, Pick, Strategy, View};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 
 /// The header line of a guide.
@@ -567,6 +567,59 @@ fn rank(guide: &Guide, length: u64) -> (usize, usize, u64) {
     )
 }
 
+/// Switches a batch of candidates may hold in all (about 160 MB): a livelock's schedule under
+/// a strategy that switches at every access (surw) has hundreds of thousands of preemptions,
+/// and every candidate is a whole guide, so even a few hundred candidates would not fit in
+/// memory. A batch is cut after the first candidate that reaches it, and the search stops
+/// there, as at the candidate limit.
+pub const BATCH_SWITCHES: usize = 1 << 22;
+
+/// How many of `batch`'s candidates fit in [`BATCH_SWITCHES`] (the first always does).
+fn fitting(batch: &[Guide]) -> usize {
+    let mut total = 0;
+    batch
+        .iter()
+        .take_while(|g| {
+            let first = total == 0;
+            total += g.switches.len().max(1);
+            first || total <= BATCH_SWITCHES
+        })
+        .count()
+}
+
+/// A batch of candidates being built: a pass stops adding once it is [`full`](Batch::full),
+/// one candidate past what can run (so that the search knows it was cut), instead of making
+/// every candidate and cutting the list afterwards.
+struct Batch {
+    guides: Vec<Guide>,
+    room: usize,
+    switches: usize,
+}
+
+impl Batch {
+    fn new(room: usize) -> Batch {
+        Batch {
+            guides: Vec::new(),
+            room,
+            switches: 0,
+        }
+    }
+
+    /// More candidates than the search can run, or more switches than [`BATCH_SWITCHES`].
+    fn full(&self) -> bool {
+        self.guides.len() > self.room || self.switches > BATCH_SWITCHES
+    }
+
+    fn push(&mut self, guide: Guide) {
+        self.switches += guide.switches.len().max(1);
+        self.guides.push(guide);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.guides.is_empty()
+    }
+}
+
 struct Search<'a, T> {
     oracle: &'a mut Oracle<'a, T>,
     limits: Limits,
@@ -584,8 +637,15 @@ impl<T> Search<'_, T> {
         }
     }
 
-    /// Runs `batch` (cut to what the limits allow); `None` once the limits or the oracle stop.
-    fn test(&mut self, mut batch: Vec<Guide>) -> Option<Vec<(Guide, Tested<T>)>> {
+    /// An empty batch of what the limits still let run.
+    fn batch(&self) -> Batch {
+        Batch::new(self.room())
+    }
+
+    /// Runs `batch` (cut to what the limits allow: its room, and [`BATCH_SWITCHES`]); `None`
+    /// once the limits or the oracle stop.
+    fn test(&mut self, batch: Batch) -> Option<Vec<(Guide, Tested<T>)>> {
+        let mut batch = batch.guides;
         if self.stopped {
             return None;
         }
@@ -594,8 +654,9 @@ impl<T> Search<'_, T> {
             self.stopped = true;
             return None;
         }
-        if batch.len() > room {
-            batch.truncate(room);
+        let fit = fitting(&batch).min(room);
+        if batch.len() > fit {
+            batch.truncate(fit);
             self.stopped = true;
         }
         let results = (self.oracle)(&batch);
@@ -650,12 +711,15 @@ pub fn minimize<T>(
         switches: original.preemptions().copied().collect(),
         wakes: original.wakes.clone(),
     };
-    let start = vec![
+    let mut start = search.batch();
+    for guide in [
         original.clone(),
         original.with_preemptions(&[]),
         bare.clone(),
         bare.with_preemptions(&[]),
-    ];
+    ] {
+        start.push(guide);
+    }
     let mut bests: [Option<(Guide, u64, T)>; 2] = [None, None];
     if let Some(mut tested) = search.test(start) {
         let second = tested.split_off(2.min(tested.len()));
@@ -743,20 +807,7 @@ fn ddmin<T>(search: &mut Search<'_, T>, best: &mut Option<(Guide, u64, T)>, bett
             return;
         }
         let n_now = n.min(current.len());
-        let chunks: Vec<&[Switch]> = split(&current, n_now);
-        let mut batch = Vec::new();
-        for (i, chunk) in chunks.iter().enumerate() {
-            batch.push(guide.with_preemptions(chunk));
-            if n_now > 2 {
-                let rest: Vec<Switch> = chunks
-                    .iter()
-                    .enumerate()
-                    .filter(|&(j, _)| j != i)
-                    .flat_map(|(_, c)| c.iter().copied())
-                    .collect();
-                batch.push(guide.with_preemptions(&rest));
-            }
-        }
+        let batch = ddmin_candidates(&guide, &current, n_now, search.batch());
         let Some(tested) = search.test(batch) else {
             return;
         };
@@ -778,6 +829,28 @@ fn ddmin<T>(search: &mut Search<'_, T>, best: &mut Option<(Guide, u64, T)>, bett
             return;
         }
     }
+}
+
+/// [`ddmin`]'s candidates for `current` (the preemptions of `guide`) in `n` chunks: each chunk
+/// alone, and each complement when `n > 2`, until `batch` is full.
+fn ddmin_candidates(guide: &Guide, current: &[Switch], n: usize, mut batch: Batch) -> Batch {
+    let chunks: Vec<&[Switch]> = split(current, n);
+    for (i, chunk) in chunks.iter().enumerate() {
+        if batch.full() {
+            break;
+        }
+        batch.push(guide.with_preemptions(chunk));
+        if n > 2 && !batch.full() {
+            let rest: Vec<Switch> = chunks
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .flat_map(|(_, c)| c.iter().copied())
+                .collect();
+            batch.push(guide.with_preemptions(&rest));
+        }
+    }
+    batch
 }
 
 fn split<T>(items: &[T], n: usize) -> Vec<&[T]> {
@@ -808,17 +881,7 @@ fn fewer_threads<T>(
         if involved.len() <= 2 {
             return improved;
         }
-        let current: Vec<Switch> = guide.preemptions().copied().collect();
-        let mut batch = Vec::new();
-        for (i, s) in current.iter().enumerate() {
-            for &t in &involved {
-                if t != s.to && t != s.from {
-                    let mut changed = current.clone();
-                    changed[i].to = t;
-                    batch.push(guide.with_preemptions(&changed));
-                }
-            }
-        }
+        let batch = redirections(&guide, &involved, search.batch());
         let Some(tested) = search.test(batch) else {
             return improved;
         };
@@ -827,6 +890,25 @@ fn fewer_threads<T>(
         }
         improved = true;
     }
+}
+
+/// [`fewer_threads`]' candidates: each preemption of `guide` pointed at each other thread of
+/// `involved`, until `batch` is full.
+fn redirections(guide: &Guide, involved: &BTreeSet<ThreadId>, mut batch: Batch) -> Batch {
+    let current: Vec<Switch> = guide.preemptions().copied().collect();
+    for (i, s) in current.iter().enumerate() {
+        for &t in involved {
+            if batch.full() {
+                return batch;
+            }
+            if t != s.to && t != s.from {
+                let mut changed = current.clone();
+                changed[i].to = t;
+                batch.push(guide.with_preemptions(&changed));
+            }
+        }
+    }
+    batch
 }
 
 /// Where a preemption may be placed: before a thread's `occurrence`-th operation (0-based) at
@@ -888,7 +970,7 @@ fn few<T>(
             spots.push((last, true));
         }
     }
-    let mut singles = Vec::new();
+    let mut singles = search.batch();
     for p in &spots {
         for &to in threads.iter().filter(|&&t| t != p.0.thread) {
             singles.push(base.with_preemptions(&[at(p, to)]));
@@ -900,7 +982,7 @@ fn few<T>(
     if better(best, tested) || current <= 2 || places.len() > 80 {
         return;
     }
-    let mut pairs = Vec::new();
+    let mut pairs = search.batch();
     for (i, p) in spots.iter().enumerate() {
         for q in &spots[i + 1..] {
             if p.0.thread != q.0.thread {
@@ -924,7 +1006,7 @@ fn relocate<T>(
     let Some((guide, _, _)) = best.as_ref() else {
         return false;
     };
-    let batch = relocations(guide, places, search.room());
+    let batch = relocations(guide, places, search.batch());
     if batch.is_empty() {
         return false;
     }
@@ -934,19 +1016,17 @@ fn relocate<T>(
     }
 }
 
-/// [`relocate`]'s candidates, at most `room + 1` of them (one more than the limits let run, so
-/// that the search knows it was cut): a long execution has millions of places, and every
-/// candidate is a whole guide.
-fn relocations(guide: &Guide, places: &[Place], room: usize) -> Vec<Guide> {
+/// [`relocate`]'s candidates, until `batch` is full: a long execution has millions of places,
+/// and every candidate is a whole guide.
+fn relocations(guide: &Guide, places: &[Place], mut batch: Batch) -> Batch {
     let current: Vec<Switch> = guide.preemptions().copied().collect();
-    let mut batch = Vec::new();
-    if current.len() < 2 {
+    if current.len() < 2 || places.is_empty() {
         return batch;
     }
     for drop in 0..current.len() {
         for moved in (0..current.len()).filter(|&j| j != drop) {
             for place in places {
-                if batch.len() > room {
+                if batch.full() {
                     return batch;
                 }
                 let to = if place.thread == current[moved].to {
@@ -991,32 +1071,7 @@ fn earlier<T>(
             return improved;
         };
         let guide = guide.clone();
-        let current: Vec<Switch> = guide.preemptions().copied().collect();
-        let mut batch = Vec::new();
-        for (i, s) in current.iter().enumerate() {
-            let mut to: BTreeSet<u64> = BTreeSet::new();
-            for k in [1, 2, 4] {
-                if s.after >= k {
-                    to.insert(s.after - k);
-                }
-            }
-            to.insert(s.after / 2);
-            to.insert(0);
-            to.remove(&s.after);
-            for after in to {
-                let mut changed = current.clone();
-                changed[i].after = after;
-                if changed
-                    .iter()
-                    .filter(|c| c.from == s.from && c.after == after && c.site == s.site)
-                    .count()
-                    > 1
-                {
-                    continue;
-                }
-                batch.push(guide.with_preemptions(&changed));
-            }
-        }
+        let batch = moves_earlier(&guide, search.batch());
         if batch.is_empty() {
             return improved;
         }
@@ -1029,6 +1084,38 @@ fn earlier<T>(
         improved = true;
     }
     improved
+}
+
+/// [`earlier`]'s candidates: each preemption of `guide` moved 1, 2 or 4 steps earlier, to half
+/// its place, or to its thread's start, until `batch` is full.
+fn moves_earlier(guide: &Guide, mut batch: Batch) -> Batch {
+    let current: Vec<Switch> = guide.preemptions().copied().collect();
+    // Where a preemption already stands: a move there would make two of one.
+    let taken: HashSet<(ThreadId, u64, Option<i64>)> =
+        current.iter().map(|c| (c.from, c.after, c.site)).collect();
+    for (i, s) in current.iter().enumerate() {
+        let mut to: BTreeSet<u64> = BTreeSet::new();
+        for k in [1, 2, 4] {
+            if s.after >= k {
+                to.insert(s.after - k);
+            }
+        }
+        to.insert(s.after / 2);
+        to.insert(0);
+        to.remove(&s.after);
+        for after in to {
+            if batch.full() {
+                return batch;
+            }
+            if taken.contains(&(s.from, after, s.site)) {
+                continue;
+            }
+            let mut changed = current.clone();
+            changed[i].after = after;
+            batch.push(guide.with_preemptions(&changed));
+        }
+    }
+    batch
 }
 
 /// "1 preemption between t1 and t2": the preemptions of `guide` in words.

@@ -286,15 +286,107 @@ fn relocation_builds_no_more_candidates_than_can_run() {
             occurrence: i / 3,
         })
         .collect();
-    assert_eq!(relocations(&guide, &places, 50).len(), 51);
-    assert!(relocations(&guide, &places[..10], 1000).len() < 100);
+    assert_eq!(
+        relocations(&guide, &places, Batch::new(50)).guides.len(),
+        51
+    );
+    assert!(
+        relocations(&guide, &places[..10], Batch::new(1000))
+            .guides
+            .len()
+            < 100
+    );
     assert!(relocations(
         &Guide {
             switches: vec![switch(0, 1, 3)],
             wakes: Vec::new()
         },
         &places,
-        9
+        Batch::new(9)
     )
     .is_empty());
+}
+
+/// `n` preemptions back and forth between threads 1 and 2, and one by main (thread 0), so that
+/// three threads are involved.
+fn many_preemptions(n: u64) -> Guide {
+    let mut switches: Vec<Switch> = (0..n)
+        .map(|i| Switch {
+            from: ThreadId(1 + (i % 2) as u32),
+            after: 10 * (i / 2),
+            site: Some(7),
+            past: false,
+            to: ThreadId(2 - (i % 2) as u32),
+            preempt: true,
+        })
+        .collect();
+    switches.push(Switch {
+        from: ThreadId(0),
+        after: 1,
+        site: Some(3),
+        past: false,
+        to: ThreadId(1),
+        preempt: true,
+    });
+    Guide {
+        switches,
+        wakes: Vec::new(),
+    }
+}
+
+/// A livelock's schedule under surw switches at nearly every access: hundreds of thousands of
+/// preemptions. Pointing each at another thread, or moving each earlier, makes one whole guide
+/// per preemption; the passes build what the limits can run (and one more), not all of them
+/// (thousands of guides of thousands of switches here; a livelock's took rankcheck past 23 GB).
+#[test]
+fn every_pass_builds_no_more_candidates_than_can_run() {
+    let guide = many_preemptions(3_000);
+    let involved = guide.preempting_threads();
+    assert_eq!(involved.len(), 3);
+    assert_eq!(
+        redirections(&guide, &involved, Batch::new(50)).guides.len(),
+        51
+    );
+    assert_eq!(moves_earlier(&guide, Batch::new(50)).guides.len(), 51);
+    let current: Vec<Switch> = guide.preemptions().copied().collect();
+    assert_eq!(
+        ddmin_candidates(&guide, &current, 1_000, Batch::new(50))
+            .guides
+            .len(),
+        51
+    );
+    // Few candidates of many switches: cut by the switches they hold.
+    let huge = many_preemptions(2 * BATCH_SWITCHES as u64);
+    let batch = redirections(&huge, &involved, Batch::new(50));
+    assert_eq!(batch.guides.len(), 1, "the first always, then full");
+    assert!(batch.full());
+}
+
+/// The whole search on such a schedule: no batch the oracle gets holds more than
+/// [`BATCH_SWITCHES`] switches, and a search cut by that says it did not complete.
+#[test]
+fn a_schedule_of_many_preemptions_is_minimized_in_bounded_batches() {
+    let original = many_preemptions(300_000);
+    let before = original.preemptions().count();
+    let mut largest = 0;
+    let mut oracle = |batch: &[Guide]| -> Option<Vec<Tested<()>>> {
+        let switches: usize = batch.iter().map(|g| g.switches.len()).sum();
+        assert!(
+            batch.len() == 1 || switches <= BATCH_SWITCHES,
+            "a batch of {} candidates, {switches} switches",
+            batch.len()
+        );
+        largest = largest.max(switches);
+        // Fails the same way while it keeps nine tenths of the preemptions.
+        Some(
+            batch
+                .iter()
+                .map(|g| (g.preemptions().count() * 10 >= before * 9).then_some((1, ())))
+                .collect(),
+        )
+    };
+    let result = minimize(&original, &[], Limits { candidates: 60 }, &mut oracle);
+    assert!(largest > BATCH_SWITCHES / 2, "{largest}");
+    assert!(!result.complete);
+    assert!(result.found.is_some());
 }
