@@ -41,18 +41,50 @@ static WARNED: AtomicBool = AtomicBool::new(false);
 /// Renews the common pool (see the module doc); `abort` is the `ExecutionAborted` thrown into
 /// workers left over from ended executions.
 pub fn renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) {
-    if let Err(e) = try_renew(env, jvmti, abort) {
+    let done = try_renew(env, jvmti, abort);
+    warn_once(env, done, &WARNED, |e| {
+        format!(
+            "the common ForkJoinPool is not renewed between executions ({e}); a program that \
+             uses it (parallel streams, CompletableFuture.*Async) may hang or not replay"
+        )
+    });
+}
+
+/// On a failed renewal: clears the pending exception and, the first time (`warned`), says on
+/// stderr what the user may see.
+pub(crate) fn warn_once(
+    env: *mut JNIEnv,
+    done: Result<(), String>,
+    warned: &AtomicBool,
+    message: impl FnOnce(String) -> String,
+) {
+    if let Err(e) = done {
         if call!(env, ExceptionCheck) != 0 {
             call!(env, ExceptionClear);
         }
-        if !WARNED.swap(true, Ordering::Relaxed) {
-            eprintln!(
-                "rankcheck agent: warning: the common ForkJoinPool is not renewed between \
-                 executions ({e}); a program that uses it (parallel streams, \
-                 CompletableFuture.*Async) may hang or not replay"
-            );
+        if !warned.swap(true, Ordering::Relaxed) {
+            eprintln!("rankcheck agent: warning: {}", message(e));
         }
     }
+}
+
+/// The value of static field `name` (JVM signature `sig`) of `class`, not null.
+pub(crate) fn static_object(
+    env: *mut JNIEnv,
+    class: jclass,
+    name: &std::ffi::CStr,
+    sig: &std::ffi::CStr,
+) -> Result<jobject, String> {
+    let id = call!(env, GetStaticFieldID, class, name.as_ptr(), sig.as_ptr());
+    if id.is_null() {
+        call!(env, ExceptionClear);
+        return Err(format!("no static field {}", name.to_string_lossy()));
+    }
+    let value = call!(env, GetStaticObjectField, class, id);
+    if value.is_null() {
+        return Err(format!("{} is null", name.to_string_lossy()));
+    }
+    Ok(value)
 }
 
 fn try_renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) -> Result<(), String> {
@@ -64,20 +96,12 @@ fn try_renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) -> Result<(), St
     if pool_class.is_null() {
         return Err("no java.util.concurrent.ForkJoinPool".into());
     }
-    let common_id = call!(
+    let common = static_object(
         env,
-        GetStaticFieldID,
         pool_class,
-        c"common".as_ptr(),
-        c"Ljava/util/concurrent/ForkJoinPool;".as_ptr()
-    );
-    if common_id.is_null() {
-        return Err("no ForkJoinPool.common".into());
-    }
-    let common = call!(env, GetStaticObjectField, pool_class, common_id);
-    if common.is_null() {
-        return Err("ForkJoinPool.common is null".into());
-    }
+        c"common",
+        c"Ljava/util/concurrent/ForkJoinPool;",
+    )?;
     let ctl = call!(env, GetFieldID, pool_class, c"ctl".as_ptr(), c"J".as_ptr());
     if ctl.is_null() {
         return Err("no ForkJoinPool.ctl".into());
@@ -85,7 +109,7 @@ fn try_renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) -> Result<(), St
     let leftovers = workers_of(env, jvmti, common)?;
     if !leftovers.is_empty() {
         call!(env, SetLongField, common, ctl, 0);
-        stop_all(env, jvmti, &leftovers, abort);
+        stop_all(env, jvmti, &leftovers, abort, "the common ForkJoinPool");
     }
     let fresh = fresh_common(env, pool_class)?;
     copy_instance_fields(env, jvmti, pool_class, fresh, common)?;
@@ -136,9 +160,16 @@ fn workers_of(env: *mut JNIEnv, jvmti: Jvmti, pool: jobject) -> Result<Vec<jobje
     Ok(workers)
 }
 
-/// Stops `threads` and waits (a while) until they are gone. A thread may catch the exception
-/// (code that ignores every throwable) and park again, so the stop is repeated.
-fn stop_all(env: *mut JNIEnv, jvmti: Jvmti, threads: &[jobject], abort: jthrowable) {
+/// Stops `threads` (workers of `pool`, for the warning) and waits (a while) until they are
+/// gone, deleting their local references. A thread may catch the exception (code that ignores
+/// every throwable) and park again, so the stop is repeated.
+pub(crate) fn stop_all(
+    env: *mut JNIEnv,
+    jvmti: Jvmti,
+    threads: &[jobject],
+    abort: jthrowable,
+    pool: &str,
+) {
     let alive = |t: jobject| {
         jvmti
             .thread_state(t)
@@ -162,8 +193,8 @@ fn stop_all(env: *mut JNIEnv, jvmti: Jvmti, threads: &[jobject], abort: jthrowab
         let state = jvmti.thread_state(t).unwrap_or(0);
         let stack = jvmti.stack(t, 12).unwrap_or_default();
         eprintln!(
-            "rankcheck agent: warning: a worker of the common ForkJoinPool left from an earlier \
-             execution could not be stopped ({}):\n    {}",
+            "rankcheck agent: warning: a worker of {pool} left from an earlier execution could \
+             not be stopped ({}):\n    {}",
             crate::jvmti::describe_state(state),
             stack.join("\n    ")
         );
@@ -195,7 +226,7 @@ fn fresh_common(env: *mut JNIEnv, pool_class: jclass) -> Result<jobject, String>
 }
 
 /// Copies every instance field `class` declares from `from` to `to` (JNI ignores `final`).
-fn copy_instance_fields(
+pub(crate) fn copy_instance_fields(
     env: *mut JNIEnv,
     jvmti: Jvmti,
     class: jclass,

@@ -10,11 +10,11 @@
 //! has the table): the floor — [`jvmti_sys`] (generated), [`ffi`] (the one call macro, JNI
 //! helpers), [`hash`], [`jvmti`]; services — [`options`], [`report`], [`explain`], [`cpu`],
 //! [`sites`], [`naming`], [`jdk_classes`], [`juc`], [`loadhook`], [`confinement`],
-//! [`pinned_jdk`], [`common_pool`]; the controller — [`control`] (hand-off, quiet stretches,
-//! threads, executions, watchdog, pinned values, verdicts); the entry — [`natives`] (thin shims
-//! of `RC` and the harness), [`plain`], and this file (`Agent_OnLoad`, JVMTI callbacks). The
-//! protocol with the CLI is in `agent/PROTOCOL.md`; the contract with the Java side in
-//! `java_harness::hooks` and `java_harness::agent_contract`.
+//! [`pinned_jdk`], [`common_pool`], [`delay_scheduler`]; the controller — [`control`] (hand-off,
+//! quiet stretches, threads, executions, watchdog, pinned values, verdicts); the entry —
+//! [`natives`] (thin shims of `RC` and the harness), [`plain`], and this file (`Agent_OnLoad`,
+//! JVMTI callbacks). The protocol with the CLI is in `agent/PROTOCOL.md`; the contract with the
+//! Java side in `java_harness::hooks` and `java_harness::agent_contract`.
 
 // JNI and JVMTI references (`jobject`, `jthread`) are opaque handles the JVM resolves; the agent
 // passes them through and never dereferences them, so functions taking them need not be unsafe.
@@ -24,6 +24,7 @@ pub mod common_pool;
 pub mod confinement;
 pub mod control;
 pub mod cpu;
+pub mod delay_scheduler;
 pub mod explain;
 pub mod ffi;
 pub mod hash;

@@ -25,6 +25,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "confinement",
             "pinned_jdk",
             "common_pool",
+            "delay_scheduler",
         ],
     ),
     ("controller", &["control"]),
