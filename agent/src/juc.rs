@@ -6,7 +6,9 @@
 //! scheduling points the executions of one JVM would differ from each other and from a replay
 //! in a fresh JVM. A point in a rewritten JDK class therefore counts only when the first frame
 //! below the `java.util.concurrent` frames is application code (or the bottom of a pool
-//! worker's stack); under other JDK code, or under a JDK static initializer, the hook does the
+//! worker's stack); JDK code that only forwards the caller's operation (`AbstractQueue.add`
+//! calling `offer`, `String.valueOf` calling `toString`: `CALL_FORWARDING_CLASSES`) is
+//! looked through. Under other JDK code, or under a JDK static initializer, the hook does the
 //! real operation, as for a thread rankcheck does not control.
 //!
 //! Also here: the natives of `RC`'s handle hooks (`nAccessField`, `nFieldKey`), for accesses

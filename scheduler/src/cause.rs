@@ -179,6 +179,7 @@ pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cau
     }
     race(steps, &clocks)
         .or_else(|| order(steps, failing))
+        .or_else(|| order_at_the_read(steps, failing))
         .or_else(|| lock_sections(steps))
         .unwrap_or(Cause::Unknown)
 }
@@ -320,6 +321,57 @@ fn order(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
         read: last.into_iter().flatten().next()?,
         behind,
     })
+}
+
+/// When every thread had finished by the end: the failing thread's last read made while some
+/// started thread had not yet finished (nor run out of work), ranked as in [`order`], with
+/// the threads behind at that moment. A check made too early whose failure shows only after
+/// the others are done (main checks the array before the last sorter ran, then prints it).
+fn order_at_the_read(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
+    let reader = failing.or_else(|| steps.last().map(|s| s.thread))?;
+    let reader_start = steps
+        .iter()
+        .position(|s| s.kind == OpKind::Start && s.target as u32 == reader);
+    let mut started: Vec<u32> = Vec::new();
+    let mut ended: Vec<u32> = Vec::new();
+    let mut last_kind: HashMap<u32, OpKind> = HashMap::new();
+    let mut writers: HashMap<u64, (Vec<u32>, bool)> = HashMap::new();
+    // Last read of each rank (as in `order`), with who was behind then.
+    let mut last: [Option<(usize, Vec<u32>)>; 4] = Default::default();
+    for (i, s) in steps.iter().enumerate() {
+        if s.kind == OpKind::Read && s.thread == reader && !s.library {
+            let idle = |t: &u32| matches!(last_kind.get(t), Some(OpKind::Park | OpKind::Wait));
+            let behind: Vec<u32> = started
+                .iter()
+                .copied()
+                .filter(|t| *t != reader && !ended.contains(t) && !idle(t))
+                .collect();
+            if !behind.is_empty() {
+                let rank = match writers.get(&s.target) {
+                    Some((w, _)) if w.iter().any(|t| behind.contains(t)) => 0,
+                    Some((_, true)) => 1,
+                    None => 2,
+                    Some(_) => 3,
+                };
+                last[rank] = Some((i, behind));
+            }
+        }
+        match s.kind {
+            OpKind::Start => started.push(s.target as u32),
+            OpKind::End => ended.push(s.thread),
+            OpKind::Write if !s.library => {
+                let (w, after_start) = writers.entry(s.target).or_default();
+                if !w.contains(&s.thread) {
+                    w.push(s.thread);
+                }
+                *after_start |= s.thread != reader && reader_start.is_none_or(|r| i > r);
+            }
+            _ => {}
+        }
+        last_kind.insert(s.thread, s.kind);
+    }
+    let (read, behind) = last.into_iter().flatten().next()?;
+    Some(Cause::Order { read, behind })
 }
 
 fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
@@ -865,6 +917,40 @@ mod tests {
                 woke: 7,
                 rewait: 9,
                 waiter: 1
+            }
+        );
+    }
+
+    #[test]
+    fn a_check_before_the_last_thread_ran_is_named_when_all_finished() {
+        use OpKind::*;
+        // main starts two sorters, joins only the first, checks the array (5) under its lock
+        // (6), then the second sorter runs and ends, and main reads the array again to print
+        // it: no race, every thread done at the end, the check came too early.
+        let s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, MonitorEnter, 6),
+            (1, Write, 5),
+            (1, MonitorExit, 6),
+            (1, End, 1),
+            (0, Join, 1),
+            (0, MonitorEnter, 6),
+            (0, Read, 5),
+            (0, MonitorExit, 6),
+            (2, MonitorEnter, 6),
+            (2, Write, 5),
+            (2, MonitorExit, 6),
+            (2, End, 2),
+            (0, MonitorEnter, 6),
+            (0, Read, 5),
+            (0, MonitorExit, 6),
+        ]);
+        assert_eq!(
+            explain(&s, &[], Some(0)),
+            Cause::Order {
+                read: 8,
+                behind: vec![2]
             }
         );
     }

@@ -320,7 +320,11 @@ impl Story {
                 let who: Vec<String> = behind
                     .iter()
                     .map(|&t| {
-                        let steps = self.steps.iter().filter(|s| s.step.thread == t).count();
+                        // Steps before the read: a thread may have run after it.
+                        let steps = self.steps[..*read]
+                            .iter()
+                            .filter(|s| s.step.thread == t)
+                            .count();
                         let started = self
                             .steps
                             .iter()

@@ -182,8 +182,7 @@ impl ExecView<'_> {
     /// Records that the program made `obj` in this execution when it is a plain object or a
     /// `java.util.concurrent` one (the site says, `sites::makes_jdk_object`): its class's
     /// loader cannot tell, and its identity hash is pinned only if it is the execution's own
-    /// (pinned.rs). The key is the order of such allocations,
-    /// as the schedule makes them.
+    /// (pinned.rs). The key is the order of such allocations, as the schedule makes them.
     fn young(&mut self, control: &Control, obj: jobject, site: SiteId) {
         if obj.is_null()
             || self.ex.young.len() >= YOUNG_LIMIT

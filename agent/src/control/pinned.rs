@@ -13,10 +13,10 @@ impl Control {
     /// own: a `Thread` of the execution, an instance of a class of the program's loader (an
     /// enum constant, a lambda, an array of them), or a plain or `java.util.concurrent` object
     /// the program made in this execution at an instrumented allocation (`new Object()`, an
-    /// atomic: [`Exec::young`]). Not a `Class`: the JVM hashes class mirrors
-    /// itself and `Object.hashCode` then answers from the object's header without asking the
-    /// agent, so a pinned hash would disagree with it. It is a function of the
-    /// execution's seed and index and the object's id, so the same in a replay. `None`: the
+    /// atomic: `Exec::young`). Not a `Class`: the JVM hashes class mirrors itself and
+    /// `Object.hashCode` then answers from the object's header without asking the agent, so a
+    /// pinned hash would disagree with it. It is a function of the execution's seed and index
+    /// and the object's id (or order of allocation), so the same in a replay. `None`: the
     /// JVM's own hash stands (`-XX:hashCode=2` makes it 1). Objects that outlive executions
     /// (the JDK's) must keep one hash for the JVM's life, and a fresh replay JVM could not
     /// give them the same one. `RC.identityHashCode` (the program's `System.identityHashCode`
@@ -71,8 +71,8 @@ impl Control {
     }
 
     /// Puts the JDK's process-wide counters (thread names and ids, pool numbers, random seeds),
-    /// its common fork/join pool and `CompletableFuture`'s delay scheduler back to what a fresh JVM's first execution sees, before
-    /// execution `index`.
+    /// its common fork/join pool and `CompletableFuture`'s delay scheduler back to what a fresh
+    /// JVM's first execution sees, before execution `index`.
     pub fn pin_jdk_counters(&self, env: *mut jni::sys::JNIEnv, index: u64) {
         let mut pinned = self.pinned_jdk.lock().unwrap_or_else(|e| e.into_inner());
         crate::pinned_jdk::reset(env, &mut pinned, self.options.seed, index);
