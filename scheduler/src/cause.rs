@@ -296,31 +296,47 @@ fn order(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
     let reader_start = steps
         .iter()
         .position(|s| s.kind == OpKind::Start && s.target as u32 == reader);
-    // Per location, the threads that wrote it and whether one did after the reader started.
-    let mut writers: HashMap<u64, (Vec<u32>, bool)> = HashMap::new();
+    let mut writers = Writers::default();
     // Last read of each rank: partial, shared, unwritten, initialized.
     let mut last = [None; 4];
     for (i, s) in steps.iter().enumerate().filter(|(_, s)| !s.library) {
         if s.kind == OpKind::Write {
-            let (w, after_start) = writers.entry(s.target).or_default();
-            if !w.contains(&s.thread) {
-                w.push(s.thread);
-            }
-            *after_start |= s.thread != reader && reader_start.is_none_or(|r| i > r);
+            writers.note(s, i, reader, reader_start);
         } else if s.kind == OpKind::Read && s.thread == reader {
-            let rank = match writers.get(&s.target) {
-                Some((w, _)) if w.iter().any(|t| behind.contains(t)) => 0,
-                Some((_, true)) => 1,
-                None => 2,
-                Some(_) => 3,
-            };
-            last[rank] = Some(i);
+            last[writers.rank(s.target, &behind)] = Some(i);
         }
     }
     Some(Cause::Order {
         read: last.into_iter().flatten().next()?,
         behind,
     })
+}
+
+/// Per location, the threads that wrote it and whether one other than the reader did after
+/// the reader started: what ranks a read in an order violation.
+#[derive(Default)]
+struct Writers(HashMap<u64, (Vec<u32>, bool)>);
+
+impl Writers {
+    /// Step `i`, a write, performed.
+    fn note(&mut self, s: &Step, i: usize, reader: u32, reader_start: Option<usize>) {
+        let (w, after_start) = self.0.entry(s.target).or_default();
+        if !w.contains(&s.thread) {
+            w.push(s.thread);
+        }
+        *after_start |= s.thread != reader && reader_start.is_none_or(|r| i > r);
+    }
+
+    /// A read of `target`: 0 a partial state (written by a thread `behind`), 1 shared (written
+    /// by another thread after the reader started), 2 unwritten, 3 initialized.
+    fn rank(&self, target: u64, behind: &[u32]) -> usize {
+        match self.0.get(&target) {
+            Some((w, _)) if w.iter().any(|t| behind.contains(t)) => 0,
+            Some((_, true)) => 1,
+            None => 2,
+            Some(_) => 3,
+        }
+    }
 }
 
 /// When every thread had finished by the end: the failing thread's last read made while some
@@ -335,7 +351,7 @@ fn order_at_the_read(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
     let mut started: Vec<u32> = Vec::new();
     let mut ended: Vec<u32> = Vec::new();
     let mut last_kind: HashMap<u32, OpKind> = HashMap::new();
-    let mut writers: HashMap<u64, (Vec<u32>, bool)> = HashMap::new();
+    let mut writers = Writers::default();
     // Last read of each rank (as in `order`), with who was behind then.
     let mut last: [Option<(usize, Vec<u32>)>; 4] = Default::default();
     for (i, s) in steps.iter().enumerate() {
@@ -347,25 +363,14 @@ fn order_at_the_read(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
                 .filter(|t| *t != reader && !ended.contains(t) && !idle(t))
                 .collect();
             if !behind.is_empty() {
-                let rank = match writers.get(&s.target) {
-                    Some((w, _)) if w.iter().any(|t| behind.contains(t)) => 0,
-                    Some((_, true)) => 1,
-                    None => 2,
-                    Some(_) => 3,
-                };
+                let rank = writers.rank(s.target, &behind);
                 last[rank] = Some((i, behind));
             }
         }
         match s.kind {
             OpKind::Start => started.push(s.target as u32),
             OpKind::End => ended.push(s.thread),
-            OpKind::Write if !s.library => {
-                let (w, after_start) = writers.entry(s.target).or_default();
-                if !w.contains(&s.thread) {
-                    w.push(s.thread);
-                }
-                *after_start |= s.thread != reader && reader_start.is_none_or(|r| i > r);
-            }
+            OpKind::Write if !s.library => writers.note(s, i, reader, reader_start),
             _ => {}
         }
         last_kind.insert(s.thread, s.kind);
