@@ -197,6 +197,7 @@ fn classify(class: &str, name: &str) -> Frame {
     if class.starts_with("rankcheck/")
         || (class == "java/lang/Thread" && name == "run")
         || is_forwarding_jdk_class(class)
+        || is_forwarding_print(class, name)
     {
         return if name == "<clinit>" {
             Frame::Internal
@@ -233,8 +234,9 @@ fn is_forwarding_jdk_class(class: &str) -> bool {
 /// caller's objects and nothing of their own: the abstract bases and interface defaults the
 /// `java.util.concurrent` collections inherit (`queue.add(x)` is `AbstractQueue.add` calling
 /// the queue's `offer`; `ExecutorCompletionService` hands results over that way), the
-/// `Collections` helpers, and what turns an object into text (`String.valueOf`, string
-/// concatenation and `println(queue)` call the queue's `toString`, which takes its locks).
+/// `Collections` helpers, and what turns an object into text (`String.valueOf` and string
+/// concatenation call the queue's `toString`, which takes its locks; `println`: see
+/// `is_forwarding_print`).
 /// Under them the program's use stays the program's: were they internal, a queue filled
 /// through `add` would wake its taker only in the JVM, never in the model.
 const CALL_FORWARDING_CLASSES: &[&str] = &[
@@ -257,9 +259,16 @@ const CALL_FORWARDING_CLASSES: &[&str] = &[
     "java/lang/Iterable",
     "java/lang/String",
     "java/lang/StringConcatHelper",
-    "java/io/PrintStream",
-    "java/io/PrintWriter",
 ];
+
+/// `print` and `println` of the JDK's print streams and writers: they turn their argument into
+/// text (`String.valueOf`, the object's `toString`) before they take the stream's lock. Their
+/// other methods write under that lock (a JVM monitor): no point of the program may stop a
+/// thread there.
+fn is_forwarding_print(class: &str, name: &str) -> bool {
+    crate::jdk_classes::is_in(&["java/io/PrintStream", "java/io/PrintWriter"], class)
+        && matches!(name, "print" | "println")
+}
 
 /// Whether `class` belongs to a test framework that runs the program's tests (JUnit 5's platform
 /// and engines, JUnit 4, their assertion libraries). Like the JDK's own code, what such a
@@ -334,6 +343,8 @@ mod tests {
         assert_eq!(classify("java/util/AbstractQueue", "add"), Frame::Through);
         assert_eq!(classify("java/util/Map", "computeIfAbsent"), Frame::Through);
         assert_eq!(classify("java/lang/String", "valueOf"), Frame::Through);
+        assert_eq!(classify("java/io/PrintStream", "println"), Frame::Through);
+        assert_eq!(classify("java/io/PrintStream", "writeln"), Frame::Internal);
         assert_eq!(
             classify("java/lang/StringCoding", "encode"),
             Frame::Internal
