@@ -540,26 +540,76 @@ fn code_run_by_a_static_initializer_is_never_preempted() {
 /// orders are not one order (a constant hash would make every set a list in insertion order).
 #[test]
 fn identity_hashes_are_the_same_in_every_jvm() {
-    let orders = || {
-        let run = rankcheck_run(
-            "IdentityOrder",
-            &["--executions", "6", "--show-output", "--seed", "3"],
-            &[],
-        );
-        assert_eq!(run.code, Some(0), "{}", run.explain());
-        let orders: Vec<String> = run
-            .stdout
-            .lines()
-            .filter(|l| l.starts_with("order "))
-            .map(str::to_string)
-            .collect();
-        assert_eq!(orders.len(), 6, "{}", run.explain());
-        orders
-    };
-    let first = orders();
-    assert_eq!(first, orders());
+    let first = printed_in_a_fresh_jvm("IdentityOrder", "3", 6, "order ");
+    assert_eq!(
+        first,
+        printed_in_a_fresh_jvm("IdentityOrder", "3", 6, "order ")
+    );
     assert!(first.iter().any(|o| *o != first[0]), "{first:?}");
     assert!(!first.contains(&"order 01234567".to_string()), "{first:?}");
+}
+
+/// The lines starting with `prefix` that `main` prints in `executions` executions of one JVM
+/// (seed `seed`), one per execution.
+fn printed_in_a_fresh_jvm(main: &str, seed: &str, executions: usize, prefix: &str) -> Vec<String> {
+    let count = executions.to_string();
+    let run = rankcheck_run(
+        main,
+        &["--executions", &count, "--show-output", "--seed", seed],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    let lines: Vec<String> = run
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with(prefix))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), executions, "{}", run.explain());
+    lines
+}
+
+/// The methods and constructors reflection hands the program come in one order in every JVM
+/// (sorted by name, then signature), called directly or through a method reference: HotSpot's
+/// own order follows where the names lie in memory and differs between JVM runs, and a loop
+/// that stops at the first match then takes other steps in a replay's fresh JVM.
+#[test]
+fn reflection_gives_one_order_in_every_jvm() {
+    let run = rankcheck_run(
+        "ReflectionOrder",
+        &["--executions", "2", "--show-output"],
+        &[],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.explain());
+    for line in [
+        "first handler onPause",
+        // (`hashCode` is the pinned identity hash the rewriter gives classes without one.)
+        "declared methods audit,audit,hashCode,midway,onPause,onStart,onStop,zeta sorted",
+        "public methods sorted",
+        "constructors sorted",
+        "through a reference sorted",
+        "public constructors sorted",
+    ] {
+        assert_eq!(
+            run.stdout.lines().filter(|l| *l == line).count(),
+            2,
+            "{line:?}\n{}",
+            run.explain()
+        );
+    }
+}
+
+/// `UUID.randomUUID()` gives the same ids in every JVM for the same seed and execution (its
+/// source is seeded before each execution), and other ids in another execution: a map keyed
+/// by them is walked in one order in the search and in a fresh replay JVM.
+#[test]
+fn random_uuids_are_the_same_in_every_jvm() {
+    let first = printed_in_a_fresh_jvm("SessionIds", "5", 3, "sessions ");
+    assert_eq!(
+        first,
+        printed_in_a_fresh_jvm("SessionIds", "5", 3, "sessions ")
+    );
+    assert_ne!(first[0], first[1], "{first:?}");
 }
 
 /// An object has one identity hash however it is asked (the program's call, the JDK's, and an

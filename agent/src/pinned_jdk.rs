@@ -4,7 +4,8 @@
 //! execution of a fresh JVM. The JDK keeps process-wide counters that leak from one execution
 //! into the next: the number in a default thread name (`Thread-13` in the searching JVM,
 //! `Thread-1` in the replay), thread ids, executor and fork/join pool numbers, the seeds of
-//! `ThreadLocalRandom`, `SplittableRandom` and the random source of `Collections.shuffle`.
+//! `ThreadLocalRandom`, `SplittableRandom`, the random source of `Collections.shuffle` and that
+//! of `UUID.randomUUID()`.
 //! Before each execution the harness calls [`reset`], which writes every counter of [`COUNTERS`]
 //! back to the value it has at the first execution of a fresh JVM, so that the program sees the
 //! same names, ids and random numbers in the search and in the replay.
@@ -40,6 +41,10 @@ pub enum Reset {
     /// A static `java.util.Random` field, replaced by a `Random` seeded from the session seed
     /// and the execution index.
     SeededRandom,
+    /// A static `java.security.SecureRandom` field, replaced by a `SHA1PRNG` instance seeded
+    /// (before its first use, which makes its output a function of the seed alone) from the
+    /// session seed and the execution index.
+    SeededSecureRandom,
 }
 
 /// One JDK counter.
@@ -106,6 +111,12 @@ pub const COUNTERS: &[Counter] = &[
         class: c"java/util/Collections",
         field: c"r",
         reset: Reset::SeededRandom,
+    },
+    // `UUID.randomUUID()`: request and session ids, often keys of the maps a program walks.
+    Counter {
+        class: c"java/util/UUID$Holder",
+        field: c"numberGenerator",
+        reset: Reset::SeededSecureRandom,
     },
 ];
 
@@ -193,6 +204,7 @@ fn signature(reset: Reset) -> &'static CStr {
         Reset::AtomicInt(_) => c"Ljava/util/concurrent/atomic/AtomicInteger;",
         Reset::AtomicLongSeed => c"Ljava/util/concurrent/atomic/AtomicLong;",
         Reset::SeededRandom => c"Ljava/util/Random;",
+        Reset::SeededSecureRandom => c"Ljava/security/SecureRandom;",
     }
 }
 
@@ -252,8 +264,66 @@ fn write(
             call!(env, DeleteLocalRef, fresh);
             call!(env, DeleteLocalRef, random);
         }
+        Reset::SeededSecureRandom => {
+            let Some(fresh) = seeded_secure_random(env, seed_for(seed, index, counter)) else {
+                return false;
+            };
+            call!(env, SetStaticObjectField, class, id, fresh);
+            call!(env, DeleteLocalRef, fresh);
+        }
     }
     true
+}
+
+/// A new `SecureRandom.getInstance("SHA1PRNG")` seeded with `seed` before any use (its output
+/// is then a function of the seed alone); `None` when this JDK refuses (a pending exception
+/// is cleared by the caller).
+fn seeded_secure_random(env: *mut JNIEnv, seed: i64) -> Option<jni::sys::jobject> {
+    let class = call!(env, FindClass, c"java/security/SecureRandom".as_ptr());
+    if class.is_null() {
+        return None;
+    }
+    let get_instance = call!(
+        env,
+        GetStaticMethodID,
+        class,
+        c"getInstance".as_ptr(),
+        c"(Ljava/lang/String;)Ljava/security/SecureRandom;".as_ptr()
+    );
+    let set_seed = call!(
+        env,
+        GetMethodID,
+        class,
+        c"setSeed".as_ptr(),
+        c"(J)V".as_ptr()
+    );
+    let name = call!(env, NewStringUTF, c"SHA1PRNG".as_ptr());
+    let mut fresh = std::ptr::null_mut();
+    if !get_instance.is_null() && !set_seed.is_null() && !name.is_null() {
+        let args = [jvalue { l: name }];
+        fresh = call!(
+            env,
+            CallStaticObjectMethodA,
+            class,
+            get_instance,
+            args.as_ptr()
+        );
+        if call!(env, ExceptionCheck) != 0 {
+            fresh = std::ptr::null_mut();
+        } else if !fresh.is_null() {
+            let args = [jvalue { j: seed }];
+            call!(env, CallVoidMethodA, fresh, set_seed, args.as_ptr());
+            if call!(env, ExceptionCheck) != 0 {
+                call!(env, DeleteLocalRef, fresh);
+                fresh = std::ptr::null_mut();
+            }
+        }
+    }
+    if !name.is_null() {
+        call!(env, DeleteLocalRef, name);
+    }
+    call!(env, DeleteLocalRef, class);
+    (!fresh.is_null()).then_some(fresh)
 }
 
 /// The new `value` of an atomic.

@@ -161,6 +161,16 @@ pub enum Hook {
     /// that the program uses the JVM-wide MBean server, which the harness then creates before
     /// the first execution and clears of each execution's registrations (see `Loop.java`).
     PlatformMBeanServer,
+    /// `Class.getMethods()`, `getDeclaredMethods()`, `getConstructors()` and
+    /// `getDeclaredConstructors()`: the same arrays, sorted (name, then the full signature).
+    /// The JVM returns them in an order the specification leaves open and HotSpot takes from
+    /// where the names happen to lie in memory, which differs between JVM runs: a loop over them
+    /// that stops at a match, or a registry filled in that order, gave a replay in a fresh JVM
+    /// other steps than the recorded run.
+    ClassMethods,
+    ClassDeclaredMethods,
+    ClassConstructors,
+    ClassDeclaredConstructors,
     // --- atomic accesses through handles (see the rewriter's `passes::handles`) ---
     /// Before a signature-polymorphic `invokevirtual java/lang/invoke/VarHandle.<access mode>`
     /// in application code: the call's arguments are spilled to scratch locals and reloaded
@@ -240,6 +250,10 @@ impl Hook {
         Hook::MathRandom,
         Hook::RandomSeed,
         Hook::PlatformMBeanServer,
+        Hook::ClassMethods,
+        Hook::ClassDeclaredMethods,
+        Hook::ClassConstructors,
+        Hook::ClassDeclaredConstructors,
         Hook::VarHandleAccess,
         Hook::UnsafeAccess,
         Hook::UpdaterAccess,
@@ -296,6 +310,26 @@ impl Hook {
             Hook::PlatformMBeanServer => (
                 "platformMBeanServer",
                 "(J)Ljavax/management/MBeanServer;",
+                Replace,
+            ),
+            Hook::ClassMethods => (
+                "classMethods",
+                "(Ljava/lang/Class;J)[Ljava/lang/reflect/Method;",
+                Replace,
+            ),
+            Hook::ClassDeclaredMethods => (
+                "classDeclaredMethods",
+                "(Ljava/lang/Class;J)[Ljava/lang/reflect/Method;",
+                Replace,
+            ),
+            Hook::ClassConstructors => (
+                "classConstructors",
+                "(Ljava/lang/Class;J)[Ljava/lang/reflect/Constructor;",
+                Replace,
+            ),
+            Hook::ClassDeclaredConstructors => (
+                "classDeclaredConstructors",
+                "(Ljava/lang/Class;J)[Ljava/lang/reflect/Constructor;",
                 Replace,
             ),
             Hook::VarHandleAccess => (
@@ -401,6 +435,7 @@ impl Hook {
         const THREAD: &str = "java/lang/Thread";
         const LS: &str = "java/util/concurrent/locks/LockSupport";
         const LOOKUP: &str = "java/lang/invoke/MethodHandles$Lookup";
+        const CLASS: &str = "java/lang/Class";
         match self {
             Hook::Wait => m(OBJ, "wait", "()V"),
             Hook::WaitTimed => m(OBJ, "wait", "(J)V"),
@@ -442,6 +477,20 @@ impl Hook {
                 "java/lang/management/ManagementFactory",
                 "getPlatformMBeanServer",
                 "()Ljavax/management/MBeanServer;",
+            ),
+            Hook::ClassMethods => m(CLASS, "getMethods", "()[Ljava/lang/reflect/Method;"),
+            Hook::ClassDeclaredMethods => {
+                m(CLASS, "getDeclaredMethods", "()[Ljava/lang/reflect/Method;")
+            }
+            Hook::ClassConstructors => m(
+                CLASS,
+                "getConstructors",
+                "()[Ljava/lang/reflect/Constructor;",
+            ),
+            Hook::ClassDeclaredConstructors => m(
+                CLASS,
+                "getDeclaredConstructors",
+                "()[Ljava/lang/reflect/Constructor;",
             ),
             Hook::FindVarHandle => m(LOOKUP, "findVarHandle", FIND_VAR_HANDLE),
             Hook::FindStaticVarHandle => m(LOOKUP, "findStaticVarHandle", FIND_VAR_HANDLE),
@@ -673,6 +722,14 @@ mod tests {
             Some(Hook::WaitTimed)
         );
         assert_eq!(Hook::replacing("java/lang/Object", "hashCode", "()I"), None);
+        assert_eq!(
+            Hook::replacing(
+                "java/lang/Class",
+                "getDeclaredMethods",
+                "()[Ljava/lang/reflect/Method;"
+            ),
+            Some(Hook::ClassDeclaredMethods)
+        );
         for h in Hook::ALL {
             assert_eq!(
                 h.placement() == Placement::Replace,

@@ -54,7 +54,13 @@ fn replacing_hook(config: &Config, m: &MemberRef, is_static: bool) -> Option<Hoo
             && (config.pin_nondeterminism
                 || !matches!(
                     h,
-                    Hook::IdentityHashCode | Hook::MathRandom | Hook::PlatformMBeanServer
+                    Hook::IdentityHashCode
+                        | Hook::MathRandom
+                        | Hook::PlatformMBeanServer
+                        | Hook::ClassMethods
+                        | Hook::ClassDeclaredMethods
+                        | Hook::ClassConstructors
+                        | Hook::ClassDeclaredConstructors
                 ))
             && (config.data || !makes_handle(h))
             && h.replaced_call().is_some_and(|r| {

@@ -273,6 +273,23 @@ public final class RC {
         return java.lang.management.ManagementFactory.getPlatformMBeanServer();
     }
 
+    /** {@code Class.getMethods()} in one order in every JVM ({@link Reflection}). */
+    public static java.lang.reflect.Method[] classMethods(Class<?> c, long site) {
+        return Reflection.sorted(c.getMethods());
+    }
+
+    public static java.lang.reflect.Method[] classDeclaredMethods(Class<?> c, long site) {
+        return Reflection.sorted(c.getDeclaredMethods());
+    }
+
+    public static java.lang.reflect.Constructor<?>[] classConstructors(Class<?> c, long site) {
+        return Reflection.sorted(c.getConstructors());
+    }
+
+    public static java.lang.reflect.Constructor<?>[] classDeclaredConstructors(Class<?> c, long site) {
+        return Reflection.sorted(c.getDeclaredConstructors());
+    }
+
     public static long currentTimeMillis(long site) {
         long t = on ? nClock(false, site) : Long.MIN_VALUE;
         return t != Long.MIN_VALUE ? t : System.currentTimeMillis();
@@ -667,5 +684,21 @@ public final class RC {
 
     public static double mathRandom() {
         return mathRandom(0L);
+    }
+
+    public static java.lang.reflect.Method[] classMethods(Class<?> c) {
+        return classMethods(c, 0L);
+    }
+
+    public static java.lang.reflect.Method[] classDeclaredMethods(Class<?> c) {
+        return classDeclaredMethods(c, 0L);
+    }
+
+    public static java.lang.reflect.Constructor<?>[] classConstructors(Class<?> c) {
+        return classConstructors(c, 0L);
+    }
+
+    public static java.lang.reflect.Constructor<?>[] classDeclaredConstructors(Class<?> c) {
+        return classDeclaredConstructors(c, 0L);
     }
 }
