@@ -572,7 +572,7 @@ pub fn difference(expected: &Expected, result: &Value) -> Option<String> {
     }
     let compared = |m: &str| -> String {
         let m = if kind == "uncaught" { first_line(m) } else { m };
-        without_thread_names(m)
+        without_jvm_run_names(&without_thread_names(m))
     };
     if compared(message) != compared(&expected.message) {
         return Some(format!(
@@ -600,6 +600,35 @@ fn without_thread_names(message: &str) -> String {
     static NAMED: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
     let named = NAMED.get_or_init(|| regex::Regex::new(r"\b(t\d+) \([^()]*\)").expect("valid"));
     named.replace_all(message, "$1").into_owned()
+}
+
+/// The names a JVM gives classes it spins at run time, made the same in every JVM run:
+/// `Main$$Lambda$14/0x00007f…` becomes `Main$$Lambda` (the counter runs on across a JVM's
+/// executions and the address differs in every JVM), another hidden class loses its `/0x…`
+/// address, and `jdk.proxy2.$Proxy12` becomes `jdk.proxy.$Proxy` (numbered per JVM). A
+/// failure whose message names a task (`RejectedExecutionException: Task
+/// Main$$Lambda$14/0x…@3 rejected`) then replays.
+fn without_jvm_run_names(message: &str) -> String {
+    static SPUN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let spun = SPUN.get_or_init(|| {
+        regex::Regex::new(
+            r"\$\$Lambda(\$\d+)?/0x[0-9a-fA-F]+|/0x[0-9a-fA-F]{8,16}\b|\$Proxy\d+|\bjdk\.proxy\d+",
+        )
+        .expect("valid")
+    });
+    spun.replace_all(message, |c: &regex::Captures| {
+        let m = &c[0];
+        if m.starts_with("$$Lambda") {
+            "$$Lambda".to_string()
+        } else if m.starts_with("$Proxy") {
+            "$Proxy".to_string()
+        } else if m.starts_with("jdk.proxy") {
+            "jdk.proxy".to_string()
+        } else {
+            String::new()
+        }
+    })
+    .into_owned()
 }
 
 #[cfg(test)]
@@ -640,6 +669,35 @@ mod tests {
         assert!(difference(&want, &later).unwrap().contains("later"));
         let passed = json!({"outcome": "pass", "kind": "finished", "steps": 40, "message": ""});
         assert!(difference(&want, &passed).unwrap().contains("otherwise"));
+    }
+
+    #[test]
+    fn names_of_classes_the_jvm_spins_do_not_tell_failures_apart() {
+        let message = |lambda: &str, proxy: &str| {
+            format!(
+                "uncaught in thread t1 (pool-1-thread-1): java.util.concurrent.\
+                 RejectedExecutionException: Task {lambda}@3 rejected from \
+                 java.util.concurrent.ThreadPoolExecutor@2[Shutting down, pool size = 2] \
+                 by {proxy} and java.lang.invoke.LambdaForm$MH/0x0000000800c0c400"
+            )
+        };
+        let want = Expected::of(&json!({"outcome": "bug", "kind": "uncaught", "steps": 70,
+            "message": message("Crawler$$Lambda$14/0x0000000800c0b448", "jdk.proxy2.$Proxy12")}));
+        let replayed = |lambda: &str| {
+            json!({"outcome": "bug", "kind": "uncaught", "steps": 70,
+                "message": message(lambda, "jdk.proxy1.$Proxy3")})
+        };
+        assert_eq!(
+            difference(&want, &replayed("Crawler$$Lambda$1/0x00007fb2b4000a08")),
+            None
+        );
+        // JDK 21 names lambdas without the counter.
+        assert_eq!(
+            difference(&want, &replayed("Crawler$$Lambda/0x00007fb2b4000a08")),
+            None
+        );
+        // Another task is another failure.
+        assert!(difference(&want, &replayed("Crawler$Fetch@3")).is_some());
     }
 
     #[test]
