@@ -283,6 +283,13 @@ fn seeded_secure_random(env: *mut JNIEnv, seed: i64) -> Option<jni::sys::jobject
     if class.is_null() {
         return None;
     }
+    let made = seeded_instance(env, class, seed);
+    call!(env, DeleteLocalRef, class);
+    made
+}
+
+/// [`seeded_secure_random`] once `class` is `java.security.SecureRandom`.
+fn seeded_instance(env: *mut JNIEnv, class: jclass, seed: i64) -> Option<jni::sys::jobject> {
     let get_instance = call!(
         env,
         GetStaticMethodID,
@@ -297,33 +304,32 @@ fn seeded_secure_random(env: *mut JNIEnv, seed: i64) -> Option<jni::sys::jobject
         c"setSeed".as_ptr(),
         c"(J)V".as_ptr()
     );
+    if get_instance.is_null() || set_seed.is_null() {
+        return None;
+    }
     let name = call!(env, NewStringUTF, c"SHA1PRNG".as_ptr());
-    let mut fresh = std::ptr::null_mut();
-    if !get_instance.is_null() && !set_seed.is_null() && !name.is_null() {
-        let args = [jvalue { l: name }];
-        fresh = call!(
-            env,
-            CallStaticObjectMethodA,
-            class,
-            get_instance,
-            args.as_ptr()
-        );
-        if call!(env, ExceptionCheck) != 0 {
-            fresh = std::ptr::null_mut();
-        } else if !fresh.is_null() {
-            let args = [jvalue { j: seed }];
-            call!(env, CallVoidMethodA, fresh, set_seed, args.as_ptr());
-            if call!(env, ExceptionCheck) != 0 {
-                call!(env, DeleteLocalRef, fresh);
-                fresh = std::ptr::null_mut();
-            }
-        }
+    if name.is_null() {
+        return None;
     }
-    if !name.is_null() {
-        call!(env, DeleteLocalRef, name);
+    let args = [jvalue { l: name }];
+    let fresh = call!(
+        env,
+        CallStaticObjectMethodA,
+        class,
+        get_instance,
+        args.as_ptr()
+    );
+    call!(env, DeleteLocalRef, name);
+    if call!(env, ExceptionCheck) != 0 || fresh.is_null() {
+        return None;
     }
-    call!(env, DeleteLocalRef, class);
-    (!fresh.is_null()).then_some(fresh)
+    let args = [jvalue { j: seed }];
+    call!(env, CallVoidMethodA, fresh, set_seed, args.as_ptr());
+    if call!(env, ExceptionCheck) != 0 {
+        call!(env, DeleteLocalRef, fresh);
+        return None;
+    }
+    Some(fresh)
 }
 
 /// The new `value` of an atomic.

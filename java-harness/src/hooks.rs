@@ -387,6 +387,23 @@ impl Hook {
         }
     }
 
+    /// The replacements that pin what differs between JVM runs for the program's own code
+    /// (identity hashes, `Math.random`, reflection's order) or mark the site table (the MBean
+    /// server): left out of JDK classes, which may share such values with threads rankcheck
+    /// does not control (the rewriter's `Config::pin_nondeterminism`).
+    pub const fn pins_nondeterminism(self) -> bool {
+        matches!(
+            self,
+            Hook::IdentityHashCode
+                | Hook::MathRandom
+                | Hook::PlatformMBeanServer
+                | Hook::ClassMethods
+                | Hook::ClassDeclaredMethods
+                | Hook::ClassConstructors
+                | Hook::ClassDeclaredConstructors
+        )
+    }
+
     /// For the [`Placement::Replace`] hooks a method reference or a `MethodHandle` constant may
     /// name (`threads.forEach(Thread::start)`): the descriptor of the hook's bridge in `RC`, an
     /// overload without the site id (such a call has no bytecode site; the bridge passes 0).

@@ -102,7 +102,8 @@ pub struct Config {
     /// Desugar synchronized methods (see `passes::sync`). Off for a class the JVM already
     /// loaded: retransformation may not change a method's modifiers.
     pub desugar_sync_methods: bool,
-    /// Replace identity hash codes, `Math.random` and `new Random()` with pinned values. Off
+    /// Replace identity hash codes, `Math.random` and `new Random()` with pinned values, and
+    /// the other replacements of `Hook::pins_nondeterminism` (reflection's order). Off
     /// for JDK classes, which may share such values with threads rankcheck does not control.
     /// (Clock reads are replaced either way: timed waits in the JDK run on virtual time.)
     pub pin_nondeterminism: bool,

@@ -609,26 +609,24 @@ fn without_thread_names(message: &str) -> String {
 /// failure whose message names a task (`RejectedExecutionException: Task
 /// Main$$Lambda$14/0x…@3 rejected`) then replays.
 fn without_jvm_run_names(message: &str) -> String {
-    static SPUN: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let spun = SPUN.get_or_init(|| {
-        regex::Regex::new(
-            r"\$\$Lambda(\$\d+)?/0x[0-9a-fA-F]+|/0x[0-9a-fA-F]{8,16}\b|\$Proxy\d+|\bjdk\.proxy\d+",
-        )
-        .expect("valid")
+    static RULES: std::sync::OnceLock<Vec<(regex::Regex, &str)>> = std::sync::OnceLock::new();
+    let rules = RULES.get_or_init(|| {
+        // In this order: a lambda's address goes with its name before any other `/0x…`.
+        [
+            (r"\$\$Lambda(?:\$\d+)?/0x[0-9a-fA-F]+", "$$Lambda"),
+            (r"/0x[0-9a-fA-F]{8,16}\b", ""),
+            (r"\$Proxy\d+", "$Proxy"),
+            (r"\bjdk\.proxy\d+", "jdk.proxy"),
+        ]
+        .into_iter()
+        .map(|(pattern, with)| (regex::Regex::new(pattern).expect("valid"), with))
+        .collect()
     });
-    spun.replace_all(message, |c: &regex::Captures| {
-        let m = &c[0];
-        if m.starts_with("$$Lambda") {
-            "$$Lambda".to_string()
-        } else if m.starts_with("$Proxy") {
-            "$Proxy".to_string()
-        } else if m.starts_with("jdk.proxy") {
-            "jdk.proxy".to_string()
-        } else {
-            String::new()
-        }
-    })
-    .into_owned()
+    rules
+        .iter()
+        .fold(message.to_string(), |m, (pattern, with)| {
+            pattern.replace_all(&m, regex::NoExpand(with)).into_owned()
+        })
 }
 
 #[cfg(test)]

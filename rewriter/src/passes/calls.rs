@@ -51,17 +51,7 @@ fn replacing_hook(config: &Config, m: &MemberRef, is_static: bool) -> Option<Hoo
     Hook::ALL.iter().copied().find(|&h| {
         h.placement() == Placement::Replace
             && h != Hook::RandomSeed
-            && (config.pin_nondeterminism
-                || !matches!(
-                    h,
-                    Hook::IdentityHashCode
-                        | Hook::MathRandom
-                        | Hook::PlatformMBeanServer
-                        | Hook::ClassMethods
-                        | Hook::ClassDeclaredMethods
-                        | Hook::ClassConstructors
-                        | Hook::ClassDeclaredConstructors
-                ))
+            && (config.pin_nondeterminism || !h.pins_nondeterminism())
             && (config.data || !makes_handle(h))
             && h.replaced_call().is_some_and(|r| {
                 r.name == name
