@@ -10,7 +10,8 @@ import java.util.function.Supplier;
  * method whose name matches wins. HotSpot returns methods in an order that changes from one
  * JVM run to the next, so such a loop stops after a different number of steps in another JVM;
  * under rankcheck the program sees one order. Prints what it saw, and whether each array came
- * sorted by name (then by signature), also through a method reference.
+ * sorted by name (then by signature), also through a method reference, and that the class
+ * declares no {@code hashCode} (it inherits {@code Object}'s).
  */
 public class ReflectionOrder {
     static class Handlers {
@@ -38,6 +39,11 @@ public class ReflectionOrder {
         System.out.println("declared methods " + names(Handlers.class.getDeclaredMethods()) + " "
                 + verdict(Handlers.class.getDeclaredMethods()));
         System.out.println("public methods " + verdict(Handlers.class.getMethods()));
+        for (Method m : Handlers.class.getMethods()) {
+            if (m.getName().equals("hashCode")) {
+                System.out.println("hashCode declared by " + m.getDeclaringClass().getName());
+            }
+        }
         System.out.println("constructors " + verdict(Handlers.class.getDeclaredConstructors()));
         Function<Class<?>, Method[]> viaReference = Class::getMethods;
         System.out.println("through a reference " + verdict(viaReference.apply(Thread.class)));

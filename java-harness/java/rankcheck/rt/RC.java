@@ -275,11 +275,11 @@ public final class RC {
 
     /** {@code Class.getMethods()} in one order in every JVM ({@link Reflection}). */
     public static java.lang.reflect.Method[] classMethods(Class<?> c, long site) {
-        return Reflection.sorted(c.getMethods());
+        return Reflection.methods(c);
     }
 
     public static java.lang.reflect.Method[] classDeclaredMethods(Class<?> c, long site) {
-        return Reflection.sorted(c.getDeclaredMethods());
+        return Reflection.declaredMethods(c);
     }
 
     public static java.lang.reflect.Constructor<?>[] classConstructors(Class<?> c, long site) {
