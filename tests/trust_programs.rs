@@ -413,6 +413,66 @@ fn spin_await_termination_ends_under_every_strategy() {
     spin_ends_under_every_strategy("SpinAwaitTermination");
 }
 
+/// A correct program that polls another thread's state (`getState()`, `isAlive()`) instead of
+/// waiting for it: it ends under every strategy, and every sampled execution replays the same
+/// in a fresh JVM (`--check-determinism`: exit 3 otherwise). The JVM's answers depend on how
+/// far a real thread got past its last scheduling point; the model's do not.
+fn polling_thread_state_ends_and_replays(name: &str) {
+    spin_ends_under_every_strategy(name);
+    let dir = scratch(&format!("trust-{name}-determinism"));
+    let manifest = program_dir("tests/programs", name);
+    let (ran, json) = test_manifest(
+        &dir,
+        &manifest,
+        &["--budget", "300", "--seed", "1", "--check-determinism"],
+    );
+    assert_eq!(
+        ran.code,
+        0,
+        "{name}: a correct program, the same in every JVM
+{}
+{}",
+        troubles(&json),
+        ran.both()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn poll_until_waiting_ends_and_replays() {
+    polling_thread_state_ends_and_replays("PollUntilWaiting");
+}
+
+#[test]
+fn poll_until_dead_ends_and_replays() {
+    polling_thread_state_ends_and_replays("PollUntilDead");
+}
+
+/// `while (Thread.activeCount() > 1) Thread.yield();` ends when the execution's other threads
+/// have: the lost share is found (not a livelock, as when the JVM's count, which includes
+/// rankcheck's threads, never came down to 1) and replays.
+#[test]
+fn active_count_wait_found_and_replayed() {
+    let dir = scratch("trust-ActiveCountWait");
+    let manifest = program_dir("tests/programs", "ActiveCountWait");
+    let (ran, json) = test_manifest(
+        &dir,
+        &manifest,
+        &["--budget", "300", "--seed", "1", "-j", "1"],
+    );
+    assert_eq!(ran.code, 1, "{}\n{}", troubles(&json), ran.both());
+    assert_eq!(json["bugs"][0]["kind"], "uncaught", "{}", json["bugs"][0]);
+    let message = json["bugs"][0]["message"].as_str().unwrap_or("");
+    assert!(message.contains("a share was lost"), "{message}");
+    assert_report_replays(&dir, &json, "ActiveCountWait");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn active_count_wait_fixed_no_report() {
+    fixed_gets_no_report("ActiveCountWaitFixed");
+}
+
 #[test]
 fn polite_livelock_is_a_livelock_bug() {
     let dir = scratch("trust-PoliteLivelock");

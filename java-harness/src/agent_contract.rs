@@ -37,6 +37,8 @@ pub const RC_NATIVES: &[Native] = &[
     native("nYield", "(J)Z"),
     native("nInterrupt", "(Ljava/lang/Thread;J)Z"),
     native("nInterrupted", "(Ljava/lang/Thread;ZJ)I"),
+    native("nThreadState", "(Ljava/lang/Thread;J)I"),
+    native("nLiveThreads", "(J)I"),
     native("nPark", "(Ljava/lang/Object;JZJ)Z"),
     native("nUnpark", "(Ljava/lang/Thread;J)Z"),
     native("nExit", "(IJ)Z"),

@@ -91,6 +91,8 @@ pub enum Placement {
 /// `MethodHandles$Lookup.find{,Static}VarHandle(Class, String, Class)`.
 const FIND_VAR_HANDLE: &str =
     "(Ljava/lang/Class;Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/invoke/VarHandle;";
+/// `RC.threadGetState(Thread, long)`.
+const GET_STATE_HOOK: &str = "(Ljava/lang/Thread;J)Ljava/lang/Thread$State;";
 /// The hooks that replace it: the lookup first, the site last.
 const FIND_VAR_HANDLE_HOOK: &str = "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/Class;\
 Ljava/lang/String;Ljava/lang/Class;J)Ljava/lang/invoke/VarHandle;";
@@ -133,6 +135,15 @@ pub enum Hook {
     Interrupt,
     Interrupted,
     IsInterrupted,
+    /// `Thread.isAlive()`, `getState()`, `Thread.activeCount()` and `Thread.enumerate(Thread[])`:
+    /// answered from the model. The JVM's answers depend on how far a real thread got past its
+    /// last scheduling point (a thread the model saw end may still be alive, one it sees
+    /// waiting may still be running towards its wait), and its count and list include
+    /// rankcheck's threads and those earlier executions left.
+    IsAlive,
+    GetState,
+    ActiveCount,
+    Enumerate,
     // --- replaced calls: LockSupport ---
     Park,
     ParkBlocker,
@@ -233,6 +244,10 @@ impl Hook {
         Hook::Interrupt,
         Hook::Interrupted,
         Hook::IsInterrupted,
+        Hook::IsAlive,
+        Hook::GetState,
+        Hook::ActiveCount,
+        Hook::Enumerate,
         Hook::Park,
         Hook::ParkBlocker,
         Hook::ParkNanos,
@@ -291,6 +306,10 @@ impl Hook {
             Hook::Interrupt => ("threadInterrupt", "(Ljava/lang/Thread;J)V", Replace),
             Hook::Interrupted => ("threadInterrupted", "(J)Z", Replace),
             Hook::IsInterrupted => ("threadIsInterrupted", "(Ljava/lang/Thread;J)Z", Replace),
+            Hook::IsAlive => ("threadIsAlive", "(Ljava/lang/Thread;J)Z", Replace),
+            Hook::GetState => ("threadGetState", GET_STATE_HOOK, Replace),
+            Hook::ActiveCount => ("threadActiveCount", "(J)I", Replace),
+            Hook::Enumerate => ("threadEnumerate", "([Ljava/lang/Thread;J)I", Replace),
             Hook::Park => ("park", "(J)V", Replace),
             Hook::ParkBlocker => ("parkBlocker", "(Ljava/lang/Object;J)V", Replace),
             Hook::ParkNanos => ("parkNanos", "(JJ)V", Replace),
@@ -470,6 +489,10 @@ impl Hook {
             Hook::Interrupt => m(THREAD, "interrupt", "()V"),
             Hook::Interrupted => m(THREAD, "interrupted", "()Z"),
             Hook::IsInterrupted => m(THREAD, "isInterrupted", "()Z"),
+            Hook::IsAlive => m(THREAD, "isAlive", "()Z"),
+            Hook::GetState => m(THREAD, "getState", "()Ljava/lang/Thread$State;"),
+            Hook::ActiveCount => m(THREAD, "activeCount", "()I"),
+            Hook::Enumerate => m(THREAD, "enumerate", "([Ljava/lang/Thread;)I"),
             Hook::Park => m(LS, "park", "()V"),
             Hook::ParkBlocker => m(LS, "park", "(Ljava/lang/Object;)V"),
             Hook::ParkNanos => m(LS, "parkNanos", "(J)V"),

@@ -15,7 +15,10 @@ pub struct Event {
     /// `ThreadId` for `Join`, `Interrupt`, `IsInterrupted`, `Unpark`; the thread's own id for
     /// `Begin`, `End`, `Interrupted`, `Park`, `Sleep`, `Yield`; the status (as `u64`) for `Exit`.
     pub target: u64,
-    /// The variable of an access (`VarId::UNKNOWN` otherwise).
+    /// The variable of an access; the answer of a thread query ([`Op::is_thread_query`]: the
+    /// `Thread.State` ordinal, the count of live threads), so that two executions whose query
+    /// saw different answers have different happens-before graphs (HB pruning must not take
+    /// one for the other); `VarId::UNKNOWN` otherwise.
     pub var: VarId,
     /// The announcing site (`0` for `Begin`, `End`, `WaitReturn`).
     pub site: SiteId,
@@ -46,6 +49,14 @@ impl Event {
             var,
             site: op.site().unwrap_or(0),
             index,
+        }
+    }
+
+    /// This event, labelled with the answer its thread query got.
+    pub(crate) fn answered(self, answer: u32) -> Event {
+        Event {
+            var: VarId(answer),
+            ..self
         }
     }
 

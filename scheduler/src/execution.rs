@@ -3,7 +3,7 @@
 use crate::events::{Event, EventLog};
 use crate::fairness::{Fairness, Verdict};
 use crate::ids::{ObjId, ThreadId};
-use crate::op::{Decision, Op, OpOutcome};
+use crate::op::{Decision, JavaThreadState, Op, OpOutcome};
 use crate::schedule::{Choice, Schedule};
 use crate::strategy::{Candidate, Ending, ExecutionSummary, Stop, Strategy, Via, View};
 use rustc_hash::FxHashMap as IdMap;
@@ -544,6 +544,44 @@ impl<S: Strategy> Execution<S> {
         })
     }
 
+    /// What `Thread.getState()` says of `t` at its pending operation: a thread that cannot go
+    /// on is `BLOCKED` on a monitor or (timed-)waiting; one whose sleep, or timed wait, join or
+    /// park, can only end by its timeout is `TIMED_WAITING` (in virtual time it is still in
+    /// it); otherwise `RUNNABLE`.
+    pub fn java_state(&self, t: ThreadId) -> JavaThreadState {
+        let s = &self.threads[t.index()];
+        if s.finished {
+            return JavaThreadState::Terminated;
+        }
+        let Some(op) = s.pending else {
+            return JavaThreadState::Runnable;
+        };
+        let timed_or = |timed: bool, untimed: JavaThreadState| {
+            if timed {
+                JavaThreadState::TimedWaiting
+            } else {
+                untimed
+            }
+        };
+        match (op, self.enabled_via(t, s, &op)) {
+            (Op::Sleep { .. }, _) | (_, Some(Via::Timeout)) => JavaThreadState::TimedWaiting,
+            (Op::MonitorEnter { .. }, None) => JavaThreadState::Blocked,
+            (Op::WaitReturn { .. }, None) => match s.waiting {
+                Some(w) if !w.notified && !s.interrupted => {
+                    timed_or(w.timed, JavaThreadState::Waiting)
+                }
+                _ => JavaThreadState::Blocked,
+            },
+            (Op::Join { timed, .. } | Op::Park { timed, .. }, None) => {
+                timed_or(timed, JavaThreadState::Waiting)
+            }
+            (Op::WaitReturn { .. } | Op::Park { .. }, Some(Via::Spurious)) => {
+                JavaThreadState::Waiting
+            }
+            _ => JavaThreadState::Runnable,
+        }
+    }
+
     /// The owner of `obj`'s model monitor and its re-entry count, if it is held.
     pub fn monitor(&self, obj: ObjId) -> Option<(ThreadId, u32)> {
         let &m = self.monitor_of.get(&obj)?;
@@ -879,7 +917,12 @@ impl<S: Strategy> Execution<S> {
             _ => None,
         };
         self.fairness.performed(picked, &op, via == Via::Timeout);
-        self.push_event(Event::new(picked, &op, occurrence, child));
+        let event = Event::new(picked, &op, occurrence, child);
+        self.push_event(match outcome {
+            OpOutcome::State(state) => event.answered(state.java_ordinal()),
+            OpOutcome::Count(n) => event.answered(n),
+            _ => event,
+        });
         if let Op::Exit { status, .. } = op {
             return self.end(Ending::Exit(status), Decision::Exit { status });
         }
@@ -1037,6 +1080,11 @@ impl<S: Strategy> Execution<S> {
             }
             Op::IsInterrupted { target, .. } => {
                 OpOutcome::Bool(self.threads[target.index()].interrupted)
+            }
+            Op::ThreadStatus { target, .. } => OpOutcome::State(self.java_state(target)),
+            Op::LiveThreads { .. } => {
+                let live = self.threads.iter().filter(|s| !s.finished).count();
+                OpOutcome::Count(u32::try_from(live).unwrap_or(u32::MAX))
             }
             Op::Park { .. } => match via {
                 Via::Ready => {

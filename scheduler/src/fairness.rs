@@ -173,6 +173,8 @@ impl Fairness {
             | Op::Sleep { site }
             | Op::Interrupted { site, .. }
             | Op::IsInterrupted { site, .. }
+            | Op::ThreadStatus { site, .. }
+            | Op::LiveThreads { site }
             | Op::Park {
                 timed: true, site, ..
             } => self.slot(t).spun(Some(site)),

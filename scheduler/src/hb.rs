@@ -284,7 +284,9 @@ impl HbTracker {
 /// their object (synchronization order per monitor). `Start`, `Begin`, `End` and `Join` write the
 /// lifecycle key of the thread concerned (so start → begin and end → join are edges); interrupts
 /// and interrupt queries write the target's interrupt-flag key; park/unpark the target's permit
-/// key; `Exit` a global key. `Sleep`/`Yield` touch nothing. Treating a sync operation as a write
+/// key; `Exit` a global key; a thread-status query reads the target's lifecycle key.
+/// `Sleep`/`Yield`/`LiveThreads` touch nothing. A thread query's label holds its answer
+/// ([`Event::var`]), so prefixes whose queries saw different states never share a hash. Treating a sync operation as a write
 /// over-approximates dependence, which can only make pruning prune less, never wrongly.
 pub fn event_touches(e: &Event) -> (u64, Option<(Key, Mode)>) {
     const LOC: u64 = 1;
@@ -307,12 +309,15 @@ pub fn event_touches(e: &Event) -> (u64, Option<(Key, Mode)>) {
         OpKind::Start | OpKind::Begin | OpKind::End | OpKind::Join => {
             Some((key(LIFECYCLE), Mode::Write))
         }
+        // `isAlive()` seeing the end is an edge (JLS 17.4.4, like `join`); two queries commute.
+        OpKind::ThreadStatus => Some((key(LIFECYCLE), Mode::Read)),
         OpKind::Interrupt | OpKind::Interrupted | OpKind::IsInterrupted => {
             Some((key(INTERRUPT), Mode::Write))
         }
         OpKind::Park | OpKind::Unpark => Some((key(PERMIT), Mode::Write)),
         OpKind::Exit => Some((key_in(EXIT, 0), Mode::Write)),
-        OpKind::Sleep | OpKind::Yield => None,
+        // `activeCount()` orders nothing (the JLS gives it no edge); its label holds its answer.
+        OpKind::Sleep | OpKind::Yield | OpKind::LiveThreads => None,
     };
     (label, touch)
 }

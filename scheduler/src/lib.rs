@@ -160,7 +160,7 @@ pub mod strategy;
 pub use events::{Event, EventLog};
 pub use execution::{Config, ExecError, Execution, StepMark, ThreadStatus, Timeouts};
 pub use ids::{Loc, ObjId, SiteId, ThreadId, VarId};
-pub use op::{Decision, Op, OpKind, OpOutcome};
+pub use op::{Decision, JavaThreadState, Op, OpKind, OpOutcome};
 pub use rng::{mix64, splitmix64, RandomSource, SeededRandom, GOLDEN_GAMMA};
 pub use schedule::{Choice, ParseError, Schedule};
 pub use strategy::{

@@ -64,6 +64,13 @@ pub enum Op {
     /// `target.isInterrupted()` for any thread (an addition to the agreed shape: the agreed
     /// `Interrupted` only covers the running thread).
     IsInterrupted { target: ThreadId, site: SiteId },
+    /// `target.isAlive()` / `target.getState()`: answered from the model ([`JavaThreadState`]), not
+    /// from the JVM, whose answer depends on when the real thread got to its next scheduling
+    /// point. Always enabled.
+    ThreadStatus { target: ThreadId, site: SiteId },
+    /// `Thread.activeCount()`: the execution's threads that have not ended (the JVM's count would
+    /// include rankcheck's own threads and those of earlier executions). Always enabled.
+    LiveThreads { site: SiteId },
     /// `LockSupport.park*`: enabled when the thread holds a permit, or `timed`, or it has been
     /// interrupted (or spuriously, when spurious wake-ups are on).
     Park { timed: bool, site: SiteId },
@@ -93,6 +100,8 @@ pub enum OpKind {
     Interrupt,
     Interrupted,
     IsInterrupted,
+    ThreadStatus,
+    LiveThreads,
     Park,
     Unpark,
     Exit,
@@ -100,7 +109,7 @@ pub enum OpKind {
 
 impl OpKind {
     /// Every kind, in declaration order.
-    pub const ALL: [OpKind; 20] = [
+    pub const ALL: [OpKind; 22] = [
         OpKind::Begin,
         OpKind::End,
         OpKind::Read,
@@ -118,6 +127,8 @@ impl OpKind {
         OpKind::Interrupt,
         OpKind::Interrupted,
         OpKind::IsInterrupted,
+        OpKind::ThreadStatus,
+        OpKind::LiveThreads,
         OpKind::Park,
         OpKind::Unpark,
         OpKind::Exit,
@@ -148,6 +159,8 @@ impl OpKind {
             OpKind::Interrupt => "interrupt",
             OpKind::Interrupted => "interrupted",
             OpKind::IsInterrupted => "is-interrupted",
+            OpKind::ThreadStatus => "thread-status",
+            OpKind::LiveThreads => "live-threads",
             OpKind::Park => "park",
             OpKind::Unpark => "unpark",
             OpKind::Exit => "exit",
@@ -176,6 +189,8 @@ impl Op {
             Op::Interrupt { .. } => OpKind::Interrupt,
             Op::Interrupted { .. } => OpKind::Interrupted,
             Op::IsInterrupted { .. } => OpKind::IsInterrupted,
+            Op::ThreadStatus { .. } => OpKind::ThreadStatus,
+            Op::LiveThreads { .. } => OpKind::LiveThreads,
             Op::Park { .. } => OpKind::Park,
             Op::Unpark { .. } => OpKind::Unpark,
             Op::Exit { .. } => OpKind::Exit,
@@ -198,6 +213,8 @@ impl Op {
             | Op::Interrupt { site, .. }
             | Op::Interrupted { site, .. }
             | Op::IsInterrupted { site, .. }
+            | Op::ThreadStatus { site, .. }
+            | Op::LiveThreads { site }
             | Op::Park { site, .. }
             | Op::Unpark { site, .. }
             | Op::Exit { site, .. } => Some(site),
@@ -222,6 +239,7 @@ impl Op {
             Op::Join { target, .. }
             | Op::Interrupt { target, .. }
             | Op::IsInterrupted { target, .. }
+            | Op::ThreadStatus { target, .. }
             | Op::Unpark { target, .. } => Some(target),
             _ => None,
         }
@@ -231,6 +249,13 @@ impl Op {
     /// of a thread that yields more than 100 times" rule): `Yield` and `Sleep`.
     pub fn is_yield_like(&self) -> bool {
         matches!(self, Op::Yield { .. } | Op::Sleep { .. })
+    }
+
+    /// `true` for the queries whose answer is the model's state of other threads
+    /// ([`Op::ThreadStatus`], [`Op::LiveThreads`]): their event is labelled with the answer
+    /// ([`crate::events::Event::answered`]), which no one can know before it is performed.
+    pub fn is_thread_query(&self) -> bool {
+        matches!(self, Op::ThreadStatus { .. } | Op::LiveThreads { .. })
     }
 }
 
@@ -288,9 +313,42 @@ pub enum OpOutcome {
     Woke(Vec<ThreadId>),
     /// `Interrupted`/`IsInterrupted`: the answer.
     Bool(bool),
+    /// `ThreadStatus`: the target's state.
+    State(JavaThreadState),
+    /// `LiveThreads`: how many.
+    Count(u32),
     /// `MonitorExit`/`Wait`/`Notify` on a monitor the thread does not own: throw
     /// `IllegalMonitorStateException`. The model is unchanged. (An addition to the agreed shape.)
     IllegalMonitorState,
+}
+
+/// A thread's state as `Thread.getState()` names it, read off the model: what the thread is
+/// doing at its pending operation. A thread the model knows has been started, so never `NEW`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JavaThreadState {
+    /// Running, or ready to run (a pending operation that is not a wait).
+    Runnable,
+    /// Waiting to enter a monitor another thread owns (also after a notify, to re-enter).
+    Blocked,
+    /// In an untimed `wait`, `join` or `park` that cannot return yet.
+    Waiting,
+    /// In a timed `wait`, `join` or `park` that cannot return but by its timeout, or in `sleep`.
+    TimedWaiting,
+    /// Ended.
+    Terminated,
+}
+
+impl JavaThreadState {
+    /// The ordinal of the `java.lang.Thread.State` constant of the same name (`NEW` is 0).
+    pub fn java_ordinal(self) -> u32 {
+        match self {
+            JavaThreadState::Runnable => 1,
+            JavaThreadState::Blocked => 2,
+            JavaThreadState::Waiting => 3,
+            JavaThreadState::TimedWaiting => 4,
+            JavaThreadState::Terminated => 5,
+        }
+    }
 }
 
 /// The scheduler's answer to [`Execution::announce`](crate::Execution::announce) and

@@ -101,6 +101,8 @@ fn hb_pruning_keeps_every_final_state_and_cuts_executions() {
             with_final_state(&programs::lost_update(false), &[0], 3),
             1.0,
         ),
+        // Thread queries: their answers, not only their order, tell states apart.
+        (with_final_state(&state_watcher(), &[1, 2], 6), 1.0),
     ];
     for (program, min_factor) in cases {
         let all = brute_force(&program);

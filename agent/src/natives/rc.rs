@@ -24,6 +24,8 @@ pub(super) fn table() -> Vec<(&'static str, Function)> {
         ("nYield", fn1(n_yield)),
         ("nInterrupt", fn2(n_interrupt)),
         ("nInterrupted", fn3(n_interrupted)),
+        ("nThreadState", fn2(n_thread_state)),
+        ("nLiveThreads", fn1(n_live_threads)),
         ("nPark", fn4(n_park)),
         ("nUnpark", fn2(n_unpark)),
         ("nExit", fn2(n_exit)),
@@ -289,14 +291,48 @@ extern "system" fn n_interrupted(
             Op::IsInterrupted { target, site }
         })
     });
+    answer(env, c, turn)
+}
+
+/// What a query native returns: the model's answer, or -1 when the hook must ask the JVM (the
+/// thread or the object is not the execution's). An execution that ended throws.
+fn answer(env: *mut JNIEnv, c: &Control, turn: Turn) -> jint {
     match turn {
         Turn::Go(OpOutcome::Bool(b)) => jint::from(b),
+        Turn::Go(OpOutcome::State(state)) => state.java_ordinal() as jint,
+        Turn::Go(OpOutcome::Count(n)) => jint::try_from(n).unwrap_or(jint::MAX),
         Turn::Pass => -1,
         other => {
             finish_turn(env, c, other, 0);
-            0
+            -1
         }
     }
+}
+
+/// -1: not handled (the hook asks the real thread: one this execution did not start); else
+/// the ordinal of the `Thread.State` the model gives `thread`.
+extern "system" fn n_thread_state(
+    env: *mut JNIEnv,
+    _: jclass,
+    thread: jobject,
+    site: jlong,
+) -> jint {
+    let Some(c) = control() else { return -1 };
+    let turn = c.point(|c, v| {
+        Some(Op::ThreadStatus {
+            target: v.thread(c, thread)?,
+            site,
+        })
+    });
+    answer(env, c, turn)
+}
+
+/// -1: not handled (the hook asks the JVM); else how many of the execution's threads have not
+/// ended.
+extern "system" fn n_live_threads(env: *mut JNIEnv, _: jclass, site: jlong) -> jint {
+    let Some(c) = control() else { return -1 };
+    let turn = c.point(|_, _| Some(Op::LiveThreads { site }));
+    answer(env, c, turn)
 }
 
 extern "system" fn n_park(

@@ -613,8 +613,119 @@ fn random_op(rng: &mut SeededRandom, threads: u64) -> Op {
             site: 0,
         },
         18 => Op::Unpark { target, site: 0 },
-        _ => Op::IsInterrupted { target, site: 0 },
+        19 => Op::IsInterrupted { target, site: 0 },
+        20 => Op::ThreadStatus { target, site: 0 },
+        _ => Op::LiveThreads { site: 0 },
     }
+}
+
+/// The thread a test names next when it is enabled, else the highest enabled.
+struct Prefer(std::rc::Rc<std::cell::Cell<Option<ThreadId>>>);
+
+impl Strategy for Prefer {
+    fn begin_execution(&mut self, _index: u64) {}
+    fn pick(&mut self, view: &View<'_>) -> Pick {
+        let preferred = self
+            .0
+            .take()
+            .filter(|t| view.enabled.iter().any(|c| c.thread == *t));
+        Ok(preferred.unwrap_or(view.enabled.last().unwrap().thread))
+    }
+    fn end_execution(&mut self, _s: &ExecutionSummary<'_>) -> bool {
+        true
+    }
+}
+
+#[test]
+fn thread_queries_answer_what_get_state_and_active_count_would() {
+    use crate::op::JavaThreadState::*;
+    let prefer = std::rc::Rc::new(std::cell::Cell::new(None));
+    let mut e = Execution::new(Config::default(), Prefer(prefer.clone()));
+    let state = |t| Op::ThreadStatus { target: t, site: 9 };
+    let live = Op::LiveThreads { site: 9 };
+    assert_eq!(e.announce(T0, Op::Begin), normal(T0));
+    assert_eq!(
+        e.perform_now(T0, Op::MonitorEnter { obj: M, site: 1 }),
+        normal(T0)
+    );
+    assert_eq!(
+        e.perform_now(T0, Op::Start { site: 2 }),
+        run(T0, OpOutcome::Started(T1))
+    );
+    // Started, not yet begun: runnable, alive.
+    assert_eq!(e.java_state(T1), Runnable);
+    // T0's query runs after T1 (the highest) began and blocked on T0's monitor.
+    assert_eq!(e.announce(T0, state(T1)), run(T1, OpOutcome::Normal));
+    assert_eq!(
+        e.announce(T1, Op::MonitorEnter { obj: M, site: 3 }),
+        run(T0, OpOutcome::State(Blocked))
+    );
+    assert_eq!(e.announce(T0, live), run(T0, OpOutcome::Count(2)));
+    // T0 waits, releasing the monitor; T1 gets it.
+    let wait = Op::Wait {
+        obj: M,
+        timed: false,
+        site: 4,
+    };
+    assert_eq!(e.announce(T0, wait), normal(T0));
+    assert_eq!(e.announce(T0, Op::WaitReturn { obj: M }), normal(T1));
+    assert_eq!(
+        e.announce(T1, state(T0)),
+        run(T1, OpOutcome::State(Waiting))
+    );
+    let notify = Op::Notify {
+        obj: M,
+        all: false,
+        site: 5,
+    };
+    assert_eq!(e.announce(T1, notify), run(T1, OpOutcome::Woke(vec![T0])));
+    // Notified, but the monitor is T1's: blocked until T1 leaves it.
+    assert_eq!(
+        e.announce(T1, state(T0)),
+        run(T1, OpOutcome::State(Blocked))
+    );
+    assert_eq!(
+        e.announce(T1, Op::MonitorExit { obj: M, site: 6 }),
+        normal(T1)
+    );
+    assert_eq!(
+        e.announce(T1, state(T0)),
+        run(T1, OpOutcome::State(Runnable))
+    );
+    // T1 is in its sleep (virtual time) until the scheduler runs it again.
+    prefer.set(Some(T0));
+    assert_eq!(e.announce(T1, Op::Sleep { site: 7 }), normal(T0));
+    prefer.set(Some(T0));
+    assert_eq!(
+        e.announce(T0, state(T1)),
+        run(T0, OpOutcome::State(TimedWaiting))
+    );
+    let join = Op::Join {
+        target: T1,
+        timed: false,
+        site: 8,
+    };
+    assert_eq!(e.announce(T0, join), normal(T1));
+    assert_eq!(e.java_state(T0), Waiting);
+    assert_eq!(e.announce(T1, Op::End), normal(T1));
+    assert_eq!(e.thread_finished(T1), normal(T0));
+    assert_eq!(
+        e.announce(T0, state(T1)),
+        run(T0, OpOutcome::State(Terminated))
+    );
+    assert_eq!(e.announce(T0, live), run(T0, OpOutcome::Count(1)));
+    assert_eq!(
+        e.announce(T0, state(T0)),
+        run(T0, OpOutcome::State(Runnable))
+    );
+    // Each query's event holds its answer, so the HB graph tells the answers apart.
+    let answers: Vec<u32> = e
+        .events()
+        .iter()
+        .filter(|ev| matches!(ev.kind, OpKind::ThreadStatus | OpKind::LiveThreads))
+        .map(|ev| ev.var.0)
+        .collect();
+    assert_eq!(answers, [2, 2, 3, 2, 1, 4, 5, 1, 1]);
 }
 
 #[test]

@@ -107,6 +107,12 @@ pub enum Ins {
     Yield,
     Sleep,
     Interrupt(u32),
+    /// `reg` = the `Thread.State` ordinal of the thread running body `body` (`getState()`; a
+    /// scheduling point): 1 runnable, 2 blocked, 3 waiting, 4 timed waiting, 5 terminated.
+    State {
+        body: u32,
+        reg: u8,
+    },
     Park,
     Unpark(u32),
     Exit(i32),
@@ -364,6 +370,13 @@ impl<'p> Machine<'p> {
                     target: self.handle(t, b)?,
                     site,
                 },
+                Ins::State { body, reg } => {
+                    self.reg(t, reg)?;
+                    Op::ThreadStatus {
+                        target: self.handle(t, body)?,
+                        site,
+                    }
+                }
                 Ins::Park => Op::Park { timed: false, site },
                 Ins::Unpark(b) => Op::Unpark {
                     target: self.handle(t, b)?,
@@ -403,6 +416,12 @@ impl<'p> Machine<'p> {
             Ins::Write { var, val } => {
                 let v = self.eval(t, val)?;
                 self.vars[var as usize] = v;
+            }
+            Ins::State { reg, .. } => {
+                let OpOutcome::State(state) = *outcome else {
+                    return Err(self.bad(t, format!("a status query answered with {outcome:?}")));
+                };
+                self.threads[ti].regs[reg as usize] = i64::from(state.java_ordinal());
             }
             Ins::Wait(m) | Ins::TimedWait(m) if *outcome == OpOutcome::Normal => {
                 // Stay on this instruction until WaitReturn is performed.

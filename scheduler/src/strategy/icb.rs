@@ -229,12 +229,13 @@ impl Icb {
         false
     }
 
-    /// Queues the alternative `choice` (cost `cost`) leading to `state`, unless pruned.
-    fn queue(&mut self, choice: Choice, cost: u32, state: (u64, u32)) {
+    /// Queues the alternative `choice` at `cost` preemptions, unless pruning knows the `state`
+    /// it leads to (`None`: not known in advance) is explored with as few.
+    fn queue(&mut self, choice: Choice, cost: u32, state: Option<(u64, u32)>) {
         if cost > self.max_bound {
             return;
         }
-        if self.prune {
+        if let (true, Some(state)) = (self.prune, state) {
             let covered = |m: &HashMap<(u64, u32), u32>| m.get(&state).is_some_and(|&q| q <= cost);
             if covered(&self.visited) || covered(&self.claimed) {
                 return;
@@ -536,8 +537,12 @@ impl Strategy for Icb {
                         continue;
                     }
                     let cost = self.preemptions + u32::from(costs(view, c.thread, yielded));
-                    let e = hb::pending_event(c.thread, &c.op, 0, view.threads);
-                    let after = (self.hb.hash_after_event(&e), c.thread.0);
+                    // A thread query's state depends on its answer, unknown until performed
+                    // (its label holds it): such an alternative is never pruned.
+                    let after = (!c.op.is_thread_query()).then(|| {
+                        let e = hb::pending_event(c.thread, &c.op, 0, view.threads);
+                        (self.hb.hash_after_event(&e), c.thread.0)
+                    });
                     self.queue(Choice::Thread(c.thread), cost, after);
                 }
             }
@@ -567,7 +572,7 @@ impl Strategy for Icb {
                     let label = hb::WOKEN_LABEL;
                     let key = (hb::monitor_key(obj.0), hb::Mode::Write);
                     let after = (self.hb.hash_after(w.0, label, &[key]), running);
-                    self.queue(Choice::Waiter(w), self.preemptions, after);
+                    self.queue(Choice::Waiter(w), self.preemptions, Some(after));
                 }
             }
             waiters[0]

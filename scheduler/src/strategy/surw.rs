@@ -49,6 +49,8 @@ pub fn interesting(kind: OpKind) -> bool {
             | OpKind::Sleep
             | OpKind::Interrupt
             | OpKind::IsInterrupted
+            | OpKind::ThreadStatus
+            | OpKind::LiveThreads
     )
 }
 

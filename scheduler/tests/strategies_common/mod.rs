@@ -313,6 +313,36 @@ pub fn independent_writers(threads: u32, writes: u32) -> Program {
     prog("independent-writers", threads as usize, bodies)
 }
 
+/// A worker that starts a watcher, writes `x` (var 0), then writes `y` (var 3) under a lock;
+/// the watcher, under that lock, asks for the worker's state (`getState()`) and reads `y`, and
+/// writes both to vars 1 and 2. Whether it sees the worker runnable or blocked depends on
+/// whether the write of `x` came before the query, which no happens-before edge orders: only
+/// the answer in the query's label tells those states apart.
+pub fn state_watcher() -> Program {
+    prog(
+        "state-watcher",
+        4,
+        vec![
+            vec![Ins::Start(1), Ins::Join(1), Ins::Join(2)],
+            vec![
+                Ins::Start(2),
+                write(0, k(1)),
+                Ins::Lock(0),
+                write(3, k(1)),
+                Ins::Unlock(0),
+            ],
+            vec![
+                Ins::Lock(0),
+                Ins::State { body: 1, reg: 0 },
+                read(3, 1),
+                Ins::Unlock(0),
+                write(1, Val::Reg(0)),
+                write(2, Val::Reg(1)),
+            ],
+        ],
+    )
+}
+
 /// Two incrementers of a shared `x` (var 0), each also writing a private variable twice.
 pub fn mixed_counter() -> Program {
     let worker = |own: u32| {

@@ -210,6 +210,45 @@ public final class RC {
         return answer < 0 ? t.isInterrupted() : answer != 0;
     }
 
+    // ---- thread state, from the model: the JVM's answer depends on how far a real thread got
+    // past its last scheduling point, and its count includes rankcheck's own threads --------
+
+    private static final Thread.State[] THREAD_STATES = Thread.State.values();
+
+    public static boolean threadIsAlive(Thread t, long site) {
+        int state = on ? nThreadState(t, site) : -1;
+        return state < 0 ? t.isAlive() : THREAD_STATES[state] != Thread.State.TERMINATED;
+    }
+
+    public static Thread.State threadGetState(Thread t, long site) {
+        int state = on ? nThreadState(t, site) : -1;
+        return state < 0 ? t.getState() : THREAD_STATES[state];
+    }
+
+    public static int threadActiveCount(long site) {
+        int live = on ? nLiveThreads(site) : -1;
+        return live < 0 ? Thread.activeCount() : live;
+    }
+
+    /**
+     * {@code Thread.enumerate(out)} with the execution's threads the model has not seen end, in
+     * the JVM's order (the order they were started): the JVM's list also holds rankcheck's
+     * threads and those earlier executions left, and threads that ended in the model but not
+     * yet in the JVM. One scheduling point per thread of the execution asked about.
+     */
+    public static int threadEnumerate(Thread[] out, long site) {
+        if (!on || nThreadState(Thread.currentThread(), site) < 0) return Thread.enumerate(out);
+        Thread[] all = new Thread[Thread.activeCount() + 8];
+        int n;
+        while ((n = Thread.enumerate(all)) == all.length) all = new Thread[all.length * 2];
+        int kept = 0;
+        for (int i = 0; i < n && kept < out.length; i++) {
+            int state = nThreadState(all[i], site);
+            if (state >= 0 && THREAD_STATES[state] != Thread.State.TERMINATED) out[kept++] = all[i];
+        }
+        return kept;
+    }
+
     // ---- LockSupport ----------------------------------------------------------------------
 
     public static void park(long site) {
@@ -546,6 +585,10 @@ public final class RC {
     private static native boolean nInterrupt(Thread t, long site);
     /** -1: not controlled; 0 or 1: the answer. */
     private static native int nInterrupted(Thread t, boolean clear, long site);
+    /** -1: not controlled; else the ordinal of the model's {@code Thread.State}. */
+    private static native int nThreadState(Thread t, long site);
+    /** -1: not controlled; else how many of the execution's threads have not ended. */
+    private static native int nLiveThreads(long site);
     private static native boolean nPark(Object blocker, long time, boolean absolute, long site);
     private static native boolean nUnpark(Thread t, long site);
     private static native boolean nExit(int status, long site);
@@ -628,6 +671,22 @@ public final class RC {
 
     public static boolean threadIsInterrupted(Thread t) {
         return threadIsInterrupted(t, 0L);
+    }
+
+    public static boolean threadIsAlive(Thread t) {
+        return threadIsAlive(t, 0L);
+    }
+
+    public static Thread.State threadGetState(Thread t) {
+        return threadGetState(t, 0L);
+    }
+
+    public static int threadActiveCount() {
+        return threadActiveCount(0L);
+    }
+
+    public static int threadEnumerate(Thread[] out) {
+        return threadEnumerate(out, 0L);
     }
 
     public static void park() {

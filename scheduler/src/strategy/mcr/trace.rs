@@ -33,8 +33,8 @@ pub struct Trace {
     pub ordered: Vec<usize>,
 }
 
-/// Events whose relative order the solver keeps as recorded: wait/notify, park/unpark and
-/// interrupts. Their pairing (which notify woke which wait) is not in the event log, so MCR
+/// Events whose relative order the solver keeps as recorded: wait/notify, park/unpark,
+/// interrupts and queries of other threads' state. Their pairing (which notify woke which wait) is not in the event log, so MCR
 /// does not reorder them; the coverage statement says so when a trace has any.
 pub fn is_ordered(kind: OpKind) -> bool {
     matches!(
@@ -48,6 +48,8 @@ pub fn is_ordered(kind: OpKind) -> bool {
             | OpKind::Interrupt
             | OpKind::Interrupted
             | OpKind::IsInterrupted
+            | OpKind::ThreadStatus
+            | OpKind::LiveThreads
     )
 }
 
