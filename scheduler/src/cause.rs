@@ -64,7 +64,8 @@ pub enum Cause {
         between: usize,
         second: usize,
         /// When no synchronization is missing: the step at which the thread returned from a
-        /// wait between its two accesses (it acted on a condition checked before waiting).
+        /// wait or a park (`Condition.await`, a lock it waited for) between its two accesses
+        /// (it acted on a condition checked before waiting).
         woke: Option<usize>,
     },
     /// `read` (a read by the failing thread) came before the threads `behind`, started and not
@@ -414,7 +415,8 @@ fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
                     let woke = (!racing)
                         .then(|| {
                             (a + 1..c).find(|&i| {
-                                steps[i].thread == t && steps[i].kind == OpKind::WaitReturn
+                                steps[i].thread == t
+                                    && matches!(steps[i].kind, OpKind::WaitReturn | OpKind::Park)
                             })
                         })
                         .flatten();
@@ -896,6 +898,31 @@ mod tests {
                 between: 4,
                 second: 8,
                 woke: Some(7)
+            }
+        );
+    }
+
+    #[test]
+    fn acting_on_a_condition_checked_before_a_park_is_named_with_the_wake_up() {
+        // `Condition.await` parks: t1 reads items (9), hands the lock on (unparks t2) and
+        // parks; t2 takes the item and unparks t1, which takes one too. Ordered by the permits,
+        // yet t1's check is stale.
+        let s = steps(&[
+            (1, Read, 9),
+            (1, Unpark, 2),
+            (2, Park, 2),
+            (2, Write, 9),
+            (2, Unpark, 1),
+            (1, Park, 1),
+            (1, Write, 9),
+        ]);
+        assert_eq!(
+            explain(&s, &[], Some(1)),
+            Cause::Atomicity {
+                first: 0,
+                between: 3,
+                second: 6,
+                woke: Some(5)
             }
         );
     }
