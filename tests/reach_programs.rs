@@ -3,8 +3,9 @@
 //! `ConcurrentHashMap`, a check-then-add on a `Vector`, a lock-order deadlock through
 //! `Collections.synchronizedList`, a deadlock inside `StringBuffer`'s own synchronized methods,
 //! a check-then-act across two calls of a `StringBuffer` and of a `Hashtable` (also typed as a
-//! `Map`), a lost update by tasks whose results an `ExecutorCompletionService` collects, and
-//! one by callbacks of futures with deadlines (`completeOnTimeout`, `orTimeout`).
+//! `Map`), a lost update by tasks whose results an `ExecutorCompletionService` collects, one
+//! by callbacks of futures with deadlines (`completeOnTimeout`, `orTimeout`), and a
+//! check-then-act across two calls of a `ConcurrentHashMap` and of a `ConcurrentLinkedQueue`.
 //! End to end on a real JVM with programs of `tests/programs`:
 //!
 //! * each bug is found within 2,000 executions and replayed in a fresh JVM (exit 1), and
@@ -61,6 +62,12 @@ const BUGGY: &[(&str, &str)] = &[
     // Deadlines through CompletableFuture's delay scheduler (one per JVM): before it was
     // renewed per execution, the fixed variant was a false deadlock from execution 2 on.
     ("QuoteTimeouts", "answered"),
+    // Check-then-acts across two calls of collections whose own code has no scheduling point
+    // (the agent leaves ConcurrentHashMap and the lock-free queues unrewritten): before each
+    // program call of one became a point, 2,000 executions found neither (the queue's search
+    // saw one happens-before graph).
+    ("SessionCacheCheckThenPut", "tokens issued for one user"),
+    ("JobQueueCheckThenPoll", "Queue.poll()"),
 ];
 
 /// Check-then-acts across two calls of a JDK class whose state rankcheck does not see: the
@@ -229,4 +236,36 @@ fn all_collection_points_find_an_iteration_a_later_add_breaks() {
     );
     assert_eq!(code, 0, "{both}");
     assert_eq!(json["executions"], 2000, "{both}");
+}
+
+/// With the default `on`, the search that cannot see the iteration's bug says so: main used
+/// the list alone while the delivery thread, which touched it later, was running, so the
+/// result warns (and names `--jdk-collections all`); a program whose collections are shared
+/// only after their first thread is done with them, or under a lock, gets no such warning.
+/// Before, exit 0 came with nothing said.
+#[test]
+fn a_collection_used_alone_while_its_later_user_ran_is_said() {
+    let dir = scratch("reach-collections-blind");
+    let (code, json, both) = search(
+        &dir,
+        "IterateWhileAdding",
+        &["--budget", "100", "--seed", "1", "--out", "out"],
+    );
+    assert_eq!(code, 0, "the default misses it (see the README)\n{both}");
+    let warning = json["alone_then_shared"].as_str().unwrap_or_default();
+    assert!(
+        warning.contains("100 of 100 execution(s)") && warning.contains("--jdk-collections all"),
+        "{both}"
+    );
+    assert!(both.contains("warning: in 100 of 100"), "{both}");
+    for fixed in [
+        "IterateWhileAddingFixed",
+        "SharedHashMapPutsFixed",
+        "ParallelStreamAddFixed",
+        "SessionCacheCheckThenPutFixed",
+    ] {
+        let (code, json, both) = search(&dir, fixed, &["--budget", "100", "--out", "out-fixed"]);
+        assert_eq!(code, 0, "{fixed}: {both}");
+        assert_eq!(json["alone_then_shared"], Value::Null, "{fixed}: {both}");
+    }
 }

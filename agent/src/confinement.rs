@@ -11,7 +11,12 @@
 //! The price: the first thread's accesses before the second thread's first one are not points,
 //! so an interleaving that preempts the first thread inside an operation on an object no other
 //! thread has touched yet is not explored; the interleaving where the second thread's operation
-//! comes first, and is preempted, is. This module decides nothing else.
+//! comes first, and is preempted, is. So that a search does not keep that quiet, each object
+//! remembers how many threads the execution had started when its first thread last used it
+//! alone, and [`Confinement::blind`] counts the objects a thread that had started by then
+//! touched later: a use no switch could interrupt although that thread was running. The
+//! result says so, and the CLI tells the user how to explore them (`--jdk-collections all`).
+//! This module decides nothing else.
 
 use rustc_hash::FxHashMap as IdMap;
 use scheduler::ThreadId;
@@ -19,28 +24,86 @@ use scheduler::ThreadId;
 /// Who has touched an object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Touched {
-    Only(ThreadId),
+    /// One thread so far, which last touched it when the execution had started `threads`
+    /// threads (ids below it: thread ids are given in the order of their starts) and
+    /// performed `events` events.
+    Only {
+        thread: ThreadId,
+        threads: u32,
+        events: usize,
+    },
     Shared,
+}
+
+/// A use alone that a second thread's touch may have missed: the first thread, and the
+/// execution's event count at its last use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Missed {
+    pub first: ThreadId,
+    pub events: usize,
 }
 
 /// The objects (by their execution-local id) touched at confinement-checked sites.
 #[derive(Debug, Default)]
 pub struct Confinement {
     objects: IdMap<u64, Touched>,
+    /// The last touch shared an object its first thread had used alone while the toucher was
+    /// running; [`Confinement::settle`] counts it if the touch was the program's and not
+    /// ordered after that use.
+    candidate: Option<Missed>,
+    blind: u32,
 }
 
 impl Confinement {
-    /// Records that `thread` touches object `id`; whether the object is (now) shared.
-    pub fn touch(&mut self, id: u64, thread: ThreadId) -> bool {
-        let entry = self.objects.entry(id).or_insert(Touched::Only(thread));
+    /// Records that `thread` touches object `id` when the execution has started `threads`
+    /// threads (the root included) and performed `events` events; whether the object is
+    /// (now) shared.
+    pub fn touch(&mut self, id: u64, thread: ThreadId, threads: u32, events: usize) -> bool {
+        let entry = self.objects.entry(id).or_insert(Touched::Only {
+            thread,
+            threads,
+            events,
+        });
         match *entry {
-            Touched::Only(t) if t == thread => false,
-            Touched::Only(_) => {
+            Touched::Only { thread: first, .. } if first == thread => {
+                *entry = Touched::Only {
+                    thread,
+                    threads,
+                    events,
+                };
+                false
+            }
+            Touched::Only {
+                thread: first,
+                threads: then,
+                events: at,
+            } => {
+                // This thread had started (it is alive now, so it was running) when the first
+                // one last used the object alone.
+                self.candidate = (thread.0 < then).then_some(Missed { first, events: at });
                 *entry = Touched::Shared;
                 true
             }
             Touched::Shared => true,
         }
+    }
+
+    /// Settles the last [`Confinement::touch`] that returned true: it counts in
+    /// [`Confinement::blind`] if `missed` says so of the first thread's use alone: the touch
+    /// was the program's (not the JDK's own, such as a pool's worker set) and that use does
+    /// not happen before it (one under a lock this thread took since is no miss). Asked only
+    /// when there is a candidate (it may walk the stack).
+    pub fn settle(&mut self, missed: impl FnOnce(Missed) -> bool) {
+        if let Some(m) = self.candidate.take() {
+            self.blind += u32::from(missed(m));
+        }
+    }
+
+    /// How many objects a second thread touched after their first thread had used them alone
+    /// while another thread was running: uses no switch could interrupt, which a search with
+    /// every collection access a point (`collections=all`) would have interleaved.
+    pub fn blind(&self) -> u32 {
+        self.blind
     }
 
     /// Object `old` is now known as `new`.
@@ -59,12 +122,51 @@ mod tests {
     fn an_object_is_shared_from_the_second_thread_on() {
         let mut c = Confinement::default();
         let (a, b) = (ThreadId(0), ThreadId(1));
-        assert!(!c.touch(7, a));
-        assert!(!c.touch(7, a));
-        assert!(c.touch(7, b));
-        assert!(c.touch(7, a));
-        assert!(!c.touch(8, b));
+        assert!(!c.touch(7, a, 1, 0));
+        assert!(!c.touch(7, a, 1, 0));
+        assert!(c.touch(7, b, 2, 0));
+        c.settle(|_| true);
+        assert!(c.touch(7, a, 2, 0));
+        c.settle(|_| true);
+        assert!(!c.touch(8, b, 2, 0));
         c.renamed(8, 9);
-        assert!(c.touch(9, a));
+        assert!(c.touch(9, a, 2, 0));
+        c.settle(|_| true);
+        assert_eq!(c.blind(), 1, "a was running when b last used 9 alone");
+    }
+
+    #[test]
+    fn a_use_alone_while_the_later_user_ran_is_counted_once_the_object_is_shared() {
+        let mut c = Confinement::default();
+        let (main, worker) = (ThreadId(0), ThreadId(1));
+        // Main fills a list alone, starts a thread, iterates the list while it runs.
+        assert!(!c.touch(1, main, 1, 0));
+        assert!(!c.touch(1, main, 2, 0));
+        assert_eq!(c.blind(), 0, "not shared yet");
+        assert!(c.touch(1, worker, 2, 0));
+        c.settle(|_| true);
+        assert!(c.touch(1, worker, 2, 0));
+        c.settle(|_| true);
+        assert_eq!(c.blind(), 1);
+        // Filled alone before the worker started: nothing missed.
+        assert!(!c.touch(2, main, 1, 0));
+        assert!(c.touch(2, worker, 2, 0));
+        c.settle(|_| true);
+        assert_eq!(c.blind(), 1);
+        // The JDK's own use of its own object (a pool's worker set) is no miss of the program.
+        assert!(!c.touch(3, main, 2, 0));
+        assert!(c.touch(3, worker, 2, 0));
+        c.settle(|_| false);
+        assert_eq!(c.blind(), 1);
+        // A use alone that happens before the touch (a lock released, then taken) is none.
+        assert!(!c.touch(4, main, 2, 5));
+        assert!(c.touch(4, worker, 2, 9));
+        c.settle(|m| {
+            m != Missed {
+                first: main,
+                events: 5,
+            }
+        });
+        assert_eq!(c.blind(), 1);
     }
 }

@@ -5,21 +5,28 @@
 
 /// The JDK classes rewritten so that `java.util.concurrent` is modelled.
 ///
-/// Excluded: `ConcurrentHashMap` (class loading uses it while holding the JVM's and the class
-/// loader's real locks, so a scheduling point inside it could leave other threads blocked where
-/// rankcheck cannot see), `ThreadLocalRandom` (per-thread seeds, nothing to model) and the
-/// lock-free collections (nothing but compare-and-set on private nodes).
+/// Excluded: the [`UNREWRITTEN_CONCURRENT_COLLECTIONS`] and `ThreadLocalRandom` (per-thread
+/// seeds, nothing to model).
 pub fn is_juc_target(name: &str) -> bool {
-    const EXCLUDED: &[&str] = &[
-        "java/util/concurrent/ConcurrentHashMap",
-        "java/util/concurrent/ThreadLocalRandom",
-        "java/util/concurrent/ConcurrentSkipList",
-        "java/util/concurrent/ConcurrentLinked",
-    ];
     name.starts_with("java/util/concurrent/")
-        && !EXCLUDED.iter().any(|p| name.starts_with(p))
+        && !is_in(UNREWRITTEN_CONCURRENT_COLLECTIONS, name)
+        && !is_in(&["java/util/concurrent/ThreadLocalRandom"], name)
         && !name.contains('.')
 }
+
+/// The thread-safe collections of `java.util.concurrent` left as they are: `ConcurrentHashMap`
+/// (class loading uses it while holding the JVM's and the class loader's real locks, so a
+/// scheduling point inside it could leave other threads blocked where rankcheck cannot see)
+/// and the lock-free ones (nothing but compare-and-set on private nodes). Their operations are
+/// atomic to the model; a program's call of one is a scheduling point of its own, one access
+/// of the whole collection (`RC.collectionCall`), with `collections` on.
+pub const UNREWRITTEN_CONCURRENT_COLLECTIONS: &[&str] = &[
+    "java/util/concurrent/ConcurrentHashMap",
+    "java/util/concurrent/ConcurrentSkipListMap",
+    "java/util/concurrent/ConcurrentSkipListSet",
+    "java/util/concurrent/ConcurrentLinkedQueue",
+    "java/util/concurrent/ConcurrentLinkedDeque",
+];
 
 /// The JDK collections whose field and array accesses become scheduling points with
 /// `collections=on` (with their nested classes: nodes, iterators, views). Left out: classes

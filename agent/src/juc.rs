@@ -59,12 +59,34 @@ thread_local! {
     static LOCAL: RefCell<Local> = RefCell::new(Local::default());
 }
 
+/// Site-id class keys of the rewritten JDK collections (`jdk_classes::is_collection_target`).
+fn collection_keys() -> &'static RwLock<IdSet<u64>> {
+    static KEYS: OnceLock<RwLock<IdSet<u64>>> = OnceLock::new();
+    KEYS.get_or_init(|| RwLock::new(IdSet::default()))
+}
+
 /// Records that the JDK class `name` was rewritten (its sites are JDK sites).
 pub fn note_jdk_class(name: &str) {
+    let key = site_class_key(site_id(name, 0));
     jdk_keys()
         .write()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(site_class_key(site_id(name, 0)));
+        .insert(key);
+    if crate::jdk_classes::is_collection_target(name) {
+        collection_keys()
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(key);
+    }
+}
+
+/// Whether `site` lies in a rewritten JDK collection (not in a lock or a queue of
+/// `java.util.concurrent`, whose own accesses the model's operations stand for).
+pub fn is_collection_site(site: i64) -> bool {
+    collection_keys()
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .contains(&site_class_key(site))
 }
 
 /// Whether `site` lies in a rewritten JDK class.
@@ -148,6 +170,28 @@ pub fn library_internal(jvmti: Jvmti) -> bool {
             None => accessing = Some(outer),
             Some(a) if *a != outer => return true,
             Some(_) => {}
+        }
+    }
+    false
+}
+
+/// Whether the program itself calls the collection the current access is in: below the
+/// frames of the JDK's collections (their views and the `Collections.synchronized*`
+/// wrappers) lies an application frame, not a library's (a pool's worker set under
+/// `ThreadPoolExecutor`, a stream's partial results under its combiner), whose own
+/// synchronization the model may not see. A whole-stack walk: asked only when a collection a
+/// thread used alone becomes shared (confinement.rs).
+pub fn program_calls_collection(jvmti: Jvmti) -> bool {
+    let mut all = [std::ptr::null_mut(); 64];
+    let n = jvmti.current_methods_from(RUNTIME_FRAMES, &mut all);
+    for &m in &all[..n] {
+        let family = class_of(jvmti, m).is_some_and(|class| {
+            crate::jdk_classes::is_collection_target(&class)
+                || crate::jdk_classes::is_synchronized_wrapper_target(&class)
+                || crate::jdk_classes::is_synchronized_method_target(&class)
+        });
+        if !family {
+            return frame(jvmti, m) == Frame::App;
         }
     }
     false

@@ -115,6 +115,9 @@ pub struct ExecutionResult {
     pub hb: Option<u64>,
     /// Every step, with `trace=on`.
     pub steps_trace: Option<StepsTrace>,
+    /// Collections a thread used alone, with no scheduling point, while a thread that touched
+    /// them later was running (confinement.rs's blind spot).
+    pub alone_then_shared: u32,
 }
 
 impl ExecutionResult {
@@ -145,6 +148,7 @@ impl ExecutionResult {
             "exhausted": self.exhausted,
             "hb": self.hb,
             "steps_trace": self.steps_trace.as_ref().map(StepsTrace::to_json),
+            "alone_then_shared": self.alone_then_shared,
         })
     }
 
@@ -223,6 +227,7 @@ mod tests {
             exhausted: false,
             hb: Some(7),
             steps_trace: None,
+            alone_then_shared: 0,
         };
         let line = r.to_json().to_string();
         assert!(!line.contains('\n'), "one line per execution");
@@ -244,6 +249,7 @@ mod tests {
             "stderr",
             "schedule",
             "notes",
+            "alone_then_shared",
         ] {
             assert!(v.get(field).is_some(), "{field} missing");
         }

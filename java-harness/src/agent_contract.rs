@@ -48,6 +48,7 @@ pub const RC_NATIVES: &[Native] = &[
     native("nRandomSeed", "(J)J"),
     native("nAccessField", "(Ljava/lang/Object;JZJ)V"),
     native("nFieldKey", "(Ljava/lang/String;)J"),
+    native("nUncontrolledCollection", "(Ljava/lang/Class;)Z"),
 ];
 
 /// The natives of `rankcheck.harness.Agent` (the per-execution protocol of the harness),

@@ -208,6 +208,15 @@ pub enum Hook {
     /// Replaces `sun/misc/Unsafe.objectFieldOffset(Field)`: the offset is remembered with its
     /// field (the receiver is typed `Object` so that `RC` does not name `sun.misc`).
     UnsafeObjectFieldOffset,
+    // --- calls of collections the agent leaves unrewritten (see the rewriter's
+    // `passes::collection_calls`) ---
+    /// Before an application's `invokeinterface`/`invokevirtual` of a collection method
+    /// (`Map.get`, `Queue.poll`, `ConcurrentHashMap.put`, …), arguments spilled as for
+    /// [`Hook::VarHandleAccess`]: the receiver and whether the method may change the
+    /// collection. `RC` makes it a scheduling point when the receiver is one of the thread-safe
+    /// collections whose own code has none (`ConcurrentHashMap`, …): the call is then one
+    /// access of the collection, as it is atomic in the JVM.
+    CollectionCall,
 }
 
 /// A JVM method, by owner, name and descriptor (internal names).
@@ -277,6 +286,7 @@ impl Hook {
         Hook::FindStaticVarHandle,
         Hook::ArrayElementVarHandle,
         Hook::UnsafeObjectFieldOffset,
+        Hook::CollectionCall,
     ];
 
     /// `(method name in RC, descriptor, placement)`.
@@ -379,6 +389,7 @@ impl Hook {
                 "(Ljava/lang/Object;Ljava/lang/reflect/Field;J)J",
                 Replace,
             ),
+            Hook::CollectionCall => ("collectionCall", "(Ljava/lang/Object;ZJ)V", Before),
         }
     }
 

@@ -339,6 +339,25 @@ pub fn pending_event(thread: ThreadId, op: &Op, index: u32, threads: u32) -> Eve
     Event::new(thread, op, index, Some(ThreadId(threads)))
 }
 
+/// Whether what `first` did between its events before position `since` of `log` and its next
+/// one happens before `reader`'s latest event: `first`'s next event after `since` (which
+/// follows that stretch in program order) happens before it. False when `first` has performed
+/// no event since.
+pub fn stretch_happens_before(
+    log: &[Event],
+    first: ThreadId,
+    since: usize,
+    reader: ThreadId,
+) -> bool {
+    let done = log[..since.min(log.len())]
+        .iter()
+        .filter(|e| e.thread == first)
+        .count() as u32;
+    let mut hb = HbTracker::new();
+    hb.sync(log);
+    hb.thread_clock(reader.0).get(first.index()) > done
+}
+
 /// Label of the pseudo-event "a `notify` woke this waiter", recorded in the woken thread so that
 /// the choice of waiter is part of the graph from the moment it is made.
 pub const WOKEN_LABEL: u64 = 0x776f_6b65_6e00_0001;
@@ -385,6 +404,52 @@ mod tests {
 
     const X: Key = 1;
     const Y: Key = 2;
+
+    #[test]
+    fn a_stretch_happens_before_what_acquires_the_next_release() {
+        use crate::ids::{Loc, ObjId, VarId};
+        let (a, b) = (ThreadId(0), ThreadId(1));
+        let enter = |t, i| {
+            Event::new(
+                t,
+                &Op::MonitorEnter {
+                    obj: ObjId(7),
+                    site: 1,
+                },
+                i,
+                None,
+            )
+        };
+        let exit = |t, i| {
+            Event::new(
+                t,
+                &Op::MonitorExit {
+                    obj: ObjId(7),
+                    site: 2,
+                },
+                i,
+                None,
+            )
+        };
+        let touch = |t, i| {
+            let op = Op::Access {
+                loc: Loc(9),
+                var: VarId::UNKNOWN,
+                write: true,
+                site: 3,
+            };
+            Event::new(t, &op, i, None)
+        };
+        // a's stretch lies between its enter (position 0) and its exit; b then enters.
+        let guarded = [enter(a, 0), exit(a, 1), enter(b, 0)];
+        assert!(stretch_happens_before(&guarded, a, 1, b));
+        // b enters first, then a: a's stretch after its enter is not ordered before b.
+        let unguarded = [enter(b, 0), exit(b, 1), enter(a, 0)];
+        assert!(!stretch_happens_before(&unguarded, a, 3, b));
+        // Unrelated events order nothing.
+        let apart = [touch(a, 0), enter(b, 0)];
+        assert!(!stretch_happens_before(&apart, a, 0, b));
+    }
 
     fn run(steps: &[(u32, u64, Key, Mode)]) -> HbTracker {
         let mut hb = HbTracker::with_graph();

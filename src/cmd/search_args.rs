@@ -227,9 +227,11 @@ pub struct SearchArgs {
     /// Field and array accesses inside the JDK's collections (HashMap, ArrayList, TreeMap,
     /// ArrayDeque, StringBuilder, … and their iterators) are scheduling points when the
     /// program's own code calls them on an object a second thread has touched: a race between
-    /// two unsynchronized `put`s is found. `all`: also on an object only one thread has
-    /// touched so far (slower; finds a thread preempted between its operations on a collection
-    /// another thread touches only later, such as an iteration a later `add` breaks).
+    /// two unsynchronized `put`s is found; the program's calls of ConcurrentHashMap, the
+    /// concurrent skip lists and the lock-free queues are points. `all`: also on an object only
+    /// one thread has touched so far (slower; finds a thread preempted between its operations
+    /// on a collection another thread touches only later, such as an iteration a later `add`
+    /// breaks: with `on`, a search where that may have happened ends with a warning).
     #[arg(long, default_value = "on", value_parser = ["on", "off", "all"])]
     pub jdk_collections: String,
 }

@@ -388,6 +388,13 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             result.coverage
         ));
     }
+    let alone_then_shared = crate::driver::session::alone_then_shared_warning(&f.counted);
+    if let Some(w) = alone_then_shared
+        .as_ref()
+        .filter(|_| result.bugs.is_empty())
+    {
+        eprintln!("rankcheck: warning: {w}");
+    }
     if args.search.json {
         let report = result.bugs.first().map(|b| b.dir.display().to_string());
         let value = json!({
@@ -413,6 +420,7 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             })).collect::<Vec<_>>(),
             "time_limited": f.time_limited,
             "nondeterminism": result.nondeterminism,
+            "alone_then_shared": alone_then_shared,
         });
         // Printed by `main` once the exit code is known (`error::exit_code`).
         crate::error::set_json_report(value);

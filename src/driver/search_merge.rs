@@ -104,6 +104,7 @@ pub fn merge_bodies(bodies: &[&Value]) -> anyhow::Result<Value> {
         "inconclusive": inconclusive,
         "time_limited": bodies.iter().any(|b| b["time_limited"] == true),
         "nondeterminism": all("nondeterminism"),
+        "alone_then_shared": super::session::alone_then_shared_warning(&counted),
     }))
 }
 

@@ -68,6 +68,9 @@ pub struct Counted {
     pub steps: u64,
     pub hb: Option<u64>,
     pub exhausted: bool,
+    /// Collections used alone while a later user ran (the agent's `alone_then_shared`).
+    #[serde(default)]
+    pub alone_then_shared: u32,
 }
 
 impl Counted {
@@ -78,6 +81,7 @@ impl Counted {
             steps: result["steps"].as_u64().unwrap_or(0),
             hb: result["hb"].as_u64(),
             exhausted: result["exhausted"] == true,
+            alone_then_shared: result["alone_then_shared"].as_u64().unwrap_or(0) as u32,
         }
     }
 
@@ -85,6 +89,23 @@ impl Counted {
     pub fn add_to(&self, facts: &mut Facts) {
         facts.add(self.threads, self.steps, self.hb, self.exhausted);
     }
+}
+
+/// How many of `counted` had a JDK collection a thread used alone, its accesses no scheduling
+/// points, while a thread that touched it later was running (`collections=on`'s shortcut, see
+/// the agent's confinement.rs): interleavings inside those uses went unexplored. The warning
+/// for people, when there were any.
+pub fn alone_then_shared_warning(counted: &[Counted]) -> Option<String> {
+    let hit = counted.iter().filter(|c| c.alone_then_shared > 0).count();
+    (hit > 0).then(|| {
+        format!(
+            "in {hit} of {} execution(s) a thread used a JDK collection alone while a thread \
+             that touched it later was running: those uses had no scheduling point inside \
+             (collection accesses become points once a second thread touches the object), so \
+             no switch inside them was explored; --jdk-collections all explores them (slower)",
+            counted.len()
+        )
+    })
 }
 
 /// One failing execution and the JVM launch that ran it.

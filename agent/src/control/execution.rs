@@ -406,6 +406,7 @@ impl Control {
             exhausted,
             hb,
             steps_trace,
+            alone_then_shared: ex.confinement.blind(),
         };
         // Plain main without `out=` says it in one paragraph (plain.rs) instead.
         if !(self.is_plain() && self.options.out.is_none()) {

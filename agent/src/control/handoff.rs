@@ -44,9 +44,17 @@ impl Control {
             return self.settle(st, epoch, me, decision, Mode::Condvar);
         }
         let op = {
-            let State { exec, sites, .. } = &mut *st;
+            let State {
+                exec, sites, model, ..
+            } = &mut *st;
             let ex = exec.as_mut().expect("live execution");
-            let mut view = ExecView { ex, sites, me };
+            let events = model.events().as_slice();
+            let mut view = ExecView {
+                ex,
+                sites,
+                events,
+                me,
+            };
             make(self, &mut view)
         };
         let Some(op) = op else {

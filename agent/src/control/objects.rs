@@ -89,6 +89,8 @@ impl Control {
 pub struct ExecView<'a> {
     pub(super) ex: &'a mut Exec,
     pub(super) sites: &'a IdMap<i64, SiteInfo>,
+    /// The model's events so far.
+    pub(super) events: &'a [scheduler::Event],
     pub me: ThreadId,
 }
 
@@ -108,7 +110,19 @@ impl ExecView<'_> {
         // program's objects between the search and a replay.
         let ex = &mut *self.ex;
         let id = control.known_id(ex, obj);
-        !ex.confinement.touch(id, self.me)
+        let started = u32::try_from(ex.threads.len()).unwrap_or(u32::MAX);
+        !ex.confinement
+            .touch(id, self.me, started, self.events.len())
+    }
+
+    /// After [`ExecView::confined`] said no: counts a use alone the access may have missed
+    /// ([`crate::confinement::Confinement::settle`]) if `program` says the access is the
+    /// program's own call of the collection and that use does not happen before it.
+    pub fn settle_confinement(&mut self, program: impl FnOnce() -> bool) {
+        let (events, me) = (self.events, self.me);
+        self.ex.confinement.settle(|m| {
+            program() && !scheduler::hb::stretch_happens_before(events, m.first, m.events, me)
+        });
     }
 
     /// The application thread of `thread` in this execution, if it is one.
@@ -234,10 +248,13 @@ impl Control {
         if !live(&st, epoch) {
             return;
         }
-        let State { exec, sites, .. } = &mut *st;
+        let State {
+            exec, sites, model, ..
+        } = &mut *st;
         let mut view = ExecView {
             ex: exec.as_mut().unwrap(),
             sites,
+            events: model.events().as_slice(),
             me,
         };
         f(self, &mut view);

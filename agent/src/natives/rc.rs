@@ -35,6 +35,7 @@ pub(super) fn table() -> Vec<(&'static str, Function)> {
         ("nRandomSeed", fn1(n_random_seed)),
         ("nAccessField", fn4(n_access_field)),
         ("nFieldKey", fn1(n_field_key)),
+        ("nUncontrolledCollection", fn1(n_uncontrolled_collection)),
     ]
 }
 
@@ -62,10 +63,19 @@ extern "system" fn n_access(
     let turn = c.point_for(true, |c, v| {
         // Inside a JDK collection: no point (and no step) while one thread alone touched it,
         // nor when the JDK uses it for itself (decided here, before the object gets an id).
-        if crate::juc::is_jdk_site(site)
-            && (v.confined(c, obj) || crate::juc::internal_use(c.jvmti, site))
-        {
-            return None;
+        if crate::juc::is_jdk_site(site) {
+            if v.confined(c, obj) {
+                return None;
+            }
+            let internal = crate::juc::internal_use(c.jvmti, site);
+            v.settle_confinement(|| {
+                !internal
+                    && crate::juc::is_collection_site(site)
+                    && crate::juc::program_calls_collection(c.jvmti)
+            });
+            if internal {
+                return None;
+            }
         }
         Some(access(v.access(c, obj, index, site), write, site))
     });
@@ -441,4 +451,29 @@ extern "system" fn n_access_field(
 extern "system" fn n_field_key(env: *mut JNIEnv, _: jclass, detail: jstring) -> jlong {
     let text = java_string(env, detail).unwrap_or_default();
     crate::sites::field_key(&text) as jlong
+}
+
+/// `RC.nUncontrolledCollection`: whether a program's calls on objects of `class` are
+/// scheduling points: one of the thread-safe collections left unrewritten
+/// (`jdk_classes::UNREWRITTEN_CONCURRENT_COLLECTIONS`, their views and iterators too), with
+/// `collections` on. Asked once per class (`RC` keeps the answer in a `ClassValue`).
+extern "system" fn n_uncontrolled_collection(
+    _env: *mut JNIEnv,
+    _: jclass,
+    class: jclass,
+) -> jboolean {
+    let Some(c) = control() else {
+        return JNI_FALSE;
+    };
+    let uncontrolled = c.options.load.collections
+        && c.jvmti
+            .class_signature(class)
+            .and_then(|sig| Some(sig.strip_prefix('L')?.strip_suffix(';')?.to_string()))
+            .is_some_and(|name| {
+                crate::jdk_classes::is_in(
+                    crate::jdk_classes::UNREWRITTEN_CONCURRENT_COLLECTIONS,
+                    &name,
+                )
+            });
+    jboolean::from(uncontrolled)
 }

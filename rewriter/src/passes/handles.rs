@@ -132,6 +132,55 @@ pub(super) fn local_op(t: u8, slot: u16, store: bool) -> Vec<u8> {
     }
 }
 
+/// A call's arguments stored in scratch locals above the slots other passes use, so that a
+/// hook can be called with some of them (or the receiver beneath them) and the arguments
+/// loaded back for the call.
+pub(super) struct Spill {
+    types: Vec<u8>,
+    slots: Vec<u16>,
+    /// Scratch slots used past the method's own locals.
+    pub used: u16,
+}
+
+impl Spill {
+    pub(super) fn new(ctx: &MethodCtx, types: Vec<u8>) -> Spill {
+        let mut slots = Vec::with_capacity(types.len());
+        let mut next = ctx.scratch_local;
+        for &t in &types {
+            slots.push(next);
+            next += words(t);
+        }
+        Spill {
+            types,
+            slots,
+            used: next - ctx.code.max_locals,
+        }
+    }
+
+    /// Stores every argument, last first (the stack then holds what lay beneath them).
+    pub(super) fn store(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        for (k, &t) in self.types.iter().enumerate().rev() {
+            v.extend(local_op(t, self.slots[k], true));
+        }
+        v
+    }
+
+    /// Loads argument `k` (of type `t`).
+    pub(super) fn load_one(&self, k: usize, t: u8) -> Vec<u8> {
+        local_op(t, self.slots[k], false)
+    }
+
+    /// Loads every argument back, first first.
+    pub(super) fn load(&self) -> Vec<u8> {
+        let mut v = Vec::new();
+        for (k, &t) in self.types.iter().enumerate() {
+            v.extend(local_op(t, self.slots[k], false));
+        }
+        v
+    }
+}
+
 /// Handles instruction `i` if it is a VarHandle or Unsafe access; true when it was.
 pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     if ctx.code.insns[i].op != op::INVOKEVIRTUAL || !ctx.config.data {
@@ -152,47 +201,35 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     let (Some(write), Some(types)) = (write, params(&descriptor)) else {
         return Ok(false);
     };
-    // Spill the arguments (last first) above the slots other passes use.
-    let base = ctx.scratch_local;
-    let mut slots = Vec::with_capacity(types.len());
-    let mut next = base;
-    for &t in &types {
-        slots.push(next);
-        next += words(t);
-    }
-    let mut v = Vec::new();
-    for (k, &t) in types.iter().enumerate().rev() {
-        v.extend(local_op(t, slots[k], true));
-    }
+    let (first, second) = (types.first().copied(), types.get(1).copied());
+    let spill = Spill::new(ctx, types);
+    let mut v = spill.store();
     let hook = if is_vh {
         // [handle] → [handle, handle, coord0 | null, coord1 | -1]
         v.push(op::DUP);
-        match types.first() {
-            Some(b'L') => v.extend(local_op(b'L', slots[0], false)),
+        match first {
+            Some(b'L') => v.extend(spill.load_one(0, b'L')),
             _ => v.push(op::ACONST_NULL),
         }
-        match types.get(1) {
-            Some(b'I') => v.extend(local_op(b'I', slots[1], false)),
+        match second {
+            Some(b'I') => v.extend(spill.load_one(1, b'I')),
             _ => v.push(ICONST_M1),
         }
         Hook::VarHandleAccess
     } else {
         // [unsafe] → [unsafe, object, offset]
-        v.extend(local_op(b'L', slots[0], false));
-        v.extend(local_op(b'J', slots[1], false));
+        v.extend(spill.load_one(0, b'L'));
+        v.extend(spill.load_one(1, b'J'));
         Hook::UnsafeAccess
     };
     v.push(if write { ICONST_1 } else { ICONST_0 });
     let bci = ctx.code.insns[i].offset;
     let owner = if is_vh { VAR_HANDLE } else { UNSAFE };
     v.extend(ctx.site_and_hook(SiteKind::Call(hook), bci, format!("{owner}.{name}"), hook)?);
-    for (k, &t) in types.iter().enumerate() {
-        v.extend(local_op(t, slots[k], false));
-    }
+    v.extend(spill.load());
     ctx.edits.before[i].extend(v);
     ctx.edits.need_stack(6);
-    let used = next - ctx.code.max_locals;
-    ctx.edits.extra_locals = ctx.edits.extra_locals.max(used);
+    ctx.edits.extra_locals = ctx.edits.extra_locals.max(spill.used);
     Ok(true)
 }
 

@@ -7,6 +7,7 @@
 pub mod alloc;
 pub mod atomics;
 pub mod calls;
+pub mod collection_calls;
 pub mod data;
 pub mod handles;
 pub mod identity;
@@ -159,17 +160,21 @@ fn find_super_call(code: &CodeAttr, cp: &ConstantPool) -> Option<usize> {
 /// Instruments one method; `None` when nothing changed.
 fn instrument_method(ctx: &mut MethodCtx) -> Result<Option<Vec<u8>>, RewriteError> {
     let code = ctx.code;
-    // The passes, in order. Calls first: a replaced invoke is not looked at again; a call into
-    // a real monitor is bridged (`real_monitors`), and not looked at again either. Sync next
+    // The passes, in order. Collection calls first (a point before the call, with the stack
+    // left as it was). Calls next: a replaced invoke is not looked at again; a call into a
+    // real monitor is bridged (`real_monitors`), and not looked at again either. Sync next
     // (monitorenter/monitorexit, and the synchronized-method desugaring, which also hooks
-    // every return). Data accesses and allocations last. No two passes insert before the same
-    // instruction, so the order only fixes the order of site numbers within an instruction.
+    // every return). Data accesses and allocations last. Only a collection call and a real
+    // monitor's bridge share an instruction, the first's code before the second's, so the
+    // order only fixes the order of site numbers within an instruction.
     sync::on_method_entry(ctx)?;
     if ctx.config.atomic_entry {
         atomics::on_method_entry(ctx)?;
     }
     let mut alloc = alloc::AllocState::default();
     for i in 0..code.insns.len() {
+        // First, so that its code sees the call's arguments as they are (see there).
+        collection_calls::on_insn(ctx, i)?;
         if calls::on_insn(ctx, i)? || real_monitors::on_insn(ctx, i)? {
             if ctx.config.allocations {
                 alloc::on_insn(ctx, &mut alloc, i)?;

@@ -234,19 +234,23 @@ public final class RC {
      * {@code Thread.enumerate(out)} with the execution's threads the model has not seen end, in
      * the JVM's order (the order they were started): the JVM's list also holds rankcheck's
      * threads and those earlier executions left, and threads that ended in the model but not
-     * yet in the JVM. One scheduling point per thread of the execution asked about.
+     * yet in the JVM. One scheduling point per thread of the execution asked about. A caller
+     * the model does not control gets no answer for any thread (not even itself, which the
+     * JVM always lists) and sees the JVM's list.
      */
     public static int threadEnumerate(Thread[] out, long site) {
-        if (!on || nThreadState(Thread.currentThread(), site) < 0) return Thread.enumerate(out);
+        if (!on) return Thread.enumerate(out);
         Thread[] all = new Thread[Thread.activeCount() + 8];
         int n;
         while ((n = Thread.enumerate(all)) == all.length) all = new Thread[all.length * 2];
         int kept = 0;
+        boolean answered = false;
         for (int i = 0; i < n && kept < out.length; i++) {
             int state = nThreadState(all[i], site);
+            answered |= state >= 0;
             if (state >= 0 && THREAD_STATES[state] != Thread.State.TERMINATED) out[kept++] = all[i];
         }
-        return kept;
+        return answered ? kept : Thread.enumerate(out);
     }
 
     // ---- LockSupport ----------------------------------------------------------------------
@@ -445,6 +449,32 @@ public final class RC {
         else nAccessField(target, f.key, write, site);
     }
 
+    // ---- calls of the thread-safe collections the agent leaves unrewritten --------------------
+
+    /** The key of a collection's one location: every call on it reads or writes the whole. */
+    private static final long COLLECTION_KEY = 0x636f6c6c656374L;
+
+    /** Per class: whether it is such a collection (asked of the agent once per class). */
+    private static final ClassValue<Boolean> UNCONTROLLED_COLLECTION = new ClassValue<Boolean>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+            return nUncontrolledCollection(c);
+        }
+    };
+
+    /**
+     * Before an application's call of a collection method: a scheduling point, one access of
+     * the whole collection, when the receiver is a thread-safe collection whose own code has
+     * no scheduling point ({@code ConcurrentHashMap}, …). Its operations are atomic, so a
+     * check and an act in two calls can then be interleaved, and nothing finer is needed.
+     */
+    public static void collectionCall(Object receiver, boolean write, long site) {
+        if (!on || receiver == null || !UNCONTROLLED_COLLECTION.get(receiver.getClass()) || quiet()) {
+            return;
+        }
+        nAccessField(receiver, COLLECTION_KEY, write, site);
+    }
+
     public static void updaterCreated(Object updater, Class<?> owner, String name, Class<?> type, long site) {
         if (!on) return;
         if (type == null) {
@@ -601,6 +631,9 @@ public final class RC {
     private static native void nAccessField(Object obj, long field, boolean write, long site);
     /** The agent's key of a field written {@code owner.name:descriptor}. */
     private static native long nFieldKey(String detail);
+
+    /** Whether calls on objects of {@code c} are scheduling points ({@link #collectionCall}). */
+    private static native boolean nUncontrolledCollection(Class<?> c);
 
     // ---- method-reference bridges ---------------------------------------------------------
     // A method reference or MethodHandle constant naming a replaced JDK method
