@@ -335,8 +335,7 @@ fn method_name(jvmti: Jvmti, method: jmethodID) -> Option<String> {
 
 /// The internal name of the class that declares `method`.
 fn class_of(jvmti: Jvmti, method: jmethodID) -> Option<String> {
-    let sig = jvmti.class_signature(jvmti.declaring_class(method)?)?;
-    sig.strip_prefix('L')?.strip_suffix(';').map(str::to_string)
+    jvmti.class_name(jvmti.declaring_class(method)?)
 }
 
 // ---- accesses through VarHandles, field updaters and Unsafe ------------------------------

@@ -404,6 +404,12 @@ impl Jvmti {
         .ok()?;
         Some(self.take_string(sig))
     }
+
+    /// The internal name of `class` (`java/util/HashMap`); `None` for arrays and primitives.
+    pub fn class_name(self, class: jni::sys::jclass) -> Option<String> {
+        let sig = self.class_signature(class)?;
+        sig.strip_prefix('L')?.strip_suffix(';').map(str::to_string)
+    }
 }
 
 /// `Lpkg/Cls;` → `pkg.Cls`.

@@ -319,7 +319,9 @@ fn retransform_loaded(h: &LoadHook) {
             let mut modifiable: u8 = 0;
             check(call!(jvmti.0, IsModifiableClass, c, &mut modifiable)).is_ok()
                 && modifiable != 0
-                && class_name(jvmti, c).is_some_and(|n| h.jdk_config(&n, false).is_some())
+                && jvmti
+                    .class_name(c)
+                    .is_some_and(|n| h.jdk_config(&n, false).is_some())
         })
         .collect();
     let _ = check(call!(jvmti.0, Deallocate, classes as *mut c_uchar));
@@ -335,19 +337,13 @@ fn retransform_loaded(h: &LoadHook) {
         // One by one, so that one class the JVM refuses does not leave the others alone.
         for &c in &targets {
             if check(call!(jvmti.0, RetransformClasses, 1, &c)).is_err() {
-                let name = class_name(jvmti, c).unwrap_or_default();
+                let name = jvmti.class_name(c).unwrap_or_default();
                 eprintln!(
                     "rankcheck agent: warning: {name} could not be retransformed (error {e})"
                 );
             }
         }
     }
-}
-
-/// Internal name of a class (`java/util/concurrent/Semaphore`), from its signature.
-fn class_name(jvmti: Jvmti, class: jclass) -> Option<String> {
-    let sig = jvmti.class_signature(class)?;
-    sig.strip_prefix('L')?.strip_suffix(';').map(str::to_string)
 }
 
 #[allow(clippy::too_many_arguments)]

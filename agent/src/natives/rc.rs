@@ -466,14 +466,11 @@ extern "system" fn n_uncontrolled_collection(
         return JNI_FALSE;
     };
     let uncontrolled = c.options.load.collections
-        && c.jvmti
-            .class_signature(class)
-            .and_then(|sig| Some(sig.strip_prefix('L')?.strip_suffix(';')?.to_string()))
-            .is_some_and(|name| {
-                crate::jdk_classes::is_in(
-                    crate::jdk_classes::UNREWRITTEN_CONCURRENT_COLLECTIONS,
-                    &name,
-                )
-            });
+        && c.jvmti.class_name(class).is_some_and(|name| {
+            crate::jdk_classes::is_in(
+                crate::jdk_classes::UNREWRITTEN_CONCURRENT_COLLECTIONS,
+                &name,
+            )
+        });
     jboolean::from(uncontrolled)
 }
