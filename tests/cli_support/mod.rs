@@ -58,12 +58,17 @@ pub struct Timed {
 
 impl Timed {
     /// The longest stretch without a stderr line: from the start to the first line, between
-    /// two lines, and from the last line to the end.
+    /// two lines, and from the last line to the end. The reader thread may stamp the last line
+    /// after the exit was seen, so a later stamp than `ended` counts as no silence.
     pub fn longest_silence(&self) -> Duration {
         let mut times: Vec<Duration> = vec![Duration::ZERO];
         times.extend(self.lines.iter().map(|(t, _)| *t));
         times.push(self.ended);
-        times.windows(2).map(|w| w[1] - w[0]).max().unwrap()
+        times
+            .windows(2)
+            .map(|w| w[1].saturating_sub(w[0]))
+            .max()
+            .unwrap()
     }
 
     /// The lines with their times, for assertion messages.
