@@ -6,53 +6,33 @@
 //! the walk gives the one that runs a whole thread first probability 2⁻¹⁰. Picking a thread with
 //! probability proportional to the events it still has to perform makes every interleaving
 //! equally likely (the interleavings that start with thread i's event are a fraction n_i / Σ n
-//! of all). SURW applies this only to the *interesting* events — accesses to the shared
-//! variables the instrumentation chose, monitor acquisitions, waits, notifies, parks, yields —
-//! so the interleavings of what can race are sampled uniformly, while everything else runs at
-//! once:
+//! of all). SURW applies this only to the *interesting* events — accesses to locations
+//! two threads use (one writing), acquisitions of monitors two threads enter, and every wait,
+//! notify, park, yield and thread query ([`selection`]) — so the interleavings of what can race
+//! are sampled uniformly, while everything else runs at once:
 //!
 //! 1. An enabled thread whose pending operation is not interesting runs first (the running
-//!    thread if it is one, else the lowest id): thread starts, ends, joins, monitor exits and
-//!    the like never split an interleaving of interesting events.
+//!    thread if it is one, else the lowest id): thread starts, ends, joins, monitor exits, a
+//!    thread's own objects and the like never split an interleaving of interesting events.
 //! 2. When every enabled thread's pending operation is interesting, thread t is drawn with
 //!    weight `max(1, estimate(t) − done(t))`: its interesting events still to come.
 //! 3. `estimate(t)` is the most interesting events thread t (by creation order) performed in an
 //!    earlier execution of this strategy value: a chunk's first execution is a uniform walk over
-//!    the interesting points, the next ones sample by the counts it saw. The estimate only ever
-//!    grows, so a thread that does more work in some interleavings is weighted by its most.
+//!    every access and acquisition, the next ones sample by the counts it saw. The estimate only
+//!    grows while the selection stays the same; when an execution adds to the selection, the
+//!    estimate is that execution's counts under the new selection.
 //!
 //! With exact counts and every thread enabled throughout, each interleaving of interesting
 //! events has probability 1 / (multinomial); the simulator test checks it by a chi-square
 //! against brute-force enumeration.
 
+mod selection;
+
 use super::api::{ExecutionSummary, Pick, Strategy, View};
 use crate::events::EventLog;
 use crate::ids::{ObjId, ThreadId};
-use crate::op::OpKind;
 use crate::rng::{RandomSource, SeededRandom};
-
-/// Whether SURW samples the interleavings of operations of this kind (otherwise they run at
-/// once).
-pub fn interesting(kind: OpKind) -> bool {
-    matches!(
-        kind,
-        OpKind::Read
-            | OpKind::Write
-            | OpKind::MonitorEnter
-            | OpKind::Wait
-            | OpKind::WaitReturn
-            | OpKind::Notify
-            | OpKind::NotifyAll
-            | OpKind::Park
-            | OpKind::Unpark
-            | OpKind::Yield
-            | OpKind::Sleep
-            | OpKind::Interrupt
-            | OpKind::IsInterrupted
-            | OpKind::ThreadStatus
-            | OpKind::LiveThreads
-    )
-}
+use selection::Selection;
 
 /// The selectively uniform random walk.
 #[derive(Clone, Debug)]
@@ -65,6 +45,8 @@ pub struct Surw {
     done: Vec<u64>,
     /// Events of the execution's log counted so far.
     consumed: usize,
+    /// Which events are interesting.
+    selection: Selection,
 }
 
 impl Surw {
@@ -76,6 +58,7 @@ impl Surw {
             estimate: Vec::new(),
             done: Vec::new(),
             consumed: 0,
+            selection: Selection::default(),
         }
     }
 
@@ -94,7 +77,7 @@ impl Surw {
         while self.consumed < events.len() {
             let e = &events[self.consumed];
             self.consumed += 1;
-            if interesting(e.kind) {
+            if self.selection.interesting_event(e) {
                 let i = e.thread.index();
                 if self.done.len() <= i {
                     self.done.resize(i + 1, 0);
@@ -116,11 +99,14 @@ impl Strategy for Surw {
         self.count(view.events);
         if let Some(c) = view
             .running_candidate()
-            .filter(|c| !interesting(c.op.kind()))
+            .filter(|c| !self.selection.interesting_op(&c.op))
         {
             return Ok(c.thread);
         }
-        if let Some(c) = view.enabled.iter().find(|c| !interesting(c.op.kind())) {
+        if let Some(c) = view
+            .enabled
+            .iter()
+            .find(|c| !self.selection.interesting_op(&c.op)) {
             return Ok(c.thread);
         }
         let total: u64 = view.enabled.iter().map(|c| self.weight(c.thread)).sum();
@@ -142,6 +128,13 @@ impl Strategy for Surw {
     fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
         // The steps after the last pick.
         self.count(summary.events);
+        if self.selection.learn(summary.events) {
+            // Counts under the old selection would overweight threads busy with their own data.
+            self.done.clear();
+            self.consumed = 0;
+            self.count(summary.events);
+            self.estimate.clear();
+        }
         if self.estimate.len() < self.done.len() {
             self.estimate.resize(self.done.len(), 0);
         }
@@ -155,28 +148,73 @@ impl Strategy for Surw {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{run_execution, Ins, Program};
+    use crate::op::OpKind;
+    use crate::sim::{run_execution, Cmp, Ins, Program, Val};
     use crate::strategy::{Dfs, RandomWalk};
     use crate::{Config, Execution};
     use std::collections::HashMap;
 
-    /// Main starts two workers and joins them; each worker writes three variables of its own.
+    /// Main starts two workers and joins them; each worker writes the three shared variables.
     fn two_writers() -> Program {
-        let writes = |first: u32| -> Vec<Ins> {
-            (first..first + 3)
+        let writes = || -> Vec<Ins> {
+            (0..3)
                 .map(|var| Ins::Write {
                     var,
-                    val: crate::sim::Val::Const(1),
+                    val: Val::Const(1),
                 })
                 .collect()
         };
         Program {
             name: "two-writers",
-            vars: vec![0; 6],
+            vars: vec![0; 3],
             bodies: vec![
                 vec![Ins::Start(1), Ins::Start(2), Ins::Join(1), Ins::Join(2)],
-                writes(0),
-                writes(3),
+                writes(),
+                writes(),
+            ],
+        }
+    }
+
+    /// Main starts two workers, joins them and checks the shared counter (variable 0) is 2;
+    /// each worker writes `private` variables of its own, half before and half after it increments
+    /// the counter.
+    fn busy_counter(private: u32) -> Program {
+        let worker = |first: u32| -> Vec<Ins> {
+            let own = |vars: std::ops::Range<u32>| {
+                vars.map(|var| Ins::Write {
+                    var,
+                    val: Val::Const(1),
+                })
+            };
+            let half = first + private / 2;
+            let mut body: Vec<Ins> = own(first..half).collect();
+            body.push(Ins::Read { var: 0, reg: 0 });
+            body.push(Ins::Write {
+                var: 0,
+                val: Val::RegPlus(0, 1),
+            });
+            body.extend(own(half..first + private));
+            body
+        };
+        Program {
+            name: "busy-counter",
+            vars: vec![0; 1 + 2 * private as usize],
+            bodies: vec![
+                vec![
+                    Ins::Start(1),
+                    Ins::Start(2),
+                    Ins::Join(1),
+                    Ins::Join(2),
+                    Ins::Read { var: 0, reg: 0 },
+                    Ins::Assert {
+                        reg: 0,
+                        cmp: Cmp::Eq,
+                        val: Val::Const(2),
+                        msg: "lost update",
+                    },
+                ],
+                worker(1),
+                worker(1 + private),
             ],
         }
     }
@@ -250,6 +288,38 @@ mod tests {
         assert_eq!(
             interleavings(Surw::new(3), 50, 0),
             interleavings(Surw::new(3), 50, 0)
+        );
+    }
+
+    #[test]
+    fn a_threads_own_accesses_do_not_dilute_the_racing_pair() {
+        // Twenty private writes each: a walk over every access splits the workers' two
+        // counter accesses in one execution in four; over the interesting ones (the counter's four accesses and
+        // main's read) two orders in three lose an update.
+        let program = busy_counter(20);
+        let mut exec = Execution::new(Config::default(), Surw::new(5));
+        let mut bugs = 0;
+        let runs = 300;
+        for i in 0..=runs {
+            let outcome = run_execution(&mut exec, &program).unwrap();
+            if i > 0 && outcome.is_bug() {
+                bugs += 1;
+            }
+            assert!(exec.finish(outcome.is_bug()).unwrap());
+            exec.restart().unwrap();
+            if i == 0 {
+                // Learned: only the counter's accesses count (main reads it once).
+                assert_eq!(
+                    (0..3)
+                        .map(|t| exec.strategy().estimate(ThreadId(t)))
+                        .collect::<Vec<_>>(),
+                    [1, 2, 2]
+                );
+            }
+        }
+        assert!(
+            bugs * 2 > runs,
+            "lost update in only {bugs} of {runs} executions"
         );
     }
 }
