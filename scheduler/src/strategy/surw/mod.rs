@@ -21,6 +21,9 @@
 //!    every access and acquisition, the next ones sample by the counts it saw. The estimate only
 //!    grows while the selection stays the same; when an execution adds to the selection, the
 //!    estimate is that execution's counts under the new selection.
+//! 4. One execution in [`WHOLE_EVERY`] is a *whole* walk, every access and acquisition
+//!    interesting (with estimates of its own), so that what the selection has not yet seen
+//!    shared still gets interleaved; every execution teaches the selection.
 //!
 //! With exact counts and every thread enabled throughout, each interleaving of interesting
 //! events has probability 1 / (multinomial); the simulator test checks it by a chi-square
@@ -34,19 +37,38 @@ use crate::ids::{ObjId, ThreadId};
 use crate::rng::{RandomSource, SeededRandom};
 use selection::Selection;
 
+/// One execution in this many (and a chunk's first) treats every access and acquisition as
+/// interesting: the selection only learns what executions show, and an execution that runs a
+/// thread's "private" stretch at once can keep a location from ever looking shared (one
+/// fork/join worker doing all the adds), so a share of whole walks keeps it learning.
+const WHOLE_EVERY: u64 = 4;
+
+/// Estimates per thread id: of the selective executions, and of the whole ones.
+#[derive(Clone, Debug, Default)]
+struct Estimates {
+    selective: Vec<u64>,
+    whole: Vec<u64>,
+}
+
 /// The selectively uniform random walk.
 #[derive(Clone, Debug)]
 pub struct Surw {
     seed: u64,
     rng: SeededRandom,
-    /// Interesting events per thread id, the most seen in an earlier execution.
-    estimate: Vec<u64>,
+    /// Interesting events per thread id, the most seen in an earlier execution of each kind.
+    estimates: Estimates,
     /// Interesting events per thread id performed in this execution.
     done: Vec<u64>,
     /// Events of the execution's log counted so far.
     consumed: usize,
-    /// Which events are interesting.
+    /// Which events are interesting in a selective execution.
     selection: Selection,
+    /// Every access and acquisition interesting: never learns.
+    everything: Selection,
+    /// Whether this execution is a whole walk.
+    whole: bool,
+    /// Executions begun.
+    begun: u64,
 }
 
 impl Surw {
@@ -55,21 +77,42 @@ impl Surw {
         Surw {
             seed,
             rng: SeededRandom::for_execution(seed, 0),
-            estimate: Vec::new(),
+            estimates: Estimates::default(),
             done: Vec::new(),
             consumed: 0,
             selection: Selection::default(),
+            everything: Selection::default(),
+            whole: true,
+            begun: 0,
         }
     }
 
-    /// The current estimate of thread `t`'s interesting events.
+    /// The current estimate of thread `t`'s interesting events in a selective execution.
     pub fn estimate(&self, t: ThreadId) -> u64 {
-        self.estimate.get(t.index()).copied().unwrap_or(0)
+        self.estimates
+            .selective
+            .get(t.index())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    fn current(&self) -> &Selection {
+        if self.whole {
+            &self.everything
+        } else {
+            &self.selection
+        }
     }
 
     fn weight(&self, t: ThreadId) -> u64 {
+        let estimate = if self.whole {
+            &self.estimates.whole
+        } else {
+            &self.estimates.selective
+        };
         let done = self.done.get(t.index()).copied().unwrap_or(0);
-        self.estimate(t).saturating_sub(done).max(1)
+        let estimate = estimate.get(t.index()).copied().unwrap_or(0);
+        estimate.saturating_sub(done).max(1)
     }
 
     /// Counts the interesting events performed since the last count.
@@ -77,7 +120,7 @@ impl Surw {
         while self.consumed < events.len() {
             let e = &events[self.consumed];
             self.consumed += 1;
-            if self.selection.interesting_event(e) {
+            if self.current().interesting_event(e) {
                 let i = e.thread.index();
                 if self.done.len() <= i {
                     self.done.resize(i + 1, 0);
@@ -88,25 +131,39 @@ impl Surw {
     }
 }
 
+/// Raises each of `estimate` to at least the matching count of `done`.
+fn raise(estimate: &mut Vec<u64>, done: &[u64]) {
+    if estimate.len() < done.len() {
+        estimate.resize(done.len(), 0);
+    }
+    for (e, d) in estimate.iter_mut().zip(done) {
+        *e = (*e).max(*d);
+    }
+}
+
 impl Strategy for Surw {
     fn begin_execution(&mut self, index: u64) {
         self.rng = SeededRandom::for_execution(self.seed, index);
         self.done.clear();
         self.consumed = 0;
+        self.whole = self.begun == 0 || index % WHOLE_EVERY == 0;
+        self.begun += 1;
     }
 
     fn pick(&mut self, view: &View<'_>) -> Pick {
         self.count(view.events);
+        let selection = self.current();
         if let Some(c) = view
             .running_candidate()
-            .filter(|c| !self.selection.interesting_op(&c.op))
+            .filter(|c| !selection.interesting_op(&c.op))
         {
             return Ok(c.thread);
         }
         if let Some(c) = view
             .enabled
             .iter()
-            .find(|c| !self.selection.interesting_op(&c.op)) {
+            .find(|c| !selection.interesting_op(&c.op))
+        {
             return Ok(c.thread);
         }
         let total: u64 = view.enabled.iter().map(|c| self.weight(c.thread)).sum();
@@ -128,18 +185,25 @@ impl Strategy for Surw {
     fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
         // The steps after the last pick.
         self.count(summary.events);
+        if self.whole {
+            raise(&mut self.estimates.whole, &self.done);
+        } else {
+            raise(&mut self.estimates.selective, &self.done);
+        }
         if self.selection.learn(summary.events) {
-            // Counts under the old selection would overweight threads busy with their own data.
-            self.done.clear();
-            self.consumed = 0;
-            self.count(summary.events);
-            self.estimate.clear();
-        }
-        if self.estimate.len() < self.done.len() {
-            self.estimate.resize(self.done.len(), 0);
-        }
-        for (e, d) in self.estimate.iter_mut().zip(&self.done) {
-            *e = (*e).max(*d);
+            // Counts under the old selection would overweight threads busy with their own
+            // data: the selective estimate starts again from this execution under the new one.
+            let mut counts = Vec::new();
+            for e in summary.events.iter() {
+                if self.selection.interesting_event(e) {
+                    let i = e.thread.index();
+                    if counts.len() <= i {
+                        counts.resize(i + 1, 0);
+                    }
+                    counts[i] += 1;
+                }
+            }
+            self.estimates.selective = counts;
         }
         true
     }
@@ -317,8 +381,10 @@ mod tests {
                 );
             }
         }
+        // One execution in WHOLE_EVERY is a whole walk (one in four lose there): 9 in 20 is
+        // well above what a walk over every access finds.
         assert!(
-            bugs * 2 > runs,
+            bugs * 20 > runs * 9,
             "lost update in only {bugs} of {runs} executions"
         );
     }
