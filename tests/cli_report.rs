@@ -27,29 +27,31 @@ fn without_ids(text: &str) -> String {
     out
 }
 
-/// Runs `rankcheck test --manifest` on one bundled program; returns its report folder.
+/// Runs `rankcheck test --manifest` on one bundled program with `--strategy pos`; returns its
+/// report folder. The known causes of contest-bench's manifests (`expected.cause`) describe the
+/// failures pos finds with seed 0 (pos was the default until 0.7.0); surw, the default now,
+/// finds other manifestations of some of these bugs with that seed (Critical's through
+/// `Room.inside`, not `Door`'s flag).
 fn report_of(program: &str, out: &Path) -> (PathBuf, Ran) {
-    report_in("contest-bench", program, out)
+    report_in("contest-bench", program, out, &["--strategy", "pos"])
 }
 
-/// [`report_of`] for a program of `suite` (a folder of the repository).
-fn report_in(suite: &str, program: &str, out: &Path) -> (PathBuf, Ran) {
+/// [`report_of`] for a program of `suite` (a folder of the repository), with `extra` options.
+fn report_in(suite: &str, program: &str, out: &Path, extra: &[&str]) -> (PathBuf, Ran) {
     let manifest = root().join(suite).join(program);
-    let ran = rankcheck(
-        &root(),
-        &[
-            "test",
-            "--manifest",
-            manifest.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--seed",
-            "0",
-            "-j",
-            "1",
-        ],
-        Duration::from_secs(120),
-    );
+    let mut args = vec![
+        "test",
+        "--manifest",
+        manifest.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--seed",
+        "0",
+        "-j",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    let ran = rankcheck(&root(), &args, Duration::from_secs(120));
     assert_eq!(ran.code, 1, "{program}: a bug is found\n{}", ran.both());
     let dir = std::fs::read_dir(out)
         .unwrap()
@@ -140,7 +142,7 @@ fn bundled_bug_reports_start_with_their_cause() {
 #[test]
 fn a_library_s_bookkeeping_is_not_the_cause() {
     let scratch = scratch("report-library");
-    let (dir, _) = report_in("tests/programs", "QueueConsumersTotal", &scratch);
+    let (dir, _) = report_in("tests/programs", "QueueConsumersTotal", &scratch, &[]);
     let explanation = std::fs::read_to_string(dir.join("explanation.txt")).unwrap();
     let first = explanation.lines().next().unwrap_or("");
     assert!(
