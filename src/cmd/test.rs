@@ -2,8 +2,8 @@
 //! over parallel JVMs; stops at the first bug (exit 1) after replaying it, or prints what the
 //! budget covered (exit 0). The work is done by `crate::driver::search`.
 //!
-//! Defaults: strategy `pos` (`driver::strategy::DEFAULT`: the only strategy that found every
-//! bug of the bundled contest-bench sweep; see the README), budget 1000
+//! Defaults: strategy `surw` (`driver::strategy::DEFAULT`: the fewest executions to the bug over
+//! the four bundled suites, and every bug `pos` found; see the README), budget 1000
 //! executions, seed 0, one JVM per core, reports in `rankcheck-out/`. `--c-mode` is passed to
 //! the agent as `c-mode=…` only when given.
 
