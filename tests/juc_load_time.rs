@@ -21,6 +21,10 @@ fn executions(dir: &Path, cp: &Path, main: &str, load_time: bool, extra: &[&str]
         "--keep-going",
         "--seed",
         "3",
+        // The subject is instrumentation, not the strategy: pos finds fewer bugs per execution
+        // than surw, so fewer of them are replayed and minimized (surw: 556 s instead of 161).
+        "--strategy",
+        "pos",
     ];
     if load_time {
         args.push("--load-time");

@@ -22,10 +22,16 @@ use cli_support::{rankcheck, root, scratch, LIMIT};
 use serde_json::Value;
 use std::path::Path;
 
-/// The buggy programs, with a piece of their failure message.
+/// The buggy programs, with a piece of their failure message (pieces separated by `|`: any of
+/// them, where one race shows in more than one way).
 const BUGGY: &[(&str, &str)] = &[
     ("SharedHashMapPuts", "expected 8 entries"),
-    ("ParallelStreamAdd", "expected 8 squares"),
+    // Two adds racing inside ArrayList.add lose an element, or one writes past the array the
+    // other has not grown yet.
+    (
+        "ParallelStreamAdd",
+        "expected 8 squares|ArrayIndexOutOfBoundsException",
+    ),
     ("WordCountComputeIfAbsent", "'be' counted"),
     ("SupplyAsyncTotal", "but the prices add up to"),
     // Synchronized methods of a JDK class: before Vector's were desugared into the model's
@@ -108,7 +114,7 @@ fn collection_stream_and_pool_bugs_are_found_and_replayed() {
             let bug = &json["bugs"][0];
             let message = bug["message"].as_str().unwrap_or_default();
             assert!(
-                message.contains(needle),
+                needle.split('|').any(|n| message.contains(n)),
                 "{name}: not the planted failure: {message}"
             );
             let report = bug["report"].as_str().expect("a report folder");
