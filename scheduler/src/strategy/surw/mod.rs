@@ -121,14 +121,19 @@ impl Surw {
             let e = &events[self.consumed];
             self.consumed += 1;
             if self.current().interesting_event(e) {
-                let i = e.thread.index();
-                if self.done.len() <= i {
-                    self.done.resize(i + 1, 0);
-                }
-                self.done[i] += 1;
+                tally(&mut self.done, e.thread);
             }
         }
     }
+}
+
+/// Counts one event of thread `t` in `counts` (per thread id).
+fn tally(counts: &mut Vec<u64>, t: ThreadId) {
+    let i = t.index();
+    if counts.len() <= i {
+        counts.resize(i + 1, 0);
+    }
+    counts[i] += 1;
 }
 
 /// Raises each of `estimate` to at least the matching count of `done`.
@@ -196,11 +201,7 @@ impl Strategy for Surw {
             let mut counts = Vec::new();
             for e in summary.events.iter() {
                 if self.selection.interesting_event(e) {
-                    let i = e.thread.index();
-                    if counts.len() <= i {
-                        counts.resize(i + 1, 0);
-                    }
-                    counts[i] += 1;
+                    tally(&mut counts, e.thread);
                 }
             }
             self.estimates.selective = counts;
