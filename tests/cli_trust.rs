@@ -664,7 +664,9 @@ fn threads_started_by_reflection_are_said_not_ignored() {
     let json = one_json(&ran);
     let error = json["error"].as_str().unwrap_or_default();
     assert!(
-        error.contains("ran uncontrolled") && error.contains("'Thread-0'"),
+        // Either thread may be the one caught first: both run uncontrolled, and which one
+        // makes the first unscheduled call is up to the JVM.
+        error.contains("ran uncontrolled") && error.contains("('Thread-"),
         "{}",
         ran.both()
     );
