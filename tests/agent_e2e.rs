@@ -774,7 +774,10 @@ fn icb_in_fork_mode_explores_as_many_schedules_as_in_one_jvm() {
     assert_eq!(code, Some(0), "{explain}");
     assert!(!explain.contains("--fork ignored"), "{explain}");
     assert_eq!(forked, in_jvm, "{explain}");
-    assert!(explain.contains("ICB explored every schedule"), "{explain}");
+    assert!(
+        explain.contains("ICB explored every happens-before-distinct schedule"),
+        "{explain}"
+    );
     // rankcheck run --fork carries the state the same way.
     let run = rankcheck_run(
         "TwoWriters",

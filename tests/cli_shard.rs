@@ -1,6 +1,6 @@
 //! `--shard` and `rankcheck merge` end to end, on a real JVM: a search run as one shard and as
-//! four (processes started with a Kubernetes Indexed Job's and a Slurm array's environment)
-//! merges into the same result — the same executions with the same happens-before graphs and
+//! four (processes started with a Kubernetes Indexed Job's and a Slurm array's environment),
+//! and an exhaustive search split by its frontier into three, merge into the same result — the same executions with the same happens-before graphs and
 //! steps, the same first bug with the same schedule, the same coverage text — and a sweep in
 //! four shards merges into the unsharded sweep's tables. Shards that do not belong together
 //! are bad input.
@@ -48,18 +48,22 @@ fn merge(dir: &Path, outs: &[&str], into: &str) -> (Ran, Value) {
     (ran, json)
 }
 
-/// The counted executions of shards `outs`, up to and including `last`, by index.
-fn counted(dir: &Path, outs: &[&str], last: u64) -> Vec<Value> {
-    let mut all: Vec<Value> = outs
-        .iter()
+/// Every counted execution of shards `outs`, as their shard files list them.
+fn all_counted(dir: &Path, outs: &[&str]) -> Vec<Value> {
+    outs.iter()
         .flat_map(|o| {
             shard_file(&dir.join(o))["body"]["counted"]
                 .as_array()
                 .unwrap()
                 .clone()
         })
-        .filter(|c| c["index"].as_u64().unwrap() <= last)
-        .collect();
+        .collect()
+}
+
+/// The counted executions of shards `outs`, up to and including `last`, by index.
+fn counted(dir: &Path, outs: &[&str], last: u64) -> Vec<Value> {
+    let mut all = all_counted(dir, outs);
+    all.retain(|c| c["index"].as_u64().unwrap() <= last);
     all.sort_by_key(|c| c["index"].as_u64().unwrap());
     all
 }
@@ -165,6 +169,127 @@ fn a_sampling_search_in_four_shards_is_the_search_in_one() {
         )
         .unwrap();
         assert_eq!(merged_file["executions"], merged["executions"]);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The executions of partitioned shards `outs` in the unsharded order (by order key, the
+/// first execution once), each without what is its shard's own (numbering, exhaustion).
+fn in_order(dir: &Path, outs: &[&str]) -> Vec<Value> {
+    let mut all = all_counted(dir, outs);
+    all.sort_by_key(|c| {
+        let key: Vec<u64> = serde_json::from_value(c["order"].clone()).unwrap();
+        key
+    });
+    all.dedup_by(|a, b| a["order"] == b["order"]);
+    for c in &mut all {
+        // Each shard numbers its executions and says when its own part ended.
+        let c = c.as_object_mut().unwrap();
+        c.remove("index");
+        c.remove("exhausted");
+    }
+    all
+}
+
+/// An exhaustive search (ICB without pruning) split over three shards by its frontier: merged,
+/// it is the unsharded search — the same executions in the same order, the same first bug with
+/// the same schedule, the same coverage text, and for a clean program the same exhaustion claim.
+#[test]
+fn an_exhaustive_search_in_three_shards_is_the_search_in_one() {
+    let dir = scratch("shard-icb");
+    for (program, expect) in [("CheckThenAct", 1), ("LostUpdateFixed", 0)] {
+        let manifest = root().join("tests/programs").join(program);
+        let manifest = manifest.to_str().unwrap();
+        let args = |out: &'static str, extra: &[&'static str]| -> Vec<String> {
+            let mut a: Vec<String> = [
+                "test",
+                "--manifest",
+                manifest,
+                "--strategy",
+                "icb",
+                "-c",
+                "1",
+                "--no-prune",
+                "--budget",
+                "2000",
+                "-j",
+                "1",
+                "--no-minimize",
+                "--out",
+                out,
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+            a.extend(extra.iter().map(|s| s.to_string()));
+            a
+        };
+        let run = |out: &'static str, extra: &[&'static str], env: &Env| {
+            let a = args(out, extra);
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            let ran = rankcheck_env(&dir, &a, env, LIMIT);
+            assert_eq!(ran.code, expect, "{program} {out}: {}", ran.both());
+            ran
+        };
+        let plain = run("plain", &["--json"], &Vec::new());
+        let plain: Value = serde_json::from_str(plain.stdout.trim()).unwrap();
+        run("one", &["--shard", "1/1"], &Vec::new());
+        let outs = ["k-1", "k-2", "k-3"];
+        for (i, out) in outs.iter().enumerate() {
+            let index = i.to_string();
+            let env = vec![("JOB_COMPLETION_INDEX", Path::new(&index))];
+            let a = args(out, &["--shard", "auto", "--shards", "3"]);
+            let a: Vec<&str> = a.iter().map(String::as_str).collect();
+            let ran = rankcheck_env(&dir, &a, &env, LIMIT);
+            assert!(
+                ran.code == 0 || ran.code == 1,
+                "{program} {out}: {}",
+                ran.both()
+            );
+        }
+        let (ran, merged) = merge(&dir, &outs, &format!("merged-{program}"));
+        assert_eq!(ran.code, expect, "{program}: {}", ran.both());
+        for key in ["executions", "coverage", "strategy", "bug"] {
+            assert_eq!(merged[key], plain[key], "{program}: {key}");
+        }
+        // Each shard ran a part; together, exactly the unsharded executions in its order.
+        let sizes: Vec<usize> = outs
+            .iter()
+            .map(|o| {
+                shard_file(&dir.join(o))["body"]["counted"]
+                    .as_array()
+                    .unwrap()
+                    .len()
+            })
+            .collect();
+        let executions = plain["executions"].as_u64().unwrap() as usize;
+        assert!(
+            sizes.iter().all(|&n| n < executions),
+            "{program}: {sizes:?}"
+        );
+        let whole = in_order(&dir, &["one"]);
+        let mut parts = in_order(&dir, &outs);
+        if expect == 1 {
+            // The unsharded search stops at its bug; the shards may have gone on past it.
+            parts.truncate(executions);
+        }
+        assert_eq!(parts, whole, "{program}");
+        assert_eq!(whole.len(), executions, "{program}");
+        if expect == 1 {
+            let (first, plain_first) = (&merged["bugs"][0], &plain["bugs"][0]);
+            for key in ["execution", "kind", "message"] {
+                assert_eq!(first[key], plain_first[key], "{program}: first bug's {key}");
+            }
+            assert_eq!(schedule_of(first), schedule_of(plain_first), "{program}");
+        } else {
+            assert!(
+                merged["coverage"]
+                    .as_str()
+                    .unwrap()
+                    .contains("ICB explored every schedule"),
+                "{merged}"
+            );
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -283,8 +408,8 @@ fn shards_that_do_not_belong_together_and_bad_shards_are_usage_errors() {
     );
     assert_usage_error(
         &dir,
-        &test(&["--shard", "1/2", "--strategy", "icb"]),
-        "cannot be split",
+        &test(&["--shard", "1/2", "--strategy", "scs"]),
+        "cannot be spread over shards",
     );
     let no_count = rankcheck_env(
         &dir,

@@ -23,6 +23,8 @@ pub struct Options {
     pub epsilon: Option<f64>,
     /// Happens-before pruning for ICB.
     pub prune: bool,
+    /// Run only this part of an exhaustive search (`partition=I/N`, a shard of it).
+    pub partition: Option<scheduler::strategy::partition::Partition>,
     /// Executions to run in this JVM (the strategy may stop earlier).
     pub executions: u64,
     /// Index of the first execution (a session split over several JVMs, e.g. fork mode).
@@ -114,6 +116,7 @@ impl Default for Options {
             threads: None,
             epsilon: None,
             prune: true,
+            partition: None,
             executions: 1,
             first_execution: 0,
             max_steps: scheduler::Config::default().max_steps,
@@ -170,6 +173,7 @@ pub const KEYS: &[&str] = &[
     "threads",
     "epsilon",
     "prune",
+    "partition",
     "executions",
     "first-execution",
     "max-steps",
@@ -224,6 +228,7 @@ impl Options {
             threads: self.threads,
             epsilon: self.epsilon,
             prune: self.prune,
+            partition: self.partition,
         }
     }
 
@@ -276,6 +281,10 @@ impl Options {
                 self.epsilon = Some(value.trim().parse().map_err(|_| bad("not a number"))?)
             }
             "prune" => self.prune = switch(value)?,
+            "partition" => {
+                let part = scheduler::strategy::partition::Partition::parse(value.trim());
+                self.partition = Some(part.map_err(|e| bad(&e))?)
+            }
             "executions" => {
                 self.executions = num(value)?;
                 if self.executions == 0 {

@@ -113,6 +113,8 @@ pub struct ExecutionResult {
     pub exhausted: bool,
     /// The execution's happens-before graph hash, when the strategy computes it.
     pub hb: Option<u64>,
+    /// A partitioned search: the execution's place in the whole search's order.
+    pub order: Option<Vec<u64>>,
     /// Every step, with `trace=on`.
     pub steps_trace: Option<StepsTrace>,
     /// Collections a thread used alone, with no scheduling point, while a thread that touched
@@ -147,6 +149,7 @@ impl ExecutionResult {
             "coverage": self.coverage,
             "exhausted": self.exhausted,
             "hb": self.hb,
+            "order": self.order,
             "steps_trace": self.steps_trace.as_ref().map(StepsTrace::to_json),
             "alone_then_shared": self.alone_then_shared,
         })
@@ -226,6 +229,7 @@ mod tests {
             coverage: "12 executions".into(),
             exhausted: false,
             hb: Some(7),
+            order: None,
             steps_trace: None,
             alone_then_shared: 0,
         };

@@ -44,6 +44,12 @@ pub trait Covering: Strategy + Send {
     fn last_graph(&self) -> Option<u64> {
         None
     }
+    /// For a partitioned search: the place of the execution that ended last in the order the
+    /// unpartitioned search would run it (`strategy::icb::order`), by which a merge of the parts
+    /// counts and numbers executions.
+    fn order_key(&self) -> Option<Vec<u64>> {
+        None
+    }
 }
 
 impl Covering for Icb {
@@ -55,6 +61,9 @@ impl Covering for Icb {
     }
     fn save(&self) -> Option<String> {
         Some(self.to_text())
+    }
+    fn order_key(&self) -> Option<Vec<u64>> {
+        self.last_order_key().map(<[u64]>::to_vec)
     }
 }
 
@@ -286,5 +295,8 @@ impl<S: Covering> Covering for CountGraphs<S> {
     }
     fn last_graph(&self) -> Option<u64> {
         self.last
+    }
+    fn order_key(&self) -> Option<Vec<u64>> {
+        self.inner.order_key()
     }
 }

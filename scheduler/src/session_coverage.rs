@@ -31,6 +31,9 @@ pub struct Facts {
     pub max_threads: u32,
     /// Most steps in one execution (PCT's k).
     pub max_steps: u64,
+    /// Executions that left the prefix their enumeration gave them (nondeterminism the
+    /// scheduler does not control): the subtrees behind them may be incomplete.
+    pub diverged: u64,
 }
 
 impl Facts {
@@ -53,6 +56,16 @@ impl Facts {
         }
     }
 
+    /// Adds one execution the strategy ended early because the rest of it was explored from
+    /// the same state (ICB's pruning): its happens-before graph is of a prefix, not one more
+    /// distinct graph.
+    pub fn add_pruned(&mut self, threads: u32, steps: u64, exhausted: bool) {
+        let first = self.executions == 0;
+        let graphs = self.graphs.take();
+        self.add(threads, steps, None, exhausted);
+        self.graphs = if first { Some(BTreeSet::new()) } else { graphs };
+    }
+
     /// Merges the facts of another part of the same search.
     pub fn merge(&mut self, other: &Facts) {
         if other.executions == 0 {
@@ -63,6 +76,7 @@ impl Facts {
             return;
         }
         self.executions += other.executions;
+        self.diverged += other.diverged;
         self.max_threads = self.max_threads.max(other.max_threads);
         self.max_steps = self.max_steps.max(other.max_steps);
         self.exhausted |= other.exhausted;
@@ -102,14 +116,32 @@ pub fn statement(strategy: &str, b: &Bounds, facts: &Facts) -> String {
     let k = facts.max_steps.max(1);
     let c = b.c.unwrap_or(DEFAULT_C);
     let claim = match strategy {
-        ICB if facts.exhausted => format!(
-            "ICB explored every schedule with at most {c} preemption(s): no bug needs {c} or \
-             fewer preemptions at the instrumented scheduling points"
-        ),
-        ICB => format!(
-            "ICB did not finish the schedules with at most {c} preemption(s) within the budget: \
-             no claim beyond the executions run"
-        ),
+        ICB => {
+            let what = if b.prune {
+                "every happens-before-distinct schedule"
+            } else {
+                "every schedule"
+            };
+            let mut claim = if facts.exhausted {
+                format!(
+                    "ICB explored {what} with at most {c} preemption(s): no bug needs {c} or \
+                     fewer preemptions at the instrumented scheduling points"
+                )
+            } else {
+                format!(
+                    "ICB did not finish {what} with at most {c} preemption(s) within the \
+                     budget: no claim beyond the executions run"
+                )
+            };
+            if facts.diverged > 0 {
+                claim.push_str(&format!(
+                    "; {} execution(s) left the prefix they were given (nondeterminism \
+                     rankcheck does not control), so schedules behind them may not have run",
+                    facts.diverged
+                ));
+            }
+            claim
+        }
         MCR if facts.exhausted => "MCR's worklist ran empty: every reads-from combination it \
                                    could derive ran (the search's own statement says whether \
                                    the solver's bound cut any)"
@@ -184,6 +216,27 @@ mod tests {
             f.add(t, s, g, e);
         }
         f
+    }
+
+    #[test]
+    fn pruned_executions_count_but_add_no_graph() {
+        let mut f = facts(&[(2, 10, Some(1), false)]);
+        f.add_pruned(2, 4, false);
+        f.add(2, 10, Some(2), true);
+        assert_eq!(f.executions, 3);
+        assert_eq!(f.graphs, Some(BTreeSet::from([1, 2])));
+        let b = Bounds {
+            prune: true,
+            ..Bounds::default()
+        };
+        let text = statement(ICB, &b, &f);
+        assert!(text.starts_with("3 execution(s); 2 distinct"), "{text}");
+        assert!(
+            text.contains("every happens-before-distinct schedule"),
+            "{text}"
+        );
+        f.diverged = 1;
+        assert!(statement(ICB, &b, &f).contains("1 execution(s) left the prefix"));
     }
 
     #[test]

@@ -3,10 +3,11 @@
 
 mod strategies_common;
 
-use scheduler::sim::{programs, Outcome, Program};
+use scheduler::sim::{self, programs, Outcome, Program};
 use scheduler::strategy::icb::Icb;
+use scheduler::strategy::partition::Partition;
 use scheduler::strategy::Dfs;
-use scheduler::Config;
+use scheduler::{Config, Execution};
 use std::collections::{BTreeMap, BTreeSet};
 use strategies_common::*;
 
@@ -172,7 +173,7 @@ fn the_frontier_survives_a_restart() {
     }
     assert!(Icb::from_text("").is_err());
     assert!(Icb::from_text("rankcheck-icb-frontier 9\n").is_err());
-    let err = Icb::from_text("rankcheck-icb-frontier 1\nmax 2 bound 0 prune 0 exhausted 0 executions 0 divergences 0\nactive 0 t0 q7\n")
+    let err = Icb::from_text("rankcheck-icb-frontier 2\nmax 2 bound 0 prune 0 exhausted 0 executions 0 divergences 0\nactive 0 t0 q7\n")
         .unwrap_err();
     assert_eq!(err.line, 3, "{err}");
     for garbage in [
@@ -185,7 +186,7 @@ fn the_frontier_survives_a_restart() {
         "é",
     ] {
         let text = format!(
-            "rankcheck-icb-frontier 1\nmax 2 bound 0 prune 0 exhausted 0 executions 0 divergences 0\n{garbage}\n"
+            "rankcheck-icb-frontier 2\nmax 2 bound 0 prune 0 exhausted 0 executions 0 divergences 0\n{garbage}\n"
         );
         assert!(Icb::from_text(&text).is_err(), "{garbage}");
     }
@@ -288,4 +289,140 @@ fn hb_pruning_keeps_every_outcome_of_the_bug_programs() {
             );
         }
     }
+}
+
+/// Runs ICB restricted to `partition` to its end: `(order key, schedule, outcome)` per
+/// execution, in the order it ran them.
+fn run_part(
+    program: &Program,
+    c: u32,
+    prune: bool,
+    partition: Option<Partition>,
+) -> Vec<(Vec<u64>, String, Outcome)> {
+    let mut exec = Execution::new(config(), Icb::new(c, prune).with_partition(partition));
+    let mut out = Vec::new();
+    loop {
+        let outcome = sim::run_execution(&mut exec, program).expect("simulation");
+        let more = exec.finish(outcome.is_bug()).expect("finish");
+        let key = exec
+            .strategy()
+            .last_order_key()
+            .unwrap_or_default()
+            .to_vec();
+        out.push((key, exec.schedule().to_text(), outcome));
+        if !more {
+            assert!(exec.strategy().exhausted());
+            return out;
+        }
+        exec.restart().expect("restart");
+    }
+}
+
+/// The parts' executions put back together as a merge of shards does: by order key, the first
+/// execution (which every part runs) once.
+fn merged(parts: Vec<Vec<(Vec<u64>, String, Outcome)>>) -> Vec<(Vec<u64>, String, Outcome)> {
+    let mut all: Vec<_> = parts.into_iter().flatten().collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all.dedup_by(|a, b| a.0 == b.0);
+    all
+}
+
+fn parts(n: u32) -> impl Iterator<Item = Partition> {
+    (1..=n).map(move |i| Partition::parse(&format!("{i}/{n}")).unwrap())
+}
+
+#[test]
+fn partitions_without_pruning_run_exactly_the_whole_searchs_schedules_in_its_order() {
+    for program in small_programs() {
+        for c in 0..=2 {
+            let (whole, _, _) = run_all(&program, config(), Icb::new(c, false), 1_000_000);
+            let whole: Vec<&str> = whole.iter().map(|r| r.schedule.as_str()).collect();
+            let one = run_part(&program, c, false, Partition::parse("1/1").ok());
+            let keys: Vec<&Vec<u64>> = one.iter().map(|r| &r.0).collect();
+            assert!(
+                keys.windows(2).all(|w| w[0] < w[1]),
+                "{} c={c}: the order keys do not sort as the search ran",
+                program.name
+            );
+            let one: Vec<&str> = one.iter().map(|r| r.1.as_str()).collect();
+            assert_eq!(
+                one, whole,
+                "{} c={c}: 1/1 is the whole search",
+                program.name
+            );
+            for n in 2..=4 {
+                let runs: Vec<_> = parts(n)
+                    .map(|p| run_part(&program, c, false, Some(p)))
+                    .collect();
+                let sizes: Vec<usize> = runs.iter().map(Vec::len).collect();
+                let back = merged(runs);
+                let back: Vec<&str> = back.iter().map(|r| r.1.as_str()).collect();
+                assert_eq!(back, whole, "{} c={c} in {n} parts {sizes:?}", program.name);
+            }
+        }
+    }
+}
+
+#[test]
+fn partitions_with_pruning_keep_every_final_state() {
+    let cases = [
+        with_final_state(&mixed_counter(), &[0, 1, 2], 3),
+        with_final_state(&programs::lost_update(false), &[0], 3),
+        with_final_state(&state_watcher(), &[1, 2], 6),
+    ];
+    for program in cases {
+        let (whole, _, _) = run_all(&program, config(), Icb::new(2, true), 1_000_000);
+        for n in 2..=3 {
+            let runs: Vec<_> = parts(n)
+                .map(|p| run_part(&program, 2, true, Some(p)))
+                .collect();
+            let back: Vec<Run> = merged(runs)
+                .into_iter()
+                .map(|(_, schedule, outcome)| Run {
+                    schedule,
+                    preemptions: 0,
+                    outcome,
+                })
+                .collect();
+            assert_eq!(
+                final_states(&back),
+                final_states(&whole),
+                "{} in {n} parts",
+                program.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_partitioned_frontier_survives_a_restart() {
+    let program = mixed_counter();
+    let part = Partition::parse("2/3").ok();
+    let straight = run_part(&program, 2, false, part);
+    let mut exec = Execution::new(config(), Icb::new(2, false).with_partition(part));
+    for _ in 0..3 {
+        let outcome = sim::run_execution(&mut exec, &program).unwrap();
+        exec.finish(outcome.is_bug()).unwrap();
+        exec.restart().unwrap();
+    }
+    let text = exec.strategy().to_text();
+    assert!(
+        text.contains("partition 2 3") && text.contains(" cell="),
+        "{text}"
+    );
+    let restored = Icb::from_text(&text).expect("frontier parses");
+    assert_eq!(restored.to_text(), text, "text round trip");
+    let mut exec = Execution::new(config(), restored);
+    let mut rest = Vec::new();
+    loop {
+        let outcome = sim::run_execution(&mut exec, &program).unwrap();
+        let more = exec.finish(outcome.is_bug()).unwrap();
+        rest.push(exec.schedule().to_text());
+        if !more {
+            break;
+        }
+        exec.restart().unwrap();
+    }
+    let expected: Vec<&str> = straight[3..].iter().map(|r| r.1.as_str()).collect();
+    assert_eq!(rest, expected);
 }

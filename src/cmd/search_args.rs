@@ -36,6 +36,10 @@ pub struct StrategyArgs {
     pub c_mode: Option<String>,
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// icb: run every schedule within the bound instead of one per happens-before-distinct
+    /// state (no pruning); other strategies ignore it.
+    #[arg(long)]
+    pub no_prune: bool,
 }
 
 impl StrategyArgs {
@@ -258,6 +262,7 @@ impl SearchArgs {
             strategy: info,
             bounds: self.strategy.bounds().used_by(info),
             c_mode: self.strategy.c_mode.clone(),
+            prune: !self.strategy.no_prune,
             seed: self.strategy.seed,
             budget: self.budget,
             jobs: self.jobs.unwrap_or_else(default_jobs),
@@ -316,6 +321,7 @@ impl SearchArgs {
     pub fn shard_options(&self, search: &Search) -> serde_json::Value {
         serde_json::json!({
             "strategy": search.strategy.name, "bounds": search.bounds, "c_mode": search.c_mode,
+            "prune": search.prune,
             "seed": search.seed, "budget": search.budget, "keep_going": search.keep_going,
             "time_limit": search.time_limit.map(|t| t.as_secs_f64()),
             "max_steps": search.max_steps, "livelock_window": search.livelock_window,

@@ -50,6 +50,8 @@ pub struct Search {
     pub bounds: Bounds,
     /// `rankchecker` (default) or `chess` preemption counting.
     pub c_mode: Option<String>,
+    /// ICB's happens-before pruning (`--no-prune` turns it off).
+    pub prune: bool,
     pub seed: u64,
     pub budget: u64,
     pub jobs: usize,
@@ -166,6 +168,7 @@ impl Search {
             strategy,
             bounds,
             c_mode: None,
+            prune: true,
             seed,
             budget,
             jobs: 1,
@@ -211,6 +214,9 @@ impl Search {
         }
         if let Some(mode) = &self.c_mode {
             o.push(("c-mode".into(), mode.clone()));
+        }
+        if !self.prune {
+            o.push(("prune".into(), "off".into()));
         }
         o
     }
@@ -323,15 +329,19 @@ impl Search {
             inconclusive.push((format!("execution {}: {message}", found.index()), dir));
         }
         // A search whose state spans the session, run in one JVM, states its own coverage;
-        // otherwise the coverage is stated from the facts of every JVM, merged, so that the
-        // text does not depend on how many JVMs ran it.
+        // otherwise (and for one that splits into shards, whose merge must say the same) the
+        // coverage is stated from the facts of every JVM, merged, so that the text does not
+        // depend on how many JVMs or shards ran it.
         let coverage = match (Spread::of(self.strategy), &finished.agent_coverage) {
-            (Spread::OneJvm, Some((claim, true))) => {
+            (Spread::OneJvm, Some((claim, true))) if !self.strategy.partitions => {
                 format!("{} execution(s); {claim}", finished.executions)
             }
             _ => scheduler::session_coverage::statement(
                 self.strategy.name,
-                &self.bounds.to_scheduler(),
+                &scheduler::strategy::Bounds {
+                    prune: self.prune,
+                    ..self.bounds.to_scheduler()
+                },
                 &finished.facts,
             ),
         };

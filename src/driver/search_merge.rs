@@ -3,6 +3,11 @@
 //! and its bugs; the merge counts exactly the executions the unsharded search would have —
 //! up to the lowest-numbered bug unless keep-going — and has the scheduler state the coverage
 //! from their facts (`session_coverage`), as the unsharded search does across its JVMs.
+//!
+//! Shards of a partitioned enumeration (ICB) number their executions themselves; each counted
+//! execution carries its place in the unsharded order (`order`), so the merge first puts them
+//! in that order, once each (every shard runs the first execution), up to the budget, and
+//! numbers them as the unsharded search would ([`renumbered`]).
 
 use super::search::{Program, Search, SearchResult};
 use super::session::Counted;
@@ -29,6 +34,7 @@ pub fn shard_body(search: &Search, result: &SearchResult, program: &Program) -> 
         "seed": search.seed,
         "budget": search.budget,
         "keep_going": search.keep_going,
+        "prune": search.prune,
         "counted": f.counted,
         "bugs": result.bugs.iter().map(|b| b.to_json()).collect::<Vec<_>>(),
         "inconclusive": inconclusive,
@@ -51,6 +57,21 @@ pub fn merge(files: &[ShardFile]) -> anyhow::Result<Value> {
 
 /// The shards' parts of one search ([`shard_body`]) as one search's result.
 pub fn merge_bodies(bodies: &[&Value]) -> anyhow::Result<Value> {
+    let partitioned = bodies.iter().any(|b| {
+        b["counted"]
+            .as_array()
+            .is_some_and(|c| c.iter().any(|c| c["order"].is_array()))
+    });
+    let owned = if partitioned {
+        Some(renumbered(bodies)?)
+    } else {
+        None
+    };
+    let bodies: Vec<&Value> = match &owned {
+        Some(owned) => owned.iter().collect(),
+        None => bodies.to_vec(),
+    };
+    let bodies = &bodies[..];
     let first = bodies[0];
     let info = strategy::lookup(first["strategy"].as_str().unwrap_or(""))?;
     let bounds: Bounds = serde_json::from_value(first["bounds"].clone())?;
@@ -76,7 +97,11 @@ pub fn merge_bodies(bodies: &[&Value]) -> anyhow::Result<Value> {
     for c in &counted {
         c.add_to(&mut facts);
     }
-    let coverage = statement(info.name, &bounds.to_scheduler(), &facts);
+    let scheduler_bounds = scheduler::strategy::Bounds {
+        prune: first["prune"] != false,
+        ..bounds.to_scheduler()
+    };
+    let coverage = statement(info.name, &scheduler_bounds, &facts);
     let mut inconclusive = all("inconclusive");
     inconclusive.retain(|i| counts(i["execution"].as_u64().unwrap_or(0)));
     inconclusive.sort_by_key(|i| i["execution"].as_u64().unwrap_or(0));
@@ -106,6 +131,71 @@ pub fn merge_bodies(bodies: &[&Value]) -> anyhow::Result<Value> {
         "nondeterminism": all("nondeterminism"),
         "alone_then_shared": super::session::alone_then_shared_warning(&counted),
     }))
+}
+
+/// The bodies of a partitioned enumeration's shards with every execution numbered as the
+/// unsharded search would number it: all counted executions sorted by their order key, each
+/// key once, cut at the budget; bugs and inconclusive executions renumbered through their
+/// shard's keys. Exhaustion is the last kept execution's, and only when every shard exhausted
+/// its part and the budget cut nothing.
+fn renumbered(bodies: &[&Value]) -> anyhow::Result<Vec<Value>> {
+    let budget = bodies[0]["budget"].as_u64().unwrap_or(u64::MAX);
+    let parts: Vec<Vec<Counted>> = bodies
+        .iter()
+        .map(|b| serde_json::from_value(b["counted"].clone()))
+        .collect::<Result<_, _>>()?;
+    let mut keys: Vec<&Vec<u64>> = Vec::new();
+    for c in parts.iter().flatten() {
+        keys.push(c.order.as_ref().ok_or_else(|| {
+            crate::error::bad_input(
+                "merge: some shards' executions have no order key (shards of different rankcheck versions?)",
+            )
+        })?);
+    }
+    keys.sort();
+    keys.dedup();
+    let all = keys.len() as u64;
+    let global = |key: &Vec<u64>| keys.binary_search(&key).ok().map(|i| i as u64);
+    let every_part_done = parts.iter().all(|p| p.iter().any(|c| c.exhausted));
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for (body, part) in bodies.iter().zip(&parts) {
+        let mut body = (*body).clone();
+        let local: std::collections::HashMap<u64, u64> = part
+            .iter()
+            .filter_map(|c| Some((c.index, global(c.order.as_ref()?)?)))
+            .collect();
+        let mut counted = Vec::new();
+        for c in part {
+            let index = local[&c.index];
+            if index < budget && seen.insert(index) {
+                let exhausted = every_part_done && all <= budget && index + 1 == all;
+                counted.push(Counted {
+                    index,
+                    exhausted,
+                    ..c.clone()
+                });
+            }
+        }
+        body["counted"] = serde_json::to_value(counted)?;
+        for key in ["bugs", "inconclusive"] {
+            if let Some(list) = body[key].as_array_mut() {
+                for entry in list.iter_mut() {
+                    let index = entry["execution"].as_u64().and_then(|i| local.get(&i));
+                    entry["execution"] = json!(index);
+                }
+            }
+        }
+        out.push(body);
+    }
+    // The first execution's bug, found by every shard, is one bug.
+    let mut reported = std::collections::HashSet::new();
+    for body in &mut out {
+        if let Some(bugs) = body["bugs"].as_array_mut() {
+            bugs.retain(|b| reported.insert(b["execution"].as_u64()));
+        }
+    }
+    Ok(out)
 }
 
 /// The shards of one `junit` run as its result, shaped as `junit --json` prints it: each test's
@@ -213,6 +303,78 @@ mod tests {
                 "time_limited": false, "seconds": index as f64,
             }),
         }
+    }
+
+    /// A shard of a partitioned ICB search: `(own index, order key, exhausted)` per execution.
+    fn part(index: u64, runs: &[(u64, Vec<u64>, bool)], bug: Option<u64>) -> ShardFile {
+        let mut file = shard(index, &[], bug);
+        file.body["strategy"] = json!("icb");
+        file.body["budget"] = json!(100);
+        file.body["counted"] = runs
+            .iter()
+            .map(|(i, key, exhausted)| {
+                json!({"index": i, "threads": 2, "steps": 5, "hb": key.len(),
+                       "exhausted": exhausted, "order": key})
+            })
+            .collect();
+        file
+    }
+
+    #[test]
+    fn partitioned_shards_are_numbered_in_the_unsharded_order() {
+        let m = u64::MAX;
+        // Both ran the first execution ([0]); one took the cells 0 and 2, the other cell 1.
+        let a = part(
+            1,
+            &[
+                (0, vec![0], false),
+                (1, vec![0, m], false),
+                (2, vec![1, 0, 0, 0], true),
+            ],
+            None,
+        );
+        let b = part(
+            2,
+            &[
+                (0, vec![0], false),
+                (1, vec![0, m - 1], false),
+                (2, vec![0, m - 1, m], true),
+            ],
+            None,
+        );
+        let merged = merge(&[a.clone(), b.clone()]).unwrap();
+        assert_eq!(merged["executions"], 5, "{merged}");
+        assert!(
+            merged["coverage"]
+                .as_str()
+                .unwrap()
+                .contains("ICB explored"),
+            "{merged}"
+        );
+        // A shard that has not exhausted its part: no exhaustion claim.
+        let mut unfinished = b.clone();
+        unfinished.body["counted"][2]["exhausted"] = json!(false);
+        let merged = merge(&[a.clone(), unfinished]).unwrap();
+        assert!(
+            merged["coverage"]
+                .as_str()
+                .unwrap()
+                .contains("did not finish"),
+            "{merged}"
+        );
+        // b's bug at its own execution 2 is the unsharded search's execution 2.
+        let buggy = part(
+            2,
+            &[
+                (0, vec![0], false),
+                (1, vec![0, m - 1], false),
+                (2, vec![0, m - 1, m], false),
+            ],
+            Some(2),
+        );
+        let merged = merge(&[a, buggy]).unwrap();
+        assert_eq!(merged["executions"], 3, "{merged}");
+        assert_eq!(merged["bugs"][0]["execution"], 2, "{merged}");
     }
 
     #[test]

@@ -71,6 +71,16 @@ pub struct Counted {
     /// Collections used alone while a later user ran (the agent's `alone_then_shared`).
     #[serde(default)]
     pub alone_then_shared: u32,
+    /// A shard of a partitioned enumeration (ICB): the execution's place in the unsharded
+    /// search's order, by which the merge numbers executions (`index` is the shard's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<Vec<u64>>,
+    /// It left the prefix its enumeration gave it (the agent's kind `diverged`).
+    #[serde(default)]
+    pub diverged: bool,
+    /// The strategy ended it early, its rest explored from the same state (kind `pruned`).
+    #[serde(default)]
+    pub pruned: bool,
 }
 
 impl Counted {
@@ -82,12 +92,20 @@ impl Counted {
             hb: result["hb"].as_u64(),
             exhausted: result["exhausted"] == true,
             alone_then_shared: result["alone_then_shared"].as_u64().unwrap_or(0) as u32,
+            order: serde_json::from_value(result["order"].clone()).unwrap_or(None),
+            diverged: result["kind"] == "diverged",
+            pruned: result["kind"] == "pruned",
         }
     }
 
     /// Adds this execution to `facts`.
     pub fn add_to(&self, facts: &mut Facts) {
-        facts.add(self.threads, self.steps, self.hb, self.exhausted);
+        if self.pruned {
+            facts.add_pruned(self.threads, self.steps, self.exhausted);
+        } else {
+            facts.add(self.threads, self.steps, self.hb, self.exhausted);
+        }
+        facts.diverged += u64::from(self.diverged);
     }
 }
 
@@ -283,12 +301,14 @@ impl Session {
         out
     }
 
-    /// The chunks this session runs: every one, or its shard's.
+    /// The chunks this session runs: every one, or its shard's. An enumeration in one JVM
+    /// runs every chunk of its own part of the frontier (the agent's `partition`).
     fn own_chunks(&self) -> Vec<(u64, u64)> {
+        let chunked_shard = self.shard.filter(|_| self.spread == Spread::Chunks);
         self.chunks()
             .into_iter()
             .enumerate()
-            .filter(|(i, _)| self.shard.is_none_or(|s| s.owns(*i as u64)))
+            .filter(|(i, _)| chunked_shard.is_none_or(|s| s.owns(*i as u64)))
             .map(|(_, c)| c)
             .collect()
     }
@@ -322,6 +342,9 @@ impl Session {
         if self.carries_state() {
             let state = self.work.join("search-state.txt");
             launch.set_option("state", state.display().to_string());
+        }
+        if let (Some(shard), Spread::OneJvm) = (self.shard, self.spread) {
+            launch.set_option("partition", shard.to_string());
         }
         launch.log = Some(self.logs.join(format!("jvm-{first}.log")));
         if self.private_cwd {

@@ -26,12 +26,14 @@ pub const SLURM_COUNT: &str = "SLURM_ARRAY_TASK_COUNT";
 pub const SLURM_STEP: &str = "SLURM_ARRAY_TASK_STEP";
 
 /// Bad input when `strategy` cannot be sharded: its search state spans the whole search (an
-/// enumeration, SCS's walk), so its executions are not a list of independent chunks.
+/// enumeration, SCS's walk) and does not split into parts, so its executions are neither a
+/// list of independent chunks nor a partition of a frontier.
 pub fn check_shardable(strategy: &super::strategy::StrategyInfo) -> anyhow::Result<()> {
-    if strategy.session_state {
+    if strategy.session_state && !strategy.partitions {
         return Err(bad_input(format!(
-            "--shard: {} keeps one search state over the whole search (it runs in one JVM), so \
-             its work cannot be split over shards; shard a sampling strategy or run it unsharded",
+            "--shard: {} keeps one search state over the whole search (it runs in one JVM) that \
+             does not split into parts, so its work cannot be spread over shards; shard a \
+             sampling strategy or icb, or run it unsharded",
             strategy.name
         )));
     }

@@ -364,6 +364,7 @@ impl Control {
         }
         let coverage = st.model.strategy().coverage();
         let hb = st.model.strategy().last_graph();
+        let order = st.model.strategy().order_key();
         st.finished_in_model = true;
         if !warm_up {
             st.executions += 1;
@@ -405,6 +406,7 @@ impl Control {
             coverage,
             exhausted,
             hb,
+            order,
             steps_trace,
             alone_then_shared: ex.confinement.blind(),
         };

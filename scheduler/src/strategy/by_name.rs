@@ -9,6 +9,7 @@
 use crate::coverage::{CountGraphs, Covering};
 use crate::strategy::icb::Icb;
 use crate::strategy::mcr::{Mcr, DEFAULT_MAX_NODES};
+use crate::strategy::partition::Partition;
 use crate::strategy::pctvb::{Pctvb, PctvbConfig};
 use crate::strategy::pos::Pos;
 use crate::strategy::rankchecker::{CMode, RankChecker, RankCheckerConfig, RankCheckerExhaustive};
@@ -69,6 +70,9 @@ pub struct StrategyInfo {
     pub session_state: bool,
     /// [`resume`] continues it from the state it saved (`Covering::save`) in another JVM.
     pub resumes: bool,
+    /// Its enumeration splits into disjoint parts ([`Bounds::partition`]) that together run
+    /// its schedules, so shards of a search can each run one.
+    pub partitions: bool,
     /// It may switch threads at a data access. False only for `nonpreemptive`, which switches
     /// only where the running thread cannot go on: the agent may let accesses pass in Java
     /// (quiet stretches) and need not know which variable an access touches.
@@ -95,6 +99,7 @@ const fn sampling(
         exhaustive: false,
         session_state: false,
         resumes: false,
+        partitions: false,
         switches_at_accesses: true,
     }
 }
@@ -138,6 +143,7 @@ pub const STRATEGIES: &[StrategyInfo] = &[
         exhaustive: true,
         session_state: true,
         resumes: true,
+        partitions: true,
         ..sampling(
             ICB,
             &["c"],
@@ -264,6 +270,9 @@ pub struct Bounds {
     pub epsilon: Option<f64>,
     /// Happens-before pruning for ICB (RankChecker's exhaustive search always prunes).
     pub prune: bool,
+    /// Run only this part of the search (a shard of it); only strategies whose
+    /// [`StrategyInfo::partitions`] say so take one.
+    pub partition: Option<Partition>,
 }
 
 /// The largest value any bound may take (far beyond what a search can finish, small enough that
@@ -386,7 +395,7 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         })),
         RANKCHECKER => boxed(RankChecker::new(rankchecker())),
         RANKCHECKER_EXHAUSTIVE => boxed(RankCheckerExhaustive::new(rankchecker())),
-        ICB => boxed(Icb::new(c, bounds.prune)),
+        ICB => boxed(Icb::new(c, bounds.prune).with_partition(bounds.partition)),
         MCR => boxed(Mcr::new(DEFAULT_MAX_NODES)),
         POS => boxed(Pos::new(seed, false)),
         // One fixed schedule: no happens-before graphs to count (counting them costs a pass
@@ -402,6 +411,14 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         })),
         other => return Err(ChooseError::UnknownStrategy(other.to_string())),
     };
+    if let Some(part) = bounds.partition {
+        if !info(name).is_some_and(|s| s.partitions) {
+            return Err(ChooseError::BadBound(format!(
+                "strategy `{name}` cannot run a part ({part}) of its search: its state spans \
+                 the whole search"
+            )));
+        }
+    }
     let uses = info(name).map_or(&[][..], |s| s.bounds_used);
     let given = [
         ("c", bounds.c.is_some()),

@@ -6,6 +6,7 @@ pub mod dfs;
 pub mod icb;
 pub mod mcr;
 pub mod nonpreemptive;
+pub mod partition;
 pub mod pct;
 pub mod pctvb;
 pub mod portfolio;

@@ -21,19 +21,31 @@
 //! reachable final state while cutting executions that only reorder independent steps.
 //!
 //! The frontier (the work items, the bound, the pruning tables) has a versioned text form
-//! ([`Icb::to_text`] / [`Icb::from_text`]) so it can live in the agent between executions and
-//! survive a JVM restart.
+//! ([`frontier_text`]) so it can live in the agent between executions and survive a JVM
+//! restart.
+//!
+//! **Partitioned** ([`Icb::with_partition`], `--shard I/N`): every part runs the first
+//! execution; the alternatives it queues are numbered (cells) and part `I` keeps only the cells
+//! it owns ([`Partition`]) with their subtrees, so without pruning N parts run exactly the
+//! unpartitioned search's schedules, each execution tagged with its place in that search's
+//! order ([`order`]). With pruning each part prunes by what it explored itself (it still
+//! honours the claims of the first execution's items, which their owners explore): every
+//! state is still explored, but the parts together may run more executions than one search.
+
+mod frontier_text;
+pub mod order;
+
+pub use frontier_text::{FrontierError, FRONTIER_HEADER};
 
 use crate::hb::{self, HbTracker};
 use crate::ids::{ObjId, ThreadId};
 use crate::op::OpKind;
 use crate::schedule::{Choice, Schedule};
+use crate::strategy::partition::Partition;
 use crate::strategy::{Candidate, Divergence, ExecutionSummary, Pick, Stop, Strategy, Via, View};
+use order::OrderKey;
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
-
-/// Header of the frontier's text form.
-pub const FRONTIER_HEADER: &str = "rankcheck-icb-frontier 1";
 
 /// A prefix of choices to replay, and the preemptions it contains. Prefixes are run-length
 /// encoded ([`Schedule`]): a thread usually runs many steps in a row, so an item costs memory per
@@ -41,6 +53,11 @@ pub const FRONTIER_HEADER: &str = "rankcheck-icb-frontier 1";
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Item {
     preemptions: u32,
+    /// Partitioned: which of the first execution's alternatives this item descends from
+    /// (`None`: the first execution itself).
+    cell: Option<u64>,
+    /// Partitioned: the place of its execution in the unpartitioned order (empty otherwise).
+    key: OrderKey,
     choices: Schedule,
 }
 
@@ -75,6 +92,13 @@ pub struct Icb {
     /// Executions ended early by pruning.
     pruned_executions: u64,
     hb: HbTracker,
+    /// The part of the search this one runs (`None`: all of it).
+    partition: Option<Partition>,
+    /// Items this execution queued at its own bound, and for the next one (order keys).
+    queued_same: u64,
+    queued_next: u64,
+    /// Partitioned: the order key of the execution that ended last.
+    last_key: Option<OrderKey>,
 }
 
 impl Icb {
@@ -89,6 +113,8 @@ impl Icb {
             next: Vec::new(),
             active: Item {
                 preemptions: 0,
+                cell: None,
+                key: Vec::new(),
                 choices: Schedule::new(),
             },
             exhausted: false,
@@ -105,7 +131,26 @@ impl Icb {
             stopped: false,
             pruned_executions: 0,
             hb: HbTracker::new(),
+            partition: None,
+            queued_same: 0,
+            queued_next: 0,
+            last_key: None,
         }
+    }
+
+    /// This search restricted to `partition` (see the module doc); `None` runs all of it.
+    pub fn with_partition(mut self, partition: Option<Partition>) -> Icb {
+        self.partition = partition;
+        if partition.is_some() {
+            self.active.key = order::root();
+        }
+        self
+    }
+
+    /// Partitioned: the place of the execution that ended last in the order the unpartitioned
+    /// search runs its executions ([`order`]); `None` when not partitioned.
+    pub fn last_order_key(&self) -> Option<&[u64]> {
+        self.last_key.as_deref()
     }
 
     /// Whether every schedule within the bound has run.
@@ -242,13 +287,49 @@ impl Icb {
             }
             self.claimed.insert(state, cost);
         }
+        let next_bound = cost > self.bound;
+        let Some(part) = self.partition else {
+            let mut choices = self.history.clone();
+            choices.push(choice);
+            let item = Item {
+                preemptions: cost,
+                cell: None,
+                key: Vec::new(),
+                choices,
+            };
+            self.push(item, next_bound);
+            return;
+        };
+        // Numbered whether this part keeps it or not: the keys and cells are the
+        // unpartitioned search's.
+        let key = if next_bound {
+            self.queued_next += 1;
+            order::next_bound(&self.active.key, self.bound + 1, self.queued_next - 1)
+        } else {
+            self.queued_same += 1;
+            order::same_bound(&self.active.key, self.queued_same - 1)
+        };
+        let cell = self
+            .active
+            .cell
+            .unwrap_or(self.queued_same + self.queued_next - 1);
+        if !part.owns(cell) {
+            // Another part's subtree (its claim above stays: its owner explores that state).
+            return;
+        }
         let mut choices = self.history.clone();
         choices.push(choice);
         let item = Item {
             preemptions: cost,
+            cell: Some(cell),
+            key,
             choices,
         };
-        if cost > self.bound {
+        self.push(item, next_bound);
+    }
+
+    fn push(&mut self, item: Item, next_bound: bool) {
+        if next_bound {
             self.next.push(item);
         } else {
             self.current.push(item);
@@ -278,146 +359,6 @@ impl Icb {
             self.current = std::mem::take(&mut self.next);
             self.current.reverse();
         }
-    }
-
-    /// The frontier as text (see the module doc); `from_text` restores it.
-    pub fn to_text(&self) -> String {
-        let mut s = String::new();
-        let _ = writeln!(s, "{FRONTIER_HEADER}");
-        let _ = writeln!(
-            s,
-            "max {} bound {} prune {} exhausted {} executions {} divergences {}",
-            self.max_bound,
-            self.bound,
-            u8::from(self.prune),
-            u8::from(self.exhausted),
-            self.executions,
-            self.divergences
-        );
-        let item = |s: &mut String, tag: &str, it: &Item| {
-            let _ = write!(s, "{tag} {}", it.preemptions);
-            for &(c, count) in it.choices.runs() {
-                match count {
-                    1 => {
-                        let _ = write!(s, " {c}");
-                    }
-                    k => {
-                        let _ = write!(s, " {c}*{k}");
-                    }
-                }
-            }
-            s.push('\n');
-        };
-        item(&mut s, "active", &self.active);
-        for it in &self.current {
-            item(&mut s, "current", it);
-        }
-        for it in &self.next {
-            item(&mut s, "next", it);
-        }
-        let mut table = |tag: &str, m: &HashMap<(u64, u32), u32>| {
-            let mut rows: Vec<_> = m.iter().collect();
-            rows.sort();
-            for ((h, t), p) in rows {
-                let _ = writeln!(s, "{tag} {h:016x} {t} {p}");
-            }
-        };
-        table("visited", &self.visited);
-        table("claimed", &self.claimed);
-        let mut graphs: Vec<_> = self.graphs.iter().collect();
-        graphs.sort();
-        for g in graphs {
-            let _ = writeln!(s, "graph {g:016x}");
-        }
-        s
-    }
-
-    /// Restores a frontier written by [`Icb::to_text`].
-    pub fn from_text(text: &str) -> Result<Icb, FrontierError> {
-        let mut lines = text
-            .lines()
-            .enumerate()
-            .map(|(i, l)| (i + 1, l.trim()))
-            .filter(|(_, l)| !l.is_empty());
-        let err = |line: usize, message: String| FrontierError { line, message };
-        match lines.next() {
-            Some((_, l)) if l == FRONTIER_HEADER => {}
-            Some((n, l)) => {
-                return Err(err(n, format!("expected `{FRONTIER_HEADER}`, found `{l}`")))
-            }
-            None => return Err(err(1, "empty frontier".into())),
-        }
-        let (n, head) = lines
-            .next()
-            .ok_or_else(|| err(2, "missing settings line".into()))?;
-        let fields: Vec<&str> = head.split_whitespace().collect();
-        let num = |key: &str| -> Result<u64, FrontierError> {
-            let pos = fields
-                .iter()
-                .position(|f| *f == key)
-                .ok_or_else(|| err(n, format!("missing `{key}`")))?;
-            fields
-                .get(pos + 1)
-                .and_then(|v| v.parse().ok())
-                .ok_or_else(|| err(n, format!("`{key}` needs a number")))
-        };
-        let to_u32 =
-            |v: u64, key: &str| u32::try_from(v).map_err(|_| err(n, format!("`{key}` too large")));
-        let mut icb = Icb::new(to_u32(num("max")?, "max")?, num("prune")? != 0);
-        icb.bound = to_u32(num("bound")?, "bound")?;
-        icb.exhausted = num("exhausted")? != 0;
-        icb.executions = num("executions")?;
-        icb.divergences = num("divergences")?;
-        for (n, line) in lines {
-            let mut words = line.split_whitespace();
-            let tag = words.next().unwrap_or("");
-            let rest: Vec<&str> = words.collect();
-            match tag {
-                "active" | "current" | "next" => {
-                    let preemptions =
-                        rest.first().and_then(|p| p.parse().ok()).ok_or_else(|| {
-                            err(n, "a work item starts with its preemption count".into())
-                        })?;
-                    // The prefix uses the schedule format's tokens (`t3`, `w1`, `t3*40`).
-                    let tokens = rest[1..].join(" ");
-                    let choices =
-                        Schedule::parse(&format!("{}\n{tokens}", crate::schedule::HEADER))
-                            .map_err(|e| err(n, format!("bad prefix: {}", e.message)))?;
-                    let item = Item {
-                        preemptions,
-                        choices,
-                    };
-                    match tag {
-                        "active" => icb.active = item,
-                        "current" => icb.current.push(item),
-                        _ => icb.next.push(item),
-                    }
-                }
-                "visited" | "claimed" => {
-                    let parsed = (|| {
-                        let h = u64::from_str_radix(rest.first()?, 16).ok()?;
-                        let t = rest.get(1)?.parse().ok()?;
-                        let p = rest.get(2)?.parse().ok()?;
-                        Some(((h, t), p))
-                    })()
-                    .ok_or_else(|| err(n, format!("`{tag}` needs: hash thread preemptions")))?;
-                    if tag == "visited" {
-                        icb.visited.insert(parsed.0, parsed.1);
-                    } else {
-                        icb.claimed.insert(parsed.0, parsed.1);
-                    }
-                }
-                "graph" => {
-                    let h = rest
-                        .first()
-                        .and_then(|h| u64::from_str_radix(h, 16).ok())
-                        .ok_or_else(|| err(n, "`graph` needs a hex hash".into()))?;
-                    icb.graphs.insert(h);
-                }
-                other => return Err(err(n, format!("unknown line `{other}`"))),
-            }
-        }
-        Ok(icb)
     }
 }
 
@@ -466,22 +407,6 @@ fn costs(view: &View<'_>, t: ThreadId, yielded: bool) -> bool {
     view.is_preemption(t) && !yielded
 }
 
-/// A frontier text that cannot be read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FrontierError {
-    /// 1-based line.
-    pub line: usize,
-    pub message: String,
-}
-
-impl std::fmt::Display for FrontierError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "ICB frontier line {}: {}", self.line, self.message)
-    }
-}
-
-impl std::error::Error for FrontierError {}
-
 impl Strategy for Icb {
     fn begin_execution(&mut self, _index: u64) {
         self.history.clear();
@@ -491,6 +416,8 @@ impl Strategy for Icb {
         self.stop_branching = false;
         self.stopped = false;
         self.hb.reset();
+        self.queued_same = 0;
+        self.queued_next = 0;
     }
 
     fn pick(&mut self, view: &View<'_>) -> Pick {
@@ -590,6 +517,9 @@ impl Strategy for Icb {
             self.graphs.insert(self.hb.hash());
         }
         self.executions += 1;
+        if self.partition.is_some() {
+            self.last_key = Some(self.active.key.clone());
+        }
         if self.exhausted {
             return false;
         }
