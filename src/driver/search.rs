@@ -332,7 +332,7 @@ impl Search {
         // otherwise (and for one that splits into shards, whose merge must say the same) the
         // coverage is stated from the facts of every JVM, merged, so that the text does not
         // depend on how many JVMs or shards ran it.
-        let coverage = match (Spread::of(self.strategy), &finished.agent_coverage) {
+        let mut coverage = match (Spread::of(self.strategy), &finished.agent_coverage) {
             (Spread::OneJvm, Some((claim, true))) if !self.strategy.partitions => {
                 format!("{} execution(s); {claim}", finished.executions)
             }
@@ -345,6 +345,13 @@ impl Search {
                 &finished.facts,
             ),
         };
+        if let (Some(shard), true) = (self.shard, self.strategy.exhaustive) {
+            // A shard's exhaustion is of its part of the frontier only.
+            coverage.push_str(&format!(
+                " — for shard {shard}'s part of the search only; `rankcheck merge` of every \
+                 shard states the whole search's coverage"
+            ));
+        }
         Ok(SearchResult {
             finished,
             bugs,

@@ -188,11 +188,13 @@ fn renumbered(bodies: &[&Value]) -> anyhow::Result<Vec<Value>> {
         }
         out.push(body);
     }
-    // The first execution's bug, found by every shard, is one bug.
-    let mut reported = std::collections::HashSet::new();
-    for body in &mut out {
-        if let Some(bugs) = body["bugs"].as_array_mut() {
-            bugs.retain(|b| reported.insert(b["execution"].as_u64()));
+    // The first execution's bug (or lack of control), which every shard ran, is said once.
+    for key in ["bugs", "inconclusive"] {
+        let mut said = std::collections::HashSet::new();
+        for body in &mut out {
+            if let Some(list) = body[key].as_array_mut() {
+                list.retain(|b| said.insert(b["execution"].as_u64()));
+            }
         }
     }
     Ok(out)
