@@ -288,17 +288,29 @@ impl Icb {
             self.claimed.insert(state, cost);
         }
         let next_bound = cost > self.bound;
-        let Some(part) = self.partition else {
-            let mut choices = self.history.clone();
-            choices.push(choice);
-            let item = Item {
-                preemptions: cost,
-                cell: None,
-                key: Vec::new(),
-                choices,
-            };
-            self.push(item, next_bound);
+        let Some((cell, key)) = self.place(next_bound) else {
             return;
+        };
+        let mut choices = self.history.clone();
+        choices.push(choice);
+        let item = Item {
+            preemptions: cost,
+            cell,
+            key,
+            choices,
+        };
+        if next_bound {
+            self.next.push(item);
+        } else {
+            self.current.push(item);
+        }
+    }
+
+    /// The cell and order key of the item being queued (at the next bound or this one), or
+    /// `None` when another part owns it; `(None, [])` when the search is not partitioned.
+    fn place(&mut self, next_bound: bool) -> Option<(Option<u64>, OrderKey)> {
+        let Some(part) = self.partition else {
+            return Some((None, Vec::new()));
         };
         // Numbered whether this part keeps it or not: the keys and cells are the
         // unpartitioned search's.
@@ -313,27 +325,9 @@ impl Icb {
             .active
             .cell
             .unwrap_or(self.queued_same + self.queued_next - 1);
-        if !part.owns(cell) {
-            // Another part's subtree (its claim above stays: its owner explores that state).
-            return;
-        }
-        let mut choices = self.history.clone();
-        choices.push(choice);
-        let item = Item {
-            preemptions: cost,
-            cell: Some(cell),
-            key,
-            choices,
-        };
-        self.push(item, next_bound);
-    }
-
-    fn push(&mut self, item: Item, next_bound: bool) {
-        if next_bound {
-            self.next.push(item);
-        } else {
-            self.current.push(item);
-        }
+        // Another part's subtree is not kept (the claim made for it stays: its owner explores
+        // that state).
+        part.owns(cell).then_some((Some(cell), key))
     }
 
     fn diverged(&mut self, expected: Choice, offered: Vec<Choice>) -> Pick {
