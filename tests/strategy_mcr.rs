@@ -51,3 +51,19 @@ fn mcr_exhausts_a_correct_program() {
         ran.both()
     );
 }
+
+/// A correct program whose threads wait and notify: MCR keeps those in their recorded order,
+/// so its worklist runs empty without the whole claim. The search still ends as stated (exit
+/// 0, not a JVM that "stopped without saying why") and says what it did not try.
+#[test]
+fn mcr_ends_a_wait_notify_program_clean_and_says_what_it_kept_in_order() {
+    for program in ["MissedSignalFixed", "IfInsteadOfWhileFixed"] {
+        let ran = mcr(program, "tests/programs");
+        assert_eq!(ran.code, 0, "{program}: {}", ran.both());
+        assert!(
+            ran.both().contains("in their recorded order") && ran.both().contains("not exhausted"),
+            "{program}: {}",
+            ran.both()
+        );
+    }
+}

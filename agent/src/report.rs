@@ -1,5 +1,6 @@
 //! Execution results, one JSON object per line (the format is in agent/PROTOCOL.md).
 
+use scheduler::coverage::Shortfall;
 use serde_json::{json, Value};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -115,6 +116,8 @@ pub struct ExecutionResult {
     pub hb: Option<u64>,
     /// A partitioned search: the execution's place in the whole search's order.
     pub order: Option<Vec<u64>>,
+    /// What the execution leaves out of the strategy's claim.
+    pub shortfall: Shortfall,
     /// Every step, with `trace=on`.
     pub steps_trace: Option<StepsTrace>,
     /// Collections a thread used alone, with no scheduling point, while a thread that touched
@@ -150,6 +153,9 @@ impl ExecutionResult {
             "exhausted": self.exhausted,
             "hb": self.hb,
             "order": self.order,
+            "left_prefix": self.shortfall.left_prefix,
+            "undecided": self.shortfall.undecided,
+            "order_kept": self.shortfall.order_kept,
             "steps_trace": self.steps_trace.as_ref().map(StepsTrace::to_json),
             "alone_then_shared": self.alone_then_shared,
         })
@@ -230,6 +236,7 @@ mod tests {
             exhausted: false,
             hb: Some(7),
             order: None,
+            shortfall: Shortfall::default(),
             steps_trace: None,
             alone_then_shared: 0,
         };
@@ -254,6 +261,9 @@ mod tests {
             "schedule",
             "notes",
             "alone_then_shared",
+            "left_prefix",
+            "undecided",
+            "order_kept",
         ] {
             assert!(v.get(field).is_some(), "{field} missing");
         }

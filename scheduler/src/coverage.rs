@@ -21,6 +21,21 @@ use crate::strategy::scs::Scs;
 use crate::strategy::{ExecutionSummary, Pct, Pick, RandomWalk, Stop, Strategy, View};
 use std::collections::HashSet;
 
+/// What one execution leaves out of an enumeration's claim beyond what its count says, merged
+/// over JVMs and shards ([`Facts`](crate::session_coverage::Facts)) so that the statement of a
+/// finished enumeration says how far it holds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shortfall {
+    /// It left the prefix its enumeration gave it (nondeterminism rankcheck does not control):
+    /// the alternatives behind that prefix may not have run.
+    pub left_prefix: bool,
+    /// Alternatives its expansion found that the solver's bound left undecided.
+    pub undecided: u64,
+    /// It had events whose order the enumeration keeps as recorded (MCR: wait/notify,
+    /// park/unpark, interrupts), so their other orders were not tried.
+    pub order_kept: bool,
+}
+
 /// A strategy that can say what its executions so far cover.
 pub trait Covering: Strategy + Send {
     /// One line: what the executions so far guarantee.
@@ -50,6 +65,10 @@ pub trait Covering: Strategy + Send {
     fn order_key(&self) -> Option<Vec<u64>> {
         None
     }
+    /// What the execution that ended last leaves out of the claim (nothing, by default).
+    fn last_shortfall(&self) -> Shortfall {
+        Shortfall::default()
+    }
 }
 
 impl Covering for Icb {
@@ -73,6 +92,12 @@ impl Covering for crate::strategy::mcr::Mcr {
     }
     fn exhausted(&self) -> bool {
         crate::strategy::mcr::Mcr::exhausted(self)
+    }
+    fn order_key(&self) -> Option<Vec<u64>> {
+        self.last_order_key().map(<[u64]>::to_vec)
+    }
+    fn last_shortfall(&self) -> Shortfall {
+        crate::strategy::mcr::Mcr::last_shortfall(self)
     }
 }
 
@@ -167,6 +192,12 @@ impl<C: Covering + ?Sized> Covering for Box<C> {
     }
     fn last_graph(&self) -> Option<u64> {
         (**self).last_graph()
+    }
+    fn order_key(&self) -> Option<Vec<u64>> {
+        (**self).order_key()
+    }
+    fn last_shortfall(&self) -> Shortfall {
+        (**self).last_shortfall()
     }
 }
 
@@ -298,5 +329,8 @@ impl<S: Covering> Covering for CountGraphs<S> {
     }
     fn order_key(&self) -> Option<Vec<u64>> {
         self.inner.order_key()
+    }
+    fn last_shortfall(&self) -> Shortfall {
+        self.inner.last_shortfall()
     }
 }

@@ -12,6 +12,7 @@
 //! same defaults as [`from_name`](crate::strategy::from_name).
 
 use crate::bounds;
+use crate::coverage::Shortfall;
 use crate::strategy::by_name::{
     Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T, ICB, MCR, NONPREEMPTIVE, PCT, PORTFOLIO, POS,
     POS_STAR, RANKCHECKER, RANKCHECKER_EXHAUSTIVE, RFF, SCS, SURW,
@@ -34,6 +35,10 @@ pub struct Facts {
     /// Executions that left the prefix their enumeration gave them (nondeterminism the
     /// scheduler does not control): the subtrees behind them may be incomplete.
     pub diverged: u64,
+    /// Alternatives the executions' expansions found that a solver's bound left undecided.
+    pub undecided: u64,
+    /// Some execution had events whose order the enumeration keeps as recorded.
+    pub order_kept: bool,
 }
 
 impl Facts {
@@ -66,6 +71,13 @@ impl Facts {
         self.graphs = if first { Some(BTreeSet::new()) } else { graphs };
     }
 
+    /// Adds what the execution added last ([`Facts::add`]) leaves out of the claim.
+    pub fn add_shortfall(&mut self, s: &Shortfall) {
+        self.diverged += u64::from(s.left_prefix);
+        self.undecided += s.undecided;
+        self.order_kept |= s.order_kept;
+    }
+
     /// Merges the facts of another part of the same search.
     pub fn merge(&mut self, other: &Facts) {
         if other.executions == 0 {
@@ -77,6 +89,8 @@ impl Facts {
         }
         self.executions += other.executions;
         self.diverged += other.diverged;
+        self.undecided += other.undecided;
+        self.order_kept |= other.order_kept;
         self.max_threads = self.max_threads.max(other.max_threads);
         self.max_steps = self.max_steps.max(other.max_steps);
         self.exhausted |= other.exhausted;
@@ -102,6 +116,38 @@ pub fn rankchecker_claim(n: u32, c: u32, t: u32, epsilon: f64, m: u64) -> String
          c = {c}) was used with probability >= {reached:.4} (Lemma 4.1) after {m} executions \
          ({needed} needed for epsilon = {epsilon}); variable sets and change points are random"
     )
+}
+
+/// MCR's claim: every reads-from combination once its worklist ran empty, as far as its
+/// executions' shortfalls let it hold.
+fn mcr_claim(facts: &Facts) -> String {
+    if !facts.exhausted {
+        return "MCR did not finish its worklist within the budget: no claim beyond the \
+                executions run"
+            .into();
+    }
+    let mut claim = if facts.undecided > 0 {
+        format!(
+            "MCR's worklist ran empty but the solver's bound left {} prefix(es) undecided: not \
+             exhausted",
+            facts.undecided
+        )
+    } else if facts.order_kept {
+        "MCR explored every reads-from combination reachable under this input with \
+         wait/notify, park/unpark and interrupts in their recorded order (a notify woke the \
+         longest waiter): not exhausted, since other orders of those were not tried"
+            .to_string()
+    } else {
+        "MCR explored every reads-from combination reachable under this input".to_string()
+    };
+    if facts.diverged > 0 {
+        claim.push_str(&format!(
+            "; {} execution(s) left the prefix they were given (nondeterminism rankcheck does \
+             not control), so combinations behind them may not have run",
+            facts.diverged
+        ));
+    }
+    claim
 }
 
 /// The one sentence a search prints when it found no bug: what ran, and what the strategy
@@ -142,13 +188,7 @@ pub fn statement(strategy: &str, b: &Bounds, facts: &Facts) -> String {
             }
             claim
         }
-        MCR if facts.exhausted => "MCR's worklist ran empty: every reads-from combination it \
-                                   could derive ran (the search's own statement says whether \
-                                   the solver's bound cut any)"
-            .into(),
-        MCR => "MCR did not finish its worklist within the budget: no claim beyond the \
-                executions run"
-            .into(),
+        MCR => mcr_claim(facts),
         "dfs" if facts.exhausted => "depth-first search explored every schedule: the program has \
                                      no bug at the instrumented scheduling points"
             .into(),
@@ -275,6 +315,38 @@ mod tests {
         assert!(statement("icb", &b, &f).contains("did not finish"));
         f.add(2, 5, None, true);
         assert!(statement("icb", &b, &f).contains("no bug needs 1 or fewer"));
+    }
+
+    #[test]
+    fn mcr_claims_every_combination_only_without_shortfalls() {
+        let b = Bounds::default();
+        let mut f = facts(&[(2, 5, None, false)]);
+        assert!(statement(MCR, &b, &f).contains("did not finish its worklist"));
+        f.add(2, 5, None, true);
+        assert!(statement(MCR, &b, &f)
+            .ends_with("every reads-from combination reachable under this input"));
+        let mut kept = f.clone();
+        kept.add_shortfall(&Shortfall {
+            order_kept: true,
+            ..Shortfall::default()
+        });
+        assert!(statement(MCR, &b, &kept).contains("recorded order"));
+        let mut cut = f.clone();
+        cut.add_shortfall(&Shortfall {
+            undecided: 2,
+            left_prefix: true,
+            ..Shortfall::default()
+        });
+        let text = statement(MCR, &b, &cut);
+        assert!(
+            text.contains("left 2 prefix(es) undecided: not exhausted"),
+            "{text}"
+        );
+        assert!(text.contains("1 execution(s) left the prefix"), "{text}");
+        // Merged parts keep every part's shortfall.
+        let mut merged = f.clone();
+        merged.merge(&cut);
+        assert_eq!((merged.undecided, merged.diverged), (2, 1));
     }
 
     #[test]

@@ -75,12 +75,19 @@ pub struct Counted {
     /// search's order, by which the merge numbers executions (`index` is the shard's own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<Vec<u64>>,
-    /// It left the prefix its enumeration gave it (the agent's kind `diverged`).
+    /// It left the prefix its enumeration gave it (the agent's kind `diverged`, or
+    /// `left_prefix` for a strategy that goes on freely after leaving it).
     #[serde(default)]
     pub diverged: bool,
     /// The strategy ended it early, its rest explored from the same state (kind `pruned`).
     #[serde(default)]
     pub pruned: bool,
+    /// Alternatives its expansion found that the solver's bound left undecided (MCR).
+    #[serde(default)]
+    pub undecided: u64,
+    /// It had events whose order the enumeration keeps as recorded (MCR).
+    #[serde(default)]
+    pub order_kept: bool,
 }
 
 impl Counted {
@@ -93,8 +100,10 @@ impl Counted {
             exhausted: result["exhausted"] == true,
             alone_then_shared: result["alone_then_shared"].as_u64().unwrap_or(0) as u32,
             order: serde_json::from_value(result["order"].clone()).unwrap_or(None),
-            diverged: result["kind"] == "diverged",
+            diverged: result["kind"] == "diverged" || result["left_prefix"] == true,
             pruned: result["kind"] == "pruned",
+            undecided: result["undecided"].as_u64().unwrap_or(0),
+            order_kept: result["order_kept"] == true,
         }
     }
 
@@ -105,7 +114,11 @@ impl Counted {
         } else {
             facts.add(self.threads, self.steps, self.hb, self.exhausted);
         }
-        facts.diverged += u64::from(self.diverged);
+        facts.add_shortfall(&scheduler::coverage::Shortfall {
+            left_prefix: self.diverged,
+            undecided: self.undecided,
+            order_kept: self.order_kept,
+        });
     }
 }
 

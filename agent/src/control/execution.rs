@@ -365,6 +365,7 @@ impl Control {
         let coverage = st.model.strategy().coverage();
         let hb = st.model.strategy().last_graph();
         let order = st.model.strategy().order_key();
+        let shortfall = st.model.strategy().last_shortfall();
         st.finished_in_model = true;
         if !warm_up {
             st.executions += 1;
@@ -407,6 +408,7 @@ impl Control {
             exhausted,
             hb,
             order,
+            shortfall,
             steps_trace,
             alone_then_shared: ex.confinement.blind(),
         };

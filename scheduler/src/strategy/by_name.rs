@@ -153,6 +153,7 @@ pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         exhaustive: true,
         session_state: true,
+        partitions: true,
         ..sampling(
             MCR,
             &[],
@@ -248,7 +249,7 @@ pub fn member_of(name: &str, index: u64) -> Option<&'static str> {
 }
 
 /// The bounds given on the command line (`None`: not given, the strategy's default applies).
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Bounds {
     /// Context bound `c` (preemptions).
     pub c: Option<u32>,
@@ -268,11 +269,30 @@ pub struct Bounds {
     pub threads: Option<u32>,
     /// ε for Lemma 4.1 (default 0.01).
     pub epsilon: Option<f64>,
-    /// Happens-before pruning for ICB (RankChecker's exhaustive search always prunes).
+    /// ICB's happens-before pruning, MCR's skipping of a prefix whose constraints were queued
+    /// before (RankChecker's exhaustive search always prunes). On by default.
     pub prune: bool,
     /// Run only this part of the search (a shard of it); only strategies whose
     /// [`StrategyInfo::partitions`] say so take one.
     pub partition: Option<Partition>,
+}
+
+impl Default for Bounds {
+    /// Nothing given; pruning on.
+    fn default() -> Bounds {
+        Bounds {
+            c: None,
+            v: None,
+            t: None,
+            d: None,
+            l: None,
+            c_mode: CMode::default(),
+            threads: None,
+            epsilon: None,
+            prune: true,
+            partition: None,
+        }
+    }
 }
 
 /// The largest value any bound may take (far beyond what a search can finish, small enough that
@@ -396,7 +416,7 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
         RANKCHECKER => boxed(RankChecker::new(rankchecker())),
         RANKCHECKER_EXHAUSTIVE => boxed(RankCheckerExhaustive::new(rankchecker())),
         ICB => boxed(Icb::new(c, bounds.prune).with_partition(bounds.partition)),
-        MCR => boxed(Mcr::new(DEFAULT_MAX_NODES)),
+        MCR => boxed(Mcr::new(DEFAULT_MAX_NODES, bounds.prune).with_partition(bounds.partition)),
         POS => boxed(Pos::new(seed, false)),
         // One fixed schedule: no happens-before graphs to count (counting them costs a pass
         // over every event of what is often one very long execution).

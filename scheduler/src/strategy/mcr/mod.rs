@@ -22,6 +22,15 @@
 //!   combinations of a three-thread program, none on 40 random ones); the optimal
 //!   bookkeeping that rules this out is not done here.
 //!
+//! - **Parts** ([`Mcr::with_partition`], `--shard I/N`): every part runs the first execution;
+//!   the `k`-th prefix it queues, with everything descending from it, is part `k mod N`'s
+//!   ([`Partition`]). Each execution carries its place in the unpartitioned search's
+//!   breadth-first order ([`child_key`]), by which a merge of the parts sorts them. A part
+//!   keeps the constraints of every prefix the first execution queued (their owners run them),
+//!   but not those the other parts queue further down, so with deduplication the parts may run
+//!   a combination more than once between them; without it (`dedup` off, `--no-prune`) they
+//!   run exactly the unpartitioned search's prefixes.
+//!
 //! What is left (the refinement): MCR proper merges writes of the same value (two writes
 //! of 1 are one choice for a read); the JVM side does not report values, so here every write is
 //! its own choice. The recorded order of wait/notify, park/unpark and interrupt events is kept
@@ -37,6 +46,8 @@ pub use trace::{Trace, Writer};
 
 use super::api::{ExecutionSummary, Pick, Strategy, View};
 use super::nonpreemptive::NonPreemptive;
+use super::partition::Partition;
+use crate::coverage::Shortfall;
 use crate::events::Event;
 use crate::ids::ThreadId;
 use crate::op::OpKind;
@@ -71,14 +82,48 @@ pub fn reads_from(events: &[Event]) -> Vec<RfPair> {
         .collect()
 }
 
+/// The order key of the `j`-th prefix an execution with key `parent` queued: the search is
+/// breadth first (a FIFO worklist), so a key is the depth followed by the push index of every
+/// ancestor, and keys of one depth sort as their parents ran, then by push index. The first
+/// execution's key is `[0]`.
+pub fn child_key(parent: &[u64], j: u64) -> Vec<u64> {
+    let mut key = Vec::with_capacity(parent.len() + 1);
+    key.push(parent.first().map_or(1, |depth| depth + 1));
+    key.extend(parent.iter().skip(1));
+    key.push(j);
+    key
+}
+
+/// A prefix to enforce, and where it falls in the search.
+#[derive(Clone, Debug, Default)]
+struct Item {
+    prefix: Vec<Run>,
+    /// Partitioned: the first execution's item this one descends from (its part's cell);
+    /// `None` for the first execution.
+    cell: Option<u64>,
+    /// Partitioned: its place in the unpartitioned search's order ([`child_key`]); empty
+    /// otherwise.
+    key: Vec<u64>,
+}
+
 /// Maximal causality reduction over reads-from.
 #[derive(Debug)]
 pub struct Mcr {
     max_nodes: u64,
-    worklist: VecDeque<Vec<Run>>,
+    /// Skip a prefix whose constraints were queued before.
+    dedup: bool,
+    partition: Option<Partition>,
+    worklist: VecDeque<Item>,
     done: bool,
     // This execution.
-    prefix: Vec<Run>,
+    active: Item,
+    /// Prefixes this execution's expansion solved so far (numbered whether this part keeps
+    /// them or not).
+    solved_here: u64,
+    /// The key of the execution that ended last (partitioned only).
+    last_key: Option<Vec<u64>>,
+    /// What the execution that ended last leaves out of the claim.
+    last_shortfall: Shortfall,
     /// Position in `prefix`: (run, offset within it).
     cursor: (usize, u32),
     /// How many events each thread performed in this execution (the rank of its next one).
@@ -102,13 +147,19 @@ pub struct Mcr {
 }
 
 impl Mcr {
-    /// A search whose solver visits at most `max_nodes` states per prefix.
-    pub fn new(max_nodes: u64) -> Mcr {
+    /// A search whose solver visits at most `max_nodes` states per prefix; `dedup`: a prefix
+    /// whose reads-from constraints were queued before is not queued again.
+    pub fn new(max_nodes: u64, dedup: bool) -> Mcr {
         Mcr {
             max_nodes,
+            dedup,
+            partition: None,
             worklist: VecDeque::new(),
             done: false,
-            prefix: Vec::new(),
+            active: Item::default(),
+            solved_here: 0,
+            last_key: None,
+            last_shortfall: Shortfall::default(),
             cursor: (0, 0),
             next_index: Vec::new(),
             absorbed: 0,
@@ -127,11 +178,39 @@ impl Mcr {
         }
     }
 
-    /// Whether the search covered everything it claims: the worklist ran empty, the solver's
-    /// bound cut no prefix, and no trace held events whose order MCR keeps as recorded
-    /// (wait/notify, park/unpark, interrupts), since other orders of those are not explored.
+    /// This search restricted to `partition` (see the module doc); `None` runs all of it.
+    pub fn with_partition(mut self, partition: Option<Partition>) -> Mcr {
+        self.partition = partition;
+        if partition.is_some() {
+            self.active.key = vec![0];
+        }
+        self
+    }
+
+    /// Whether the worklist ran empty: nothing is left to run. What the search then claims
+    /// also depends on what its executions left out ([`Mcr::last_shortfall`], [`Mcr::coverage`]):
+    /// prefixes the solver's bound cut, and events whose order MCR keeps as recorded
+    /// (wait/notify, park/unpark, interrupts).
     pub fn exhausted(&self) -> bool {
+        self.done
+    }
+
+    /// Whether everything the search claims is covered: it ran out of work, the solver's bound
+    /// cut no prefix and no trace held events kept in their recorded order.
+    pub fn complete(&self) -> bool {
         self.done && self.cut == 0 && !self.ordered_seen
+    }
+
+    /// Partitioned: the place of the execution that ended last in the unpartitioned search's
+    /// order ([`child_key`]); `None` when not partitioned.
+    pub fn last_order_key(&self) -> Option<&[u64]> {
+        self.last_key.as_deref()
+    }
+
+    /// What the execution that ended last leaves out of the claim (it left its prefix, its
+    /// expansion had prefixes the solver's bound cut, it had events kept in recorded order).
+    pub fn last_shortfall(&self) -> Shortfall {
+        self.last_shortfall
     }
 
     /// Executions finished.
@@ -222,7 +301,7 @@ impl Mcr {
 
     /// The event the prefix wants next, after skipping those already performed.
     fn wanted(&mut self) -> Option<(ThreadId, u32)> {
-        while let Some(&(t, first, count)) = self.prefix.get(self.cursor.0) {
+        while let Some(&(t, first, count)) = self.active.prefix.get(self.cursor.0) {
             let index = first + self.cursor.1;
             if self.next_of(t) <= index {
                 return Some((t, index));
@@ -237,11 +316,12 @@ impl Mcr {
 
     /// Events of the prefix performed (all of them unless the execution diverged).
     fn followed(&self) -> usize {
-        let whole: usize = self.prefix.iter().map(|r| r.2 as usize).sum();
+        let prefix = &self.active.prefix;
+        let whole: usize = prefix.iter().map(|r| r.2 as usize).sum();
         if !self.diverged {
             return whole;
         }
-        let done: usize = self.prefix[..self.cursor.0.min(self.prefix.len())]
+        let done: usize = prefix[..self.cursor.0.min(prefix.len())]
             .iter()
             .map(|r| r.2 as usize)
             .sum();
@@ -334,7 +414,7 @@ impl Mcr {
             }
             signature.push(marker);
         }
-        if !self.queued.insert(signature) {
+        if self.dedup && !self.queued.insert(signature) {
             self.repeated += 1;
             return;
         }
@@ -343,11 +423,33 @@ impl Mcr {
         match answer {
             Solved::Order(order) => {
                 self.solved += 1;
-                self.worklist.push_back(runs(trace, &order));
+                self.solved_here += 1;
+                if let Some(item) = self.place(self.solved_here - 1, runs(trace, &order)) {
+                    self.worklist.push_back(item);
+                }
             }
             Solved::Infeasible => self.infeasible += 1,
             Solved::Cut => self.cut += 1,
         }
+    }
+}
+
+impl Mcr {
+    /// The `j`-th prefix the running execution solved as a work item, or `None` when another
+    /// part owns it (its constraints stay queued: its owner runs it).
+    fn place(&self, j: u64, prefix: Vec<Run>) -> Option<Item> {
+        let Some(part) = self.partition else {
+            return Some(Item {
+                prefix,
+                ..Item::default()
+            });
+        };
+        let cell = self.active.cell.unwrap_or(j);
+        part.owns(cell).then(|| Item {
+            prefix,
+            cell: Some(cell),
+            key: child_key(&self.active.key, j),
+        })
     }
 }
 
@@ -384,6 +486,7 @@ impl Strategy for Mcr {
         self.next_index.clear();
         self.absorbed = 0;
         self.diverged = false;
+        self.solved_here = 0;
         self.free.begin_execution(index);
     }
 
@@ -409,14 +512,21 @@ impl Strategy for Mcr {
         }
         self.ordered_seen |= !trace.ordered.is_empty();
         self.pairs.extend(reads_from(summary.events));
+        let cut_before = self.cut;
         self.expand(&trace, fixed);
+        self.last_shortfall = Shortfall {
+            left_prefix: self.diverged,
+            undecided: self.cut - cut_before,
+            order_kept: !trace.ordered.is_empty(),
+        };
+        self.last_key = self.partition.map(|_| self.active.key.clone());
         match self.worklist.pop_front() {
-            Some(prefix) => {
-                self.prefix = prefix;
+            Some(item) => {
+                self.active = item;
                 true
             }
             None => {
-                self.prefix.clear();
+                self.active.prefix.clear();
                 self.done = true;
                 false
             }

@@ -7,8 +7,9 @@ use crate::ids::ObjId;
 use crate::sim::programs;
 use crate::sim::{search, Cmp, Ins, Program, Val};
 use crate::strategy::icb::Icb;
+use crate::strategy::partition::Partition;
 use crate::strategy::{Dfs, ExecutionSummary, Pick, Stop, Strategy, View};
-use crate::{Config, RandomSource, SeededRandom, ThreadId};
+use crate::{Config, Execution, RandomSource, SeededRandom, ThreadId};
 use std::collections::BTreeSet;
 
 /// Runs a strategy and keeps the reads-from combination of every execution.
@@ -68,10 +69,10 @@ fn check(program: &Program, repeats: u64) -> (u64, u64) {
     let (all, done) = combos(program, Dfs::new());
     assert!(done, "{}: DFS did not finish", program.name);
     let reachable: BTreeSet<Vec<RfPair>> = all.into_iter().collect();
-    let mut mcr = Mcr::new(DEFAULT_MAX_NODES);
+    let mut mcr = Mcr::new(DEFAULT_MAX_NODES, true);
     let (ran, done) = combos(program, &mut mcr);
     assert!(
-        done && mcr.exhausted(),
+        done && mcr.complete(),
         "{}: MCR did not finish",
         program.name
     );
@@ -169,7 +170,7 @@ fn mcr_finds_the_bugs_that_need_another_write_or_lock_order() {
         let report = search(
             &p,
             Config::default(),
-            Mcr::new(DEFAULT_MAX_NODES),
+            Mcr::new(DEFAULT_MAX_NODES, true),
             1_000,
             true,
         );
@@ -178,7 +179,7 @@ fn mcr_finds_the_bugs_that_need_another_write_or_lock_order() {
     let fixed = search(
         &programs::lost_update(true),
         Config::default(),
-        Mcr::new(DEFAULT_MAX_NODES),
+        Mcr::new(DEFAULT_MAX_NODES, true),
         1_000,
         false,
     )
@@ -273,4 +274,99 @@ fn mcr_matches_brute_force_on_random_programs() {
     }
     eprintln!("40 random programs: MCR {mcr_total} executions, ICB with HB pruning {icb_total}");
     assert!(mcr_total < icb_total);
+}
+
+/// One execution of a part: its order key, schedule and reads-from combination.
+type PartRun = (Vec<u64>, String, Vec<RfPair>);
+
+/// Runs MCR restricted to `partition` to its end, its executions in the order it ran them.
+fn run_part(program: &Program, dedup: bool, partition: Option<Partition>) -> Vec<PartRun> {
+    let strategy = Combos {
+        inner: Mcr::new(DEFAULT_MAX_NODES, dedup).with_partition(partition),
+        seen: Vec::new(),
+    };
+    let mut exec = Execution::new(Config::default(), strategy);
+    let mut out = Vec::new();
+    loop {
+        crate::sim::run_execution(&mut exec, program).expect("simulation");
+        let more = exec.finish(false).expect("finish");
+        let key = exec.strategy().inner.last_order_key().unwrap_or_default();
+        let combo = exec.strategy().seen.last().cloned().unwrap_or_default();
+        out.push((key.to_vec(), exec.schedule().to_text(), combo));
+        if !more {
+            assert!(exec.strategy().inner.exhausted());
+            return out;
+        }
+        exec.restart().expect("restart");
+    }
+}
+
+/// The parts' executions as a merge of shards puts them back: by order key, the first (every
+/// part's) once.
+fn merged(parts: Vec<Vec<PartRun>>) -> Vec<PartRun> {
+    let mut all: Vec<_> = parts.into_iter().flatten().collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all.dedup_by(|a, b| a.0 == b.0);
+    all
+}
+
+fn partition_programs() -> Vec<Program> {
+    let mut rng = SeededRandom::new(21);
+    let mut v = vec![
+        three_threads(),
+        programs::lost_update(false),
+        programs::atomicity_violation(false),
+        nested_locks_only(),
+    ];
+    v.extend((0..12).map(|_| random_program(&mut rng)));
+    v
+}
+
+#[test]
+fn partitions_without_dedup_run_exactly_the_whole_searchs_prefixes_in_its_order() {
+    for program in partition_programs() {
+        let one = run_part(&program, false, Partition::parse("1/1").ok());
+        let keys: Vec<&Vec<u64>> = one.iter().map(|r| &r.0).collect();
+        assert!(
+            keys.windows(2).all(|w| w[0] < w[1]),
+            "{}: the order keys do not sort as the search ran: {keys:?}",
+            program.name
+        );
+        let whole: Vec<String> = run_part(&program, false, None)
+            .into_iter()
+            .map(|r| r.1)
+            .collect();
+        let one: Vec<&String> = one.iter().map(|r| &r.1).collect();
+        assert_eq!(
+            one,
+            whole.iter().collect::<Vec<_>>(),
+            "{}: 1/1",
+            program.name
+        );
+        for n in 2..=4 {
+            let runs: Vec<_> = (1..=n)
+                .map(|i| run_part(&program, false, Partition::parse(&format!("{i}/{n}")).ok()))
+                .collect();
+            let sizes: Vec<usize> = runs.iter().map(Vec::len).collect();
+            let back: Vec<String> = merged(runs).into_iter().map(|r| r.1).collect();
+            assert_eq!(back, whole, "{} in {n} parts {sizes:?}", program.name);
+        }
+    }
+}
+
+#[test]
+fn partitions_with_dedup_run_every_reads_from_combination() {
+    for program in partition_programs() {
+        let whole: BTreeSet<Vec<RfPair>> = run_part(&program, true, None)
+            .into_iter()
+            .map(|r| r.2)
+            .collect();
+        for n in 2..=3 {
+            let runs: Vec<_> = (1..=n)
+                .map(|i| run_part(&program, true, Partition::parse(&format!("{i}/{n}")).ok()))
+                .collect();
+            let back: BTreeSet<Vec<RfPair>> = merged(runs).into_iter().map(|r| r.2).collect();
+            assert_eq!(back, whole, "{} in {n} parts", program.name);
+        }
+    }
 }
