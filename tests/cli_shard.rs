@@ -191,15 +191,16 @@ fn in_order(dir: &Path, outs: &[&str]) -> Vec<Value> {
     all
 }
 
-/// An exhaustive search (ICB, MCR; without pruning) split over three shards by its frontier:
-/// merged, it is the unsharded search — the same executions in the same order, the same first
-/// bug with the same schedule, the same coverage text, and for a clean program the same
-/// exhaustion claim.
+/// An exhaustive search (ICB and MCR without pruning, RankChecker's Algorithm 1) split over
+/// three shards by its frontier or its variable sets: merged, it is the unsharded search — the
+/// same executions in the same order, the same first bug with the same schedule, the same
+/// coverage text, and for a clean program the same exhaustion claim.
 #[test]
 fn an_exhaustive_search_in_three_shards_is_the_search_in_one() {
     let dir = scratch("shard-exhaustive");
     let icb: &[&str] = &["--strategy", "icb", "-c", "1"];
     let mcr: &[&str] = &["--strategy", "mcr"];
+    let algorithm1: &[&str] = &["--strategy", "rankchecker-exhaustive", "-c", "1", "-v", "2"];
     for (strategy, program, expect, claim) in [
         (icb, "CheckThenAct", 1, ""),
         (icb, "LostUpdateFixed", 0, "ICB explored every schedule"),
@@ -209,6 +210,13 @@ fn an_exhaustive_search_in_three_shards_is_the_search_in_one() {
             "SemaphorePermitsFixed",
             0,
             "MCR explored every reads-from combination",
+        ),
+        (algorithm1, "TwoVarAtomicity", 1, ""),
+        (
+            algorithm1,
+            "TwoVarAtomicityFixed",
+            0,
+            "RankChecker's Algorithm 1 finished every variable set",
         ),
     ] {
         let manifest = root().join("tests/programs").join(program);

@@ -120,6 +120,9 @@ impl Covering for RankCheckerExhaustive {
     fn tracked(&self) -> Option<Vec<Variable>> {
         Some(RankCheckerExhaustive::tracked(self).to_vec())
     }
+    fn order_key(&self) -> Option<Vec<u64>> {
+        self.last_order_key().map(<[u64]>::to_vec)
+    }
 }
 
 impl Covering for Pctvb {

@@ -14,8 +14,8 @@
 use crate::bounds;
 use crate::coverage::Shortfall;
 use crate::strategy::by_name::{
-    Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T, ICB, MCR, NONPREEMPTIVE, PCT, PORTFOLIO, POS,
-    POS_STAR, RANKCHECKER, RANKCHECKER_EXHAUSTIVE, RFF, SCS, SURW,
+    Bounds, DEFAULT_C, DEFAULT_D, DEFAULT_T, DEFAULT_V, ICB, MCR, NONPREEMPTIVE, PCT, PORTFOLIO,
+    POS, POS_STAR, RANKCHECKER, RANKCHECKER_EXHAUSTIVE, RFF, SCS, SURW,
 };
 use crate::strategy::rankchecker::subset_size;
 use std::collections::BTreeSet;
@@ -198,10 +198,22 @@ pub fn statement(strategy: &str, b: &Bounds, facts: &Facts) -> String {
         SCS if facts.exhausted => {
             "SCS tried every speed vector of its basis pairs and back-off levels".into()
         }
-        RANKCHECKER_EXHAUSTIVE if facts.exhausted => format!(
-            "RankChecker's Algorithm 1 finished every variable set and every c <= {c}, with \
-             probability >= 1 - epsilon per permutation round"
-        ),
+        RANKCHECKER_EXHAUSTIVE if facts.exhausted => {
+            let names = b.l.map_or(String::new(), |l| {
+                format!(" of variables with loop iteration < {l}")
+            });
+            format!(
+                "RankChecker's Algorithm 1 finished every variable set{names} of size <= {} and \
+                 every c <= {c}: at each, every order of every t + c of the n + c thread \
+                 fragments (t = {}) ran with probability >= {} (Lemma 4.1)",
+                b.v.unwrap_or(DEFAULT_V),
+                b.t.unwrap_or(DEFAULT_T),
+                1.0 - b.epsilon.unwrap_or(0.01)
+            )
+        }
+        RANKCHECKER_EXHAUSTIVE => "RankChecker's Algorithm 1 did not finish its variable sets \
+                                   within the budget: no claim beyond the executions run"
+            .into(),
         PCT => {
             let d = b.d.unwrap_or(DEFAULT_D);
             match bounds::pct_probability(n, k, d) {

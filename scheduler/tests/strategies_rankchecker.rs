@@ -5,6 +5,7 @@
 mod strategies_common;
 
 use scheduler::sim::{self, Cmp, Ins, Program, Val};
+use scheduler::strategy::partition::Partition;
 use scheduler::strategy::pctvb::{VarProfile, Variable};
 use scheduler::strategy::rankchecker::{
     CMode, FragmentPermutation, RankChecker, RankCheckerConfig, RankCheckerExhaustive,
@@ -398,4 +399,52 @@ fn timed_wait_loops_end_under_priorities_and_icb() {
 
 fn config_for_loop() -> RankCheckerConfig {
     config(1, 1, 2)
+}
+
+/// Runs the exhaustive search restricted to `partition` to its end: `(order key, schedule)`
+/// per execution, in the order it ran them.
+fn run_part(program: &Program, partition: Option<Partition>) -> Vec<(Vec<u64>, String)> {
+    let strategy = RankCheckerExhaustive::new(config(1, 2, 2)).with_partition(partition);
+    let mut exec = Execution::new(Config::default(), strategy);
+    let mut out = Vec::new();
+    loop {
+        sim::run_execution(&mut exec, program).expect("simulation");
+        let more = exec.finish(false).expect("finish");
+        let key = exec.strategy().last_order_key().unwrap_or_default();
+        out.push((key.to_vec(), exec.schedule().to_text()));
+        if !more {
+            assert!(exec.strategy().exhausted());
+            return out;
+        }
+        assert!(out.len() < 100_000, "{}: search too long", program.name);
+        exec.restart().expect("restart");
+    }
+}
+
+#[test]
+fn partitions_run_exactly_the_whole_searchs_executions_in_its_order() {
+    for case in paper_programs().into_iter().take(7) {
+        let program = &case.program;
+        let one = run_part(program, Partition::parse("1/1").ok());
+        let keys: Vec<&Vec<u64>> = one.iter().map(|r| &r.0).collect();
+        assert!(
+            keys.windows(2).all(|w| w[0] < w[1]),
+            "{}: the order keys do not sort as the search ran",
+            program.name
+        );
+        let whole: Vec<String> = run_part(program, None).into_iter().map(|r| r.1).collect();
+        let one: Vec<String> = one.into_iter().map(|r| r.1).collect();
+        assert_eq!(one, whole, "{}: 1/1 is the whole search", program.name);
+        for n in 2..=4 {
+            let parts: Vec<Vec<(Vec<u64>, String)>> = (1..=n)
+                .map(|i| run_part(program, Partition::parse(&format!("{i}/{n}")).ok()))
+                .collect();
+            let sizes: Vec<usize> = parts.iter().map(Vec::len).collect();
+            let mut all: Vec<(Vec<u64>, String)> = parts.into_iter().flatten().collect();
+            all.sort_by(|a, b| a.0.cmp(&b.0));
+            all.dedup_by(|a, b| a.0 == b.0);
+            let back: Vec<String> = all.into_iter().map(|r| r.1).collect();
+            assert_eq!(back, whole, "{} in {n} parts {sizes:?}", program.name);
+        }
+    }
 }

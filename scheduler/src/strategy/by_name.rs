@@ -132,6 +132,7 @@ pub const STRATEGIES: &[StrategyInfo] = &[
     StrategyInfo {
         exhaustive: true,
         session_state: true,
+        partitions: true,
         ..sampling(
             RANKCHECKER_EXHAUSTIVE,
             &["c", "v", "t", "l"],
@@ -414,7 +415,9 @@ pub fn from_name(name: &str, bounds: &Bounds, seed: u64) -> Result<Chosen, Choos
             seed,
         })),
         RANKCHECKER => boxed(RankChecker::new(rankchecker())),
-        RANKCHECKER_EXHAUSTIVE => boxed(RankCheckerExhaustive::new(rankchecker())),
+        RANKCHECKER_EXHAUSTIVE => {
+            boxed(RankCheckerExhaustive::new(rankchecker()).with_partition(bounds.partition))
+        }
         ICB => boxed(Icb::new(c, bounds.prune).with_partition(bounds.partition)),
         MCR => boxed(Mcr::new(DEFAULT_MAX_NODES, bounds.prune).with_partition(bounds.partition)),
         POS => boxed(Pos::new(seed, false)),

@@ -3,8 +3,10 @@
 //!
 //! The first execution of an enumeration is every part's; the alternatives it queues are
 //! numbered in the order it queues them (their *cells*), and cell `k` with everything that
-//! descends from it belongs to part `k mod N`. A subtree's schedules depend only on the
-//! execution that queued it, so the parts are disjoint and together are the whole search.
+//! descends from it belongs to part `k mod N` (icb, mcr). A subtree's schedules depend only on
+//! the execution that queued it, so the parts are disjoint and together are the whole search.
+//! RankChecker's Algorithm 1 deals out its variable sets the same way (cell `k`: the `k`-th
+//! set it takes, after the preparatory runs every part makes).
 
 use std::fmt;
 

@@ -35,6 +35,7 @@
 //! Accesses outside the tracked variable set are not preemption points: there the running thread
 //! keeps running, as if only the tracked variables were instrumented.
 
+use super::partition::Partition;
 use super::pctvb::{draw_change_points, shuffle, VarProfile, Variable};
 use crate::bounds;
 use crate::hb::{self, HbTracker};
@@ -559,6 +560,15 @@ pub struct RankCheckerExhaustive {
     /// The current variable set and its index among the sets of its size.
     set: Vec<Variable>,
     set_index: u64,
+    /// Variable sets started so far, of every size, whether this part runs them or not: the
+    /// current set's number in the whole enumeration (plus one).
+    sets_started: u64,
+    /// Run only the variable sets whose number this part owns (`--shard`).
+    partition: Option<Partition>,
+    /// Executions of the current variable set so far (its next one's place in the set).
+    in_set: u64,
+    /// The place in the unpartitioned order of the execution that ended last (partitioned).
+    last_key: Option<Vec<u64>>,
     v: u32,
     c: u32,
     perm_index: u64,
@@ -612,6 +622,10 @@ impl RankCheckerExhaustive {
             combo: Vec::new(),
             set: Vec::new(),
             set_index: 0,
+            sets_started: 0,
+            partition: None,
+            in_set: 0,
+            last_key: None,
             v: 0,
             c: 0,
             perm_index: 0,
@@ -642,6 +656,27 @@ impl RankCheckerExhaustive {
             s.start_search();
         }
         s
+    }
+
+    /// This search restricted to `partition`: every part runs the preparatory runs, then the
+    /// variable sets (numbered over every size, in the order the search takes them) whose
+    /// number is the part's mod N, each with all its bounds, permutations and placements.
+    /// Pruning is per variable set, so the parts together run exactly the whole search's
+    /// executions. Executions carry their place in the whole search's order
+    /// ([`RankCheckerExhaustive::last_order_key`]): `[0, i]` for the `i`-th preparatory run,
+    /// `[1, set, k]` for the `k`-th execution of a set. `None` runs all of it.
+    pub fn with_partition(mut self, partition: Option<Partition>) -> RankCheckerExhaustive {
+        self.partition = partition;
+        if self.learning_left == 0 {
+            self.start_search();
+        }
+        self
+    }
+
+    /// Partitioned: the place of the execution that ended last in the order of the whole
+    /// search (see [`RankCheckerExhaustive::with_partition`]); `None` when not partitioned.
+    pub fn last_order_key(&self) -> Option<&[u64]> {
+        self.last_key.as_deref()
     }
 
     fn n(&self) -> u32 {
@@ -729,7 +764,41 @@ impl RankCheckerExhaustive {
             });
         }
         // No variables known: only synchronization points, one empty set.
+        self.sets_started = 0;
         self.start_size(u32::from(!self.candidates.is_empty()));
+        if !self.own_set() {
+            self.exhausted = true;
+        }
+    }
+
+    /// Whether this part runs the current variable set.
+    fn owns_set(&self) -> bool {
+        self.partition
+            .is_none_or(|part| part.owns(self.sets_started - 1))
+    }
+
+    /// Moves on until this part owns the current variable set; false when none is left.
+    fn own_set(&mut self) -> bool {
+        while !self.owns_set() {
+            if !self.next_set() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Starts the next variable set, of this size or else of the next; false when none is left.
+    fn next_set(&mut self) -> bool {
+        if next_combination(&mut self.combo, self.candidates.len()) {
+            self.set_index += 1;
+            self.start_set();
+            return true;
+        }
+        if self.v < self.config.v && (self.v as usize) < self.candidates.len() {
+            self.start_size(self.v + 1);
+            return true;
+        }
+        false
     }
 
     /// Starts the sets of size `v` (`0`: the single empty set).
@@ -741,6 +810,8 @@ impl RankCheckerExhaustive {
     }
 
     fn start_set(&mut self) {
+        self.sets_started += 1;
+        self.in_set = 0;
         self.set = self.combo.iter().map(|&i| self.candidates[i]).collect();
         self.visited.clear();
         self.claimed.clear();
@@ -793,13 +864,7 @@ impl RankCheckerExhaustive {
             self.start_bound();
             return true;
         }
-        if next_combination(&mut self.combo, self.candidates.len()) {
-            self.set_index += 1;
-            self.start_set();
-            return true;
-        }
-        if self.v < self.config.v && (self.v as usize) < self.candidates.len() {
-            self.start_size(self.v + 1);
+        if self.next_set() && self.own_set() {
             return true;
         }
         self.exhausted = true;
@@ -970,18 +1035,24 @@ impl Strategy for RankCheckerExhaustive {
 
     fn end_execution(&mut self, summary: &ExecutionSummary<'_>) -> bool {
         if self.learning_left > 0 {
+            let run = self.config.preparatory_runs.max(1) - self.learning_left;
+            self.last_key = self.partition.map(|_| vec![0, u64::from(run)]);
             self.profile.learn(summary.events, summary.threads);
             self.learning_left -= 1;
             if self.learning_left == 0 {
                 self.start_search();
             }
-            return true;
+            return !self.exhausted;
         }
         self.observe(summary.events);
         if !self.stopped {
             self.graphs.insert(self.hb.hash());
         }
         self.executions += 1;
+        self.last_key = self
+            .partition
+            .map(|_| vec![1, self.sets_started - 1, self.in_set]);
+        self.in_set += 1;
         self.advance()
     }
 }
