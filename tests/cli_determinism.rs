@@ -375,3 +375,37 @@ fn every_bundled_program_replays_its_last_execution_in_a_fresh_jvm() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// icb prunes an execution that reaches an explored state: its schedule ends before the
+/// program does. The determinism check replays the sampled (last) execution of the JVM; a
+/// pruned one is replayed as pruned where its schedule ends, so a correct, deterministic
+/// program gets no nondeterminism warning (before: "the schedule has ended, but the program
+/// goes on", exit 3 with `--check-determinism`).
+#[test]
+fn a_pruned_execution_sampled_for_the_determinism_check_replays_as_pruned() {
+    let dir = scratch("determinism-pruned");
+    let manifest = root().join("tests/programs/LostUpdateFixed");
+    for budget in ["10", "15"] {
+        let ran = rankcheck(
+            &dir,
+            &[
+                "test",
+                "--manifest",
+                manifest.to_str().unwrap(),
+                "--strategy",
+                "icb",
+                "-c",
+                "2",
+                "--budget",
+                budget,
+                "-j",
+                "1",
+                "--check-determinism",
+            ],
+            LIMIT,
+        );
+        assert_eq!(ran.code, 0, "budget {budget}: {}", ran.both());
+        assert!(!ran.both().contains("ran differently"), "{}", ran.both());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

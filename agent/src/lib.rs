@@ -65,7 +65,12 @@ pub fn make_strategy(o: &Options) -> Result<Box<dyn Covering>, String> {
             .map_err(|e| format!("cannot read schedule {}: {e}", path.display()))?;
         let schedule = Schedule::parse(&text)
             .map_err(|e| format!("bad schedule {}: {e:?}", path.display()))?;
-        let replay = Replaying(Replay::new(&schedule));
+        let replay = Replay::new(&schedule);
+        let replay = Replaying(if o.replay_cut_short {
+            replay.cut_short()
+        } else {
+            replay
+        });
         if o.warm_up_executions() == 0 {
             return Ok(Box::new(replay));
         }

@@ -43,6 +43,9 @@ pub struct Options {
     pub out: Option<PathBuf>,
     /// Follow this recorded schedule instead of a strategy.
     pub replay: Option<PathBuf>,
+    /// With `replay`: the schedule is of an execution its strategy pruned, so the replay ends
+    /// the execution as pruned where the schedule ends.
+    pub replay_cut_short: bool,
     /// With `replay`: first run executions `warm-from..first-execution` under the strategy, as
     /// the search's JVM ran them before the recorded one, so that the replay meets the JVM as
     /// warm as the search did (scheduler::strategy::WarmUp). They are not the run's executions:
@@ -126,6 +129,7 @@ impl Default for Options {
             time_limit_ms: None,
             out: None,
             replay: None,
+            replay_cut_short: false,
             warm_from: None,
             guide: None,
             spurious: false,
@@ -183,6 +187,7 @@ pub const KEYS: &[&str] = &[
     "time-limit-ms",
     "out",
     "replay",
+    "replay-cut-short",
     "warm-from",
     "guide",
     "spurious",
@@ -299,6 +304,7 @@ impl Options {
             "time-limit-ms" => self.time_limit_ms = Some(num(value)?),
             "out" => self.out = Some(PathBuf::from(value)),
             "replay" => self.replay = Some(PathBuf::from(value)),
+            "replay-cut-short" => self.replay_cut_short = switch(value)?,
             "warm-from" => self.warm_from = Some(num(value)?),
             "guide" => self.guide = Some(PathBuf::from(value)),
             "spurious" => self.spurious = switch(value)?,

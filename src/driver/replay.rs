@@ -70,6 +70,13 @@ pub fn launch_for(recorded: &Recorded, work: &Path) -> anyhow::Result<Launch> {
     // every access. Its schedule is the one without preemptions: run that again instead.
     if launch.option("strategy") != Some(scheduler::strategy::NONPREEMPTIVE) {
         launch.set_option("replay", schedule.display().to_string());
+        // An execution the strategy pruned (icb, Algorithm 1) ended where its schedule ends;
+        // its replay ends there too, the rest of the program not run.
+        if recorded.expected.kind == "pruned" {
+            launch.set_option("replay-cut-short", "on");
+        } else {
+            launch.remove_option("replay-cut-short");
+        }
     } else {
         launch.remove_option("warm-from");
     }

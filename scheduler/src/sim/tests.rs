@@ -901,3 +901,33 @@ fn the_schedule_version_changes_with_what_the_model_offers() {
         crate::schedule::VERSION
     );
 }
+
+#[test]
+fn a_pruned_schedule_replays_cut_short_where_it_was_pruned() {
+    use crate::strategy::icb::Icb;
+    let program = programs::lost_update(true);
+    let mut exec = Execution::new(Config::default(), Icb::new(2, true));
+    let mut pruned = 0;
+    loop {
+        let outcome = run_execution(&mut exec, &program).unwrap();
+        if matches!(outcome, Outcome::Stopped(Stop::Pruned)) {
+            pruned += 1;
+            let schedule = exec.schedule().clone();
+            let replay = Replay::new(&schedule).cut_short();
+            let mut again = Execution::new(Config::default(), replay);
+            assert_eq!(run_execution(&mut again, &program).unwrap(), outcome);
+            assert_eq!(again.steps(), exec.steps());
+            // Read as a whole execution's schedule, it runs out while the program goes on.
+            let mut whole = Execution::new(Config::default(), Replay::new(&schedule));
+            assert!(matches!(
+                run_execution(&mut whole, &program).unwrap(),
+                Outcome::Stopped(Stop::Diverged(_))
+            ));
+        }
+        if !exec.finish(outcome.is_bug()).unwrap() {
+            break;
+        }
+        exec.restart().unwrap();
+    }
+    assert!(pruned > 0, "ICB pruned nothing");
+}

@@ -1,7 +1,9 @@
 //! Replay: follows a recorded [`Schedule`] choice by choice, and stops the execution with
 //! [`Stop::Diverged`] at the first point where the program offers something the schedule cannot
 //! make (a thread that is not enabled, a waiter that is not waiting, a thread pick where a waiter
-//! pick was recorded or the other way round, or more choices than were recorded).
+//! pick was recorded or the other way round, or more choices than were recorded). A schedule
+//! the search cut short (an execution its strategy pruned) is replayed with
+//! [`Replay::cut_short`]: where it ends, the replay ends the execution the same way.
 
 use super::api::{Divergence, ExecutionSummary, Pick, Stop, Strategy, View};
 use crate::ids::{ObjId, ThreadId};
@@ -33,6 +35,8 @@ pub struct Replay {
     made: u64,
     total: u64,
     result: ReplayResult,
+    /// The recorded execution was pruned where its schedule ends: end this one there too.
+    cut_short: bool,
 }
 
 impl Replay {
@@ -45,7 +49,16 @@ impl Replay {
             made: 0,
             total: schedule.len(),
             result: ReplayResult::NotRun,
+            cut_short: false,
         }
+    }
+
+    /// The replay of a schedule its search cut short (the strategy pruned the rest of the
+    /// execution): when the schedule runs out, the execution ends as pruned, as it did when
+    /// recorded, instead of diverging.
+    pub fn cut_short(mut self) -> Replay {
+        self.cut_short = true;
+        self
     }
 
     /// How the (last) replayed execution went.
@@ -79,6 +92,10 @@ impl Replay {
     /// Makes the next recorded choice if the program offers it.
     fn follow<I: Iterator<Item = Choice> + Clone>(&mut self, offered: I) -> Pick {
         let expected = self.expected();
+        if expected.is_none() && self.cut_short {
+            self.result = ReplayResult::Followed;
+            return Err(Stop::Pruned);
+        }
         if let Some(e) = expected {
             // `offered` holds only thread picks or only waiter picks, so this checks the kind too.
             if offered.clone().any(|c| c == e) {
@@ -132,6 +149,10 @@ impl Strategy for Replay {
                         self.run += 1;
                         self.offset = 0;
                     }
+                }
+                None if self.cut_short => {
+                    self.result = ReplayResult::Followed;
+                    return Err(Stop::Pruned);
                 }
                 other => {
                     let expected = other.map(|&(c, _)| c);
