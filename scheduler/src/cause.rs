@@ -387,8 +387,8 @@ fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
     for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
         by_loc.entry(s.target).or_default().push(i);
     }
-    // (racing, preempted between, second, between) — larger is better.
-    let mut best: Option<((bool, bool, usize, usize), Cause)> = None;
+    // (racing, preempted between, pattern, second, between) — larger is better.
+    let mut best: Option<((bool, bool, u8, usize, usize), Cause)> = None;
     for list in by_loc.values() {
         let mut last_of: HashMap<u32, usize> = HashMap::new();
         for (pos, &c) in list.iter().enumerate() {
@@ -404,13 +404,19 @@ fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
                         steps[b].kind == OpKind::Write,
                         steps[c].kind == OpKind::Write,
                     );
-                    let unserializable = matches!(
-                        (wa, wb, wc),
-                        (false, true, false)
-                            | (true, true, false)
-                            | (false, true, true)
-                            | (true, false, true)
-                    );
+                    // How telling each unserializable pattern is: a write based on a stale
+                    // read (a lost update, a check-then-act) first, then two reads that
+                    // disagree, a half-done update seen, and last a thread reading back its own
+                    // write overwritten, which a loop's next iteration also shows when it reads
+                    // afresh.
+                    let pattern = match (wa, wb, wc) {
+                        (false, true, true) => 4,
+                        (false, true, false) => 3,
+                        (true, false, true) => 2,
+                        (true, true, false) => 1,
+                        _ => 0,
+                    };
+                    let unserializable = pattern > 0;
                     let racing = !ordered(steps, clocks, a, b) || !ordered(steps, clocks, b, c);
                     let woke = (!racing)
                         .then(|| {
@@ -426,7 +432,7 @@ fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
                     let preempted = steps[a + 1..=b]
                         .iter()
                         .any(|s| s.preempted && s.thread != t);
-                    let score = (racing, preempted, c, b);
+                    let score = (racing, preempted, pattern, c, b);
                     if best.as_ref().is_none_or(|(s, _)| score > *s) {
                         best = Some((
                             score,
@@ -682,7 +688,7 @@ mod tests {
             (1, Write, 9),
             (1, Read, 8),
             (2, Write, 8),
-            (1, Read, 8),
+            (1, Write, 8),
         ]);
         assert_eq!(
             explain(&s, &[], None),
@@ -726,6 +732,38 @@ mod tests {
             (0, Read, 9),
         ]);
         s[3].preempted = true;
+        assert_eq!(
+            explain(&s, &[], None),
+            Cause::Atomicity {
+                first: 2,
+                between: 4,
+                second: 5,
+                woke: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_lost_update_wins_over_a_later_iteration_reading_afresh() {
+        // Each thread does `c = count; count = c + 1` twice. t1 reads (3), t2 reads and
+        // writes (4, 5), t1 writes (6): t2's update is lost. Later t1 runs its second
+        // iteration (7, 8) and t2 reads afresh (9): t1's write between t2's write and that read
+        // is a write-write-read triple too, later, but no update was lost there.
+        let mut s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, Read, 9),
+            (2, Read, 9),
+            (2, Write, 9),
+            (1, Write, 9),
+            (1, Read, 9),
+            (1, Write, 9),
+            (2, Read, 9),
+            (2, Write, 9),
+            (0, Read, 9),
+        ]);
+        s[3].preempted = true;
+        s[5].preempted = true;
         assert_eq!(
             explain(&s, &[], None),
             Cause::Atomicity {
