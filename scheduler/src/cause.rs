@@ -4,9 +4,10 @@
 //! Input is the report's trace (agent/PROTOCOL.md, "Traces"): every performed step with its
 //! thread, operation, location and site, and, for a deadlock, what each blocked thread waits
 //! for. Happens-before comes from [`crate::hb::HbTracker`] fed with the synchronization alone
-//! (monitors, wait/notify, start/end/join, park permits: data accesses add no edge), so two
-//! accesses of different threads to one location, one of them a write, *race* when neither
-//! happens before the other. Pure: no I/O; the CLI words and draws the answer.
+//! (monitors, wait/notify, start/end/join, park permits, and synchronizing accesses — atomic
+//! ones and the JDK's concurrent classes' own — from a write to what accesses the location
+//! after it: plain data accesses add no edge), so two plain accesses of different threads to
+//! one location, one of them a write, *race* when neither happens before the other. Pure: no I/O; the CLI words and draws the answer.
 
 use crate::hb::{HbTracker, Key, Mode, VectorClock};
 use crate::op::OpKind;
@@ -29,6 +30,12 @@ pub struct Step {
     /// An access a library made for its own bookkeeping (a thread pool's state counter, a
     /// queue's count), not one the program asked for: never offered as the cause.
     pub library: bool,
+    /// A synchronizing access: atomic (a `VarHandle`, `Unsafe` or field-updater access, a call
+    /// of a concurrent collection) or inside the JDK's concurrent classes, whose own fields
+    /// are volatile, CAS'd or guarded by their locks. A write publishes what its thread did
+    /// before to whoever accesses the location after it (the JMM's volatile and CAS
+    /// semantics); two such accesses never form a data race.
+    pub sync: bool,
 }
 
 /// A thread blocked for ever at the end of a deadlock, with the operation it waits to perform.
@@ -110,13 +117,18 @@ pub enum Cause {
 const MONITOR: u64 = 1 << 60;
 const LIFE: u64 = 2 << 60;
 const PERMIT: u64 = 3 << 60;
+/// One synchronizing write (by step index): what later synchronizing accesses of its location
+/// join. A key per write, so that a read adds no edge towards later writes (a volatile read
+/// orders nothing after it in other threads).
+const PUBLISHED: u64 = 4 << 60;
 
 /// Synchronization-only happens-before clocks, one per step.
 pub fn sync_clocks(steps: &[Step]) -> Vec<VectorClock> {
     let mut hb = HbTracker::new();
     let mut seen = Vec::<bool>::new();
     let mut clocks = Vec::with_capacity(steps.len());
-    for s in steps {
+    let mut last_published: HashMap<u64, usize> = HashMap::new();
+    for (i, s) in steps.iter().enumerate() {
         let t = s.thread as usize;
         if seen.len() <= t {
             seen.resize(t + 1, false);
@@ -142,6 +154,17 @@ pub fn sync_clocks(steps: &[Step]) -> Vec<VectorClock> {
         };
         if let Some(k) = key {
             touches.push((k, Mode::Write));
+        }
+        if s.sync && matches!(s.kind, OpKind::Read | OpKind::Write) {
+            // Acquire: after the last synchronizing write of the location (a CAS reads too).
+            if let Some(&w) = last_published.get(&s.target) {
+                touches.push((PUBLISHED | w as u64, Mode::Read));
+            }
+            // Release: a write publishes this thread's past.
+            if s.kind == OpKind::Write {
+                touches.push((PUBLISHED | i as u64, Mode::Write));
+                last_published.insert(s.target, i);
+            }
         }
         clocks.push(hb.record(s.thread, s.kind as u64, &touches).clone());
     }
@@ -382,13 +405,16 @@ fn order_at_the_read(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
     Some(Cause::Order { read, behind })
 }
 
+/// How well an unserializable triple explains a failure, larger better: (racing, its thread
+/// preempted between, pattern, second access, access between).
+type TripleScore = (bool, bool, u8, usize, usize);
+
 fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
     let mut by_loc: HashMap<u64, Vec<usize>> = HashMap::new();
     for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
         by_loc.entry(s.target).or_default().push(i);
     }
-    // (racing, preempted between, pattern, second, between) — larger is better.
-    let mut best: Option<((bool, bool, u8, usize, usize), Cause)> = None;
+    let mut best: Option<(TripleScore, Cause)> = None;
     for list in by_loc.values() {
         let mut last_of: HashMap<u32, usize> = HashMap::new();
         for (pos, &c) in list.iter().enumerate() {
@@ -461,6 +487,7 @@ fn race(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
             let o = &steps[j];
             o.thread != s.thread
                 && (o.kind == OpKind::Write || s.kind == OpKind::Write)
+                && !(o.sync && s.sync)
                 && !ordered(steps, clocks, j, i)
         }) {
             best = Some((j, i));
@@ -654,6 +681,7 @@ mod tests {
             site: step as i64,
             preempted: false,
             library: false,
+            sync: false,
         }
     }
 
@@ -766,6 +794,50 @@ mod tests {
         s[5].preempted = true;
         assert_eq!(
             explain(&s, &[], None),
+            Cause::Atomicity {
+                first: 2,
+                between: 4,
+                second: 5,
+                woke: None
+            }
+        );
+    }
+
+    #[test]
+    fn synchronizing_accesses_order_plain_ones_and_never_race() {
+        // A lock made of a CAS'd state word (5), as java.util.concurrent's are: t1 takes it,
+        // writes x (9) and releases it; t2 takes it and reads x. Plain, that is a race on x
+        // and on the state word; with the state word's accesses synchronizing, neither.
+        let mut s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, Write, 5),
+            (1, Write, 9),
+            (1, Write, 5),
+            (2, Write, 5),
+            (2, Read, 9),
+            (2, Write, 5),
+        ]);
+        assert!(matches!(explain(&s, &[], None), Cause::Race { .. }));
+        for i in [2, 4, 5, 7] {
+            s[i].sync = true;
+        }
+        assert!(!matches!(explain(&s, &[], None), Cause::Race { .. }));
+        // A read acquires nothing for later writes: a volatile `count++` still loses an
+        // update between a read and a write.
+        let mut inc = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, Read, 7),
+            (2, Read, 7),
+            (2, Write, 7),
+            (1, Write, 7),
+        ]);
+        for step in &mut inc[2..] {
+            step.sync = true;
+        }
+        assert_eq!(
+            explain(&inc, &[], None),
             Cause::Atomicity {
                 first: 2,
                 between: 4,

@@ -109,6 +109,7 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Named> {
             site,
             preempted: v["preempted"].as_bool().unwrap_or(false),
             library: v["library"].as_bool().unwrap_or(false),
+            sync: rec.is_some_and(synchronizing),
         },
         object,
         field,
@@ -119,6 +120,16 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Named> {
         file: rec.map_or_else(String::new, |r| source_file(&r.class)),
         line: rec.and_then(|r| r.line),
     })
+}
+
+/// Whether an access at `rec` synchronizes (`cause::Step::sync`): a hooked call (a `VarHandle`,
+/// `Unsafe` or field-updater access, a concurrent collection's call: atomic) or a site inside
+/// the JDK's concurrent classes, whose fields are volatile, CAS'd or guarded by their own
+/// locks. A plain field of the program, `volatile` or not, is not recognised here (the site
+/// table does not say whether a field is volatile).
+fn synchronizing(rec: &SiteRecord) -> bool {
+    matches!(rec.kind, java_harness::hooks::SiteKind::Call(_))
+        || rec.class.starts_with("java/util/concurrent/")
 }
 
 fn array_element(desc: &str) -> String {
