@@ -29,7 +29,9 @@ pub struct Shortfall {
     /// It left the prefix its enumeration gave it (nondeterminism rankcheck does not control):
     /// the alternatives behind that prefix may not have run.
     pub left_prefix: bool,
-    /// Alternatives its expansion found that the solver's bound left undecided.
+    /// Alternatives its expansion left out: prefixes the solver's bound cut, and a count of one
+    /// when the expansion itself stopped (an execution too long, or with too many
+    /// alternatives, to expand whole).
     pub undecided: u64,
     /// It had events whose order the enumeration keeps as recorded (MCR: wait/notify,
     /// park/unpark, interrupts), so their other orders were not tried.

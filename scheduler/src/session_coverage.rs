@@ -35,7 +35,7 @@ pub struct Facts {
     /// Executions that left the prefix their enumeration gave them (nondeterminism the
     /// scheduler does not control): the subtrees behind them may be incomplete.
     pub diverged: u64,
-    /// Alternatives the executions' expansions found that a solver's bound left undecided.
+    /// Alternatives the executions' expansions left out (`Shortfall::undecided`).
     pub undecided: u64,
     /// Some execution had events whose order the enumeration keeps as recorded.
     pub order_kept: bool,
@@ -128,8 +128,9 @@ fn mcr_claim(facts: &Facts) -> String {
     }
     let mut claim = if facts.undecided > 0 {
         format!(
-            "MCR's worklist ran empty but the solver's bound left {} prefix(es) undecided: not \
-             exhausted",
+            "MCR's worklist ran empty but its bounds left {} alternative(s) out (prefixes the \
+             solver's bound cut; executions too long or with too many alternatives to expand \
+             whole): not exhausted",
             facts.undecided
         )
     } else if facts.order_kept {
@@ -350,10 +351,7 @@ mod tests {
             ..Shortfall::default()
         });
         let text = statement(MCR, &b, &cut);
-        assert!(
-            text.contains("left 2 prefix(es) undecided: not exhausted"),
-            "{text}"
-        );
+        assert!(text.contains("left 2 alternative(s) out"), "{text}");
         assert!(text.contains("1 execution(s) left the prefix"), "{text}");
         // Merged parts keep every part's shortfall.
         let mut merged = f.clone();

@@ -56,6 +56,22 @@ use std::collections::{HashSet, VecDeque};
 /// Default bound on the solver's work per prefix (states visited).
 pub const DEFAULT_MAX_NODES: u64 = 20_000;
 
+/// Longest stretch of a trace past its enforced prefix that MCR derives alternatives from. A
+/// longer execution (a hot loop's hundreds of thousands of accesses) is run but not expanded:
+/// the search goes on with what else it has and its statement says what it left out, rather
+/// than spending minutes (every read against every write) between two executions.
+pub const MAX_EXPANDED_EVENTS: usize = 20_000;
+
+/// Most prefixes one execution's expansion hands to the solver; the rest of its alternatives
+/// are left out, and said to be.
+pub const MAX_SOLVED_PER_EXECUTION: u64 = 5_000;
+
+/// Most work one execution's expansion may do, in units of one event of the trace looked at
+/// per prefix plus one thread per solver state (what a prefix's closure and a state's options
+/// cost): with a thousand threads, a few thousand prefixes of full solver depth would
+/// otherwise take minutes.
+pub const MAX_WORK_PER_EXECUTION: u64 = 100_000_000;
+
 /// A run of consecutive events of one thread: (thread, rank of the first among the thread's
 /// logged events, how many). Ranks, not occurrence indices: steps that pass without an event
 /// (a static initializer's accesses, the JDK's first-time work) count in the index and differ
@@ -143,6 +159,13 @@ pub struct Mcr {
     queued: HashSet<Vec<RfPair>>,
     /// Prefixes not queued because one with the same constraints was.
     repeated: u64,
+    /// Executions whose alternatives were not (all) derived: too long, or too many
+    /// alternatives ([`MAX_EXPANDED_EVENTS`], [`MAX_SOLVED_PER_EXECUTION`]).
+    unexpanded: u64,
+    /// Prefixes handed to the solver by the running expansion, and its work so far
+    /// ([`MAX_WORK_PER_EXECUTION`]).
+    solving_here: u64,
+    work_here: u64,
     ordered_seen: bool,
 }
 
@@ -174,6 +197,9 @@ impl Mcr {
             pairs: HashSet::new(),
             queued: HashSet::new(),
             repeated: 0,
+            unexpanded: 0,
+            solving_here: 0,
+            work_here: 0,
             ordered_seen: false,
         }
     }
@@ -196,9 +222,10 @@ impl Mcr {
     }
 
     /// Whether everything the search claims is covered: it ran out of work, the solver's bound
-    /// cut no prefix and no trace held events kept in their recorded order.
+    /// cut no prefix, every execution was expanded and no trace held events kept in their
+    /// recorded order.
     pub fn complete(&self) -> bool {
-        self.done && self.cut == 0 && !self.ordered_seen
+        self.done && self.cut == 0 && self.unexpanded == 0 && !self.ordered_seen
     }
 
     /// Partitioned: the place of the execution that ended last in the unpartitioned search's
@@ -255,11 +282,13 @@ impl Mcr {
                 self.worklist.len()
             );
         }
-        let mut s = if self.cut > 0 {
+        let mut s = if self.cut + self.unexpanded > 0 {
             format!(
-                "MCR's worklist is empty but the solver's bound of {} nodes left {} prefixes \
-                 undecided: not exhausted ({stats})",
-                self.max_nodes, self.cut
+                "MCR's worklist is empty but its bounds left alternatives out (the solver's \
+                 bound of {} nodes cut {} prefixes; {} executions were not or not wholly \
+                 expanded, longer than {MAX_EXPANDED_EVENTS} events or with more \
+                 alternatives than one expansion may solve): not exhausted ({stats})",
+                self.max_nodes, self.cut, self.unexpanded
             )
         } else if self.ordered_seen {
             format!(
@@ -330,6 +359,12 @@ impl Mcr {
 
     /// Queues a prefix for every read past `fixed` and every write it did not see.
     fn expand(&mut self, trace: &Trace, fixed: usize) {
+        self.solving_here = 0;
+        self.work_here = 0;
+        if trace.len() - fixed > MAX_EXPANDED_EVENTS {
+            self.unexpanded += 1;
+            return;
+        }
         // The last event of each thread in the enforced prefix: a new prefix extends it, so an
         // item's descendants keep its reads-from constraints.
         let prefix_ends: Vec<usize> = {
@@ -342,6 +377,9 @@ impl Mcr {
         for r in fixed..trace.len() {
             if trace.is_read(r) {
                 for w in trace.other_writers(r) {
+                    if !self.may_solve() {
+                        return;
+                    }
                     let needs = |p: usize| if p == r { w } else { trace.saw[p] };
                     let mut seeds = prefix_ends.clone();
                     seeds.push(r);
@@ -359,14 +397,14 @@ impl Mcr {
             if e.kind != OpKind::MonitorEnter {
                 continue;
             }
-            let Some(b) = (fixed..a).rev().find(|&q| {
-                let x = &trace.events[q];
-                x.kind == OpKind::MonitorEnter && x.target == e.target && x.thread != e.thread
-            }) else {
+            let Some(b) = trace.entered_before(a).filter(|&b| b >= fixed) else {
                 continue;
             };
             if !trace.holds_another(a) && !trace.holds_another(b) {
                 continue;
+            }
+            if !self.may_solve() {
+                return;
             }
             let tb = trace.thread(b);
             let mut seeds = prefix_ends.clone();
@@ -381,6 +419,18 @@ impl Mcr {
             );
             self.queue(trace, seeds, |p| trace.saw[p], a, Some((b, marker)));
         }
+    }
+
+    /// Whether the running expansion may hand one more prefix to the solver; once it may not,
+    /// the execution counts as not wholly expanded.
+    fn may_solve(&mut self) -> bool {
+        if self.solving_here >= MAX_SOLVED_PER_EXECUTION || self.work_here >= MAX_WORK_PER_EXECUTION
+        {
+            self.unexpanded += 1;
+            return false;
+        }
+        self.solving_here += 1;
+        true
     }
 
     /// Queues the prefix holding `seeds` and what they need, in which every read `p` sees
@@ -420,6 +470,7 @@ impl Mcr {
         }
         let (answer, nodes) = solver::solve(trace, &want, needs, self.max_nodes);
         self.nodes += nodes;
+        self.work_here += trace.len() as u64 + nodes * trace.by_thread.len() as u64;
         match answer {
             Solved::Order(order) => {
                 self.solved += 1;
@@ -512,11 +563,11 @@ impl Strategy for Mcr {
         }
         self.ordered_seen |= !trace.ordered.is_empty();
         self.pairs.extend(reads_from(summary.events));
-        let cut_before = self.cut;
+        let cut_before = self.cut + self.unexpanded;
         self.expand(&trace, fixed);
         self.last_shortfall = Shortfall {
             left_prefix: self.diverged,
-            undecided: self.cut - cut_before,
+            undecided: self.cut + self.unexpanded - cut_before,
             order_kept: !trace.ordered.is_empty(),
         };
         self.last_key = self.partition.map(|_| self.active.key.clone());

@@ -370,3 +370,52 @@ fn partitions_with_dedup_run_every_reads_from_combination() {
         }
     }
 }
+
+/// Two threads each add 1 to a shared counter 12,000 times without a lock: a trace of about
+/// 48,000 events. MCR runs it but does not derive its alternatives (every read against every
+/// write), and says so instead of claiming every combination.
+#[test]
+fn a_trace_too_long_to_expand_is_run_and_said_to_be_left_out() {
+    use Ins::*;
+    let worker = vec![
+        Read { var: 0, reg: 0 },
+        Write {
+            var: 0,
+            val: Val::RegPlus(0, 1),
+        },
+        Read { var: 1, reg: 1 },
+        Write {
+            var: 1,
+            val: Val::RegPlus(1, 1),
+        },
+        JumpIf {
+            reg: 1,
+            cmp: Cmp::Lt,
+            val: Val::Const(12_000),
+            to: 0,
+        },
+    ];
+    let program = Program {
+        name: "long-counter",
+        vars: vec![0, 0],
+        bodies: vec![
+            vec![Start(1), Start(2), Join(1), Join(2)],
+            worker.clone(),
+            worker,
+        ],
+    };
+    let mut mcr = Mcr::new(DEFAULT_MAX_NODES, true);
+    let report = search(&program, Config::default(), &mut mcr, 10, false).unwrap();
+    assert!(
+        report.exhausted && mcr.exhausted(),
+        "one execution, nothing derived"
+    );
+    assert_eq!(report.executions, 1);
+    assert!(!mcr.complete());
+    assert_eq!(mcr.last_shortfall().undecided, 1);
+    assert!(
+        mcr.coverage().contains("not exhausted"),
+        "{}",
+        mcr.coverage()
+    );
+}

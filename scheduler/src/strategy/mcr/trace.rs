@@ -31,6 +31,12 @@ pub struct Trace {
     pub ordered_rank: Vec<usize>,
     /// The ordered events, in trace order.
     pub ordered: Vec<usize>,
+    /// The writes to each location, in trace order.
+    writes_to: std::collections::HashMap<u64, Vec<usize>>,
+    /// For a monitor enter: its thread holds another monitor just before it.
+    nested: Vec<bool>,
+    /// For a monitor enter: the latest earlier enter of the same monitor by another thread.
+    entered_before: Vec<Option<usize>>,
 }
 
 /// Events whose relative order the solver keeps as recorded: wait/notify, park/unpark,
@@ -78,9 +84,48 @@ impl Trace {
             joined_end: vec![None; n],
             ordered_rank: vec![usize::MAX; n],
             ordered: Vec::new(),
+            writes_to: Default::default(),
+            nested: vec![false; n],
+            entered_before: vec![None; n],
         };
         let mut last_write: std::collections::HashMap<u64, usize> = Default::default();
+        // Per thread: monitor → depth, and how many monitors it holds.
+        let mut depths: Vec<std::collections::HashMap<u64, i64>> =
+            vec![Default::default(); threads];
+        let mut held = vec![0usize; threads];
+        // Per monitor: the latest enter of each thread that entered it.
+        let mut enters: std::collections::HashMap<u64, Vec<(ThreadId, usize)>> = Default::default();
         for (p, e) in events.iter().enumerate() {
+            let ti = e.thread.index();
+            let d = match e.kind {
+                OpKind::MonitorEnter | OpKind::WaitReturn => 1,
+                OpKind::MonitorExit | OpKind::Wait => -1,
+                _ => 0,
+            };
+            if e.kind == OpKind::MonitorEnter {
+                let own = depths[ti].get(&e.target).is_some_and(|&n| n > 0);
+                t.nested[p] = held[ti] > usize::from(own);
+                let list = enters.entry(e.target).or_default();
+                t.entered_before[p] = list
+                    .iter()
+                    .filter(|(x, _)| *x != e.thread)
+                    .map(|&(_, q)| q)
+                    .max();
+                match list.iter_mut().find(|(x, _)| *x == e.thread) {
+                    Some(slot) => slot.1 = p,
+                    None => list.push((e.thread, p)),
+                }
+            }
+            if d != 0 {
+                let n = depths[ti].entry(e.target).or_default();
+                let before = *n;
+                *n += d;
+                if before <= 0 && *n > 0 {
+                    held[ti] += 1;
+                } else if before > 0 && *n <= 0 {
+                    held[ti] = held[ti].saturating_sub(1);
+                }
+            }
             let list = &mut t.by_thread[e.thread.index()];
             t.rank[p] = list.len();
             list.push(p);
@@ -88,6 +133,7 @@ impl Trace {
                 OpKind::Read => t.saw[p] = last_write.get(&e.target).copied(),
                 OpKind::Write => {
                     last_write.insert(e.target, p);
+                    t.writes_to.entry(e.target).or_default().push(p);
                 }
                 OpKind::Start if e.target != u64::MAX => {
                     t.started_by[e.target as usize] = Some(p);
@@ -135,12 +181,8 @@ impl Trace {
         if self.saw[r].is_some() {
             out.push(None);
         }
-        for (p, e) in self.events.iter().enumerate() {
-            if e.kind == OpKind::Write
-                && e.target == loc
-                && Some(p) != self.saw[r]
-                && !self.po_before(r, p)
-            {
+        for &p in self.writes_to.get(&loc).map_or(&[][..], Vec::as_slice) {
+            if Some(p) != self.saw[r] && !self.po_before(r, p) {
                 out.push(Some(p));
             }
         }
@@ -224,18 +266,13 @@ impl Trace {
     /// Whether the thread of the event at `p` holds a monitor other than `p`'s target just
     /// before it (so an acquisition at `p` is nested: the shape a lock-order deadlock needs).
     pub fn holds_another(&self, p: usize) -> bool {
-        let e = &self.events[p];
-        let mut depth: std::collections::HashMap<u64, i64> = Default::default();
-        for &q in &self.by_thread[e.thread.index()][..self.rank[p]] {
-            let x = &self.events[q];
-            let d = match x.kind {
-                OpKind::MonitorEnter | OpKind::WaitReturn => 1,
-                OpKind::MonitorExit | OpKind::Wait => -1,
-                _ => 0,
-            };
-            *depth.entry(x.target).or_default() += d;
-        }
-        depth.iter().any(|(&o, &n)| o != e.target && n > 0)
+        self.nested[p]
+    }
+
+    /// For a monitor enter at `p`: the latest earlier enter of the same monitor by another
+    /// thread, if any.
+    pub fn entered_before(&self, p: usize) -> Option<usize> {
+        self.entered_before[p]
     }
 
     /// The thread of the event at `p`.
