@@ -52,7 +52,8 @@ pub struct Minimal {
     pub seconds: f64,
     /// Every pass ran to its end (false: the time cap or the candidate cap stopped it).
     pub complete: bool,
-    /// "fails with 1 preemption between t1 and t2 at Foo.java:12".
+    /// "fails with 1 preemption between t1 and t2 at Foo.java:12", and when the shrinking's
+    /// limits stopped it, that a smaller schedule may exist.
     pub summary: String,
     /// The explanation of the minimal execution (empty when unknown).
     pub cause: Vec<String>,
@@ -239,6 +240,16 @@ pub fn minimize_report(
         return Ok(None);
     };
     let (preemptions, threads, summary) = words(&told);
+    // A shrinking its limits stopped found a smaller schedule, not necessarily the smallest.
+    let summary = if result.complete {
+        summary
+    } else {
+        format!(
+            "{summary} (shrinking stopped at its limit after {} candidate(s): a schedule with \
+             fewer preemptions may exist)",
+            result.tried
+        )
+    };
     // The explanation, timeline and picture show the minimal run; the original's timeline stays.
     if dir.join("timeline.txt").is_file() {
         std::fs::rename(dir.join("timeline.txt"), dir.join("original-timeline.txt"))?;
