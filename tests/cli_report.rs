@@ -235,3 +235,75 @@ fn the_report_page_draws_lanes_and_the_race_in_a_browser() {
         "a drawn page"
     );
 }
+
+/// One unnamed thread sets a flag that another checks: the checker fails when the setter ran
+/// first. With a plain flag the cause is a data race on it; with a `volatile` flag (known from
+/// the class file) or an `AtomicBoolean` it is no data race: those accesses synchronize.
+#[test]
+fn volatile_and_atomic_accesses_are_not_called_a_data_race() {
+    let scratch = scratch("report-volatile");
+    let program = |flag: &str, set: &str, get: &str| {
+        format!(
+            "package flag;\n\
+             public class Main {{\n\
+             {flag}\n\
+             public static void main(String[] args) throws Exception {{\n\
+             Thread setter = new Thread(() -> {{ {set}; }});\n\
+             Thread checker = new Thread(() -> {{\n\
+             if ({get}) throw new IllegalStateException(\"the setter ran first\");\n\
+             }});\n\
+             setter.start(); checker.start(); setter.join(); checker.join();\n\
+             }}\n\
+             }}\n"
+        )
+    };
+    let atomic = "static final java.util.concurrent.atomic.AtomicBoolean ready = \
+                  new java.util.concurrent.atomic.AtomicBoolean();";
+    for (name, flag, set, get, race) in [
+        (
+            "plain",
+            "static boolean ready;",
+            "ready = true",
+            "ready",
+            true,
+        ),
+        (
+            "volatile",
+            "static volatile boolean ready;",
+            "ready = true",
+            "ready",
+            false,
+        ),
+        ("atomic", atomic, "ready.set(true)", "ready.get()", false),
+    ] {
+        let dir = scratch.join(name);
+        let classes = javac(&dir, &[("flag/Main.java", &program(flag, set, get))]);
+        let out = dir.join("out");
+        let ran = rankcheck(
+            &dir,
+            &[
+                "test",
+                "--cp",
+                classes.to_str().unwrap(),
+                "--main",
+                "flag.Main",
+                "--budget",
+                "200",
+                "-j",
+                "1",
+                "--no-minimize",
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            LIMIT,
+        );
+        assert_eq!(ran.code, 1, "{name}: {}", ran.both());
+        assert_eq!(
+            ran.stdout.contains("data race"),
+            race,
+            "{name}: {}",
+            ran.stdout
+        );
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+}

@@ -46,6 +46,8 @@ pub struct ClassFile<'a> {
     pub super_name: Option<&'a [u8]>,
     /// Internal names of the interfaces the class lists itself (not inherited ones).
     pub interfaces: Vec<&'a [u8]>,
+    /// The fields the class declares: (access flags, name).
+    pub fields: Vec<(u16, &'a [u8])>,
     /// From access_flags up to (not including) methods_count.
     middle: Range<usize>,
     pub methods: Vec<Method>,
@@ -103,10 +105,14 @@ impl<'a> ClassFile<'a> {
         for _ in 0..interface_count {
             interfaces.push(cp.class_name(r.u2()?)?);
         }
-        let fields = r.u2()?;
-        for _ in 0..fields {
-            r.take(6)?;
+        let field_count = r.u2()?;
+        let mut fields = Vec::with_capacity(field_count as usize);
+        for _ in 0..field_count {
+            let access = r.u2()?;
+            let name = cp.utf8(r.u2()?)?;
+            r.u2()?;
             read_attributes(&mut r)?;
+            fields.push((access, name));
         }
         let middle = middle_start..r.pos;
         let method_count = r.u2()?;
@@ -148,6 +154,7 @@ impl<'a> ClassFile<'a> {
             name,
             super_name,
             interfaces,
+            fields,
             middle,
             methods,
             attributes,

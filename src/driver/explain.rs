@@ -8,7 +8,7 @@ use java_harness::hooks::SiteRecord;
 use scheduler::cause::{self, Blocked, Cause, Step};
 use scheduler::OpKind;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// One step with everything a reader needs.
 #[derive(Clone, Debug)]
@@ -66,7 +66,7 @@ fn source_file(internal: &str) -> String {
     format!("{outer}.java")
 }
 
-fn name(v: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Named> {
+fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>) -> Option<Named> {
     let kind = OpKind::parse(v["op"].as_str()?)?;
     let site = v["site"].as_i64().unwrap_or(0);
     let rec = sites.get(&site);
@@ -109,7 +109,8 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Named> {
             site,
             preempted: v["preempted"].as_bool().unwrap_or(false),
             library: v["library"].as_bool().unwrap_or(false),
-            sync: rec.is_some_and(synchronizing),
+            sync: rec.is_some_and(synchronizing)
+                || (!field.is_empty() && volatile.contains(&format!("{owner}.{field}"))),
         },
         object,
         field,
@@ -125,8 +126,7 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Named> {
 /// Whether an access at `rec` synchronizes (`cause::Step::sync`): a hooked call (a `VarHandle`,
 /// `Unsafe` or field-updater access, a concurrent collection's call: atomic) or a site inside
 /// the JDK's concurrent classes, whose fields are volatile, CAS'd or guarded by their own
-/// locks. A plain field of the program, `volatile` or not, is not recognised here (the site
-/// table does not say whether a field is volatile).
+/// locks. (The program's volatile fields come from its class files: `volatile_fields`.)
 fn synchronizing(rec: &SiteRecord) -> bool {
     matches!(rec.kind, java_harness::hooks::SiteKind::Call(_))
         || rec.class.starts_with("java/util/concurrent/")
@@ -155,8 +155,13 @@ fn failing_thread(result: &Value) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// The story of a result line that carries `steps_trace` (`None` without one).
-pub fn story(result: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Story> {
+/// The story of a result line that carries `steps_trace` (`None` without one); `volatile`: the
+/// program's volatile fields (`volatile_fields`), whose accesses synchronize.
+pub fn story(
+    result: &Value,
+    sites: &HashMap<i64, SiteRecord>,
+    volatile: &HashSet<String>,
+) -> Option<Story> {
     let trace = result.get("steps_trace").filter(|t| t.is_object())?;
     // The sites the class path's table lacks (JDK classes rewritten at load time, monitors met
     // inside JDK methods) come with the trace.
@@ -180,7 +185,7 @@ pub fn story(result: &Value, sites: &HashMap<i64, SiteRecord>) -> Option<Story> 
             .as_array()
             .into_iter()
             .flatten()
-            .filter_map(|v| name(v, sites))
+            .filter_map(|v| name(v, sites, volatile))
             .collect()
     };
     let steps = list("steps");
@@ -879,7 +884,7 @@ mod tests {
             step(19, 2, "write", 11, false),
             step(20, 1, "write", 11, false),
         ]}});
-        let story = story(&result, &sites).unwrap();
+        let story = story(&result, &sites, &HashSet::new()).unwrap();
         assert_eq!(
             story.cause,
             Cause::Atomicity {
@@ -932,14 +937,14 @@ mod tests {
         "threads": ["main", "Thread-0"], "omitted": 0, "blocked": [],
         "sites": [jdk.to_line()],
         "steps": [step(3, 1, "monitor-enter", 40, false)]}});
-        let told = story(&result, &HashMap::new()).unwrap();
+        let told = story(&result, &HashMap::new(), &HashSet::new()).unwrap();
         assert_eq!(told.steps[0].place(), "StringBuffer.java:305");
         assert_eq!(told.steps[0].method, "StringBuffer.append");
         // Without them the place is unknown.
         let bare = json!({"message": "deadlock", "steps_trace": {
         "threads": ["main", "Thread-0"], "omitted": 0, "blocked": [],
         "steps": [step(3, 1, "monitor-enter", 40, false)]}});
-        let told = story(&bare, &HashMap::new()).unwrap();
+        let told = story(&bare, &HashMap::new(), &HashSet::new()).unwrap();
         assert_ne!(told.steps[0].place(), "StringBuffer.java:305");
     }
 
@@ -961,7 +966,7 @@ mod tests {
             step(2, 0, "write", 12, false),
             step(3, 0, "write", 11, false),
         ]}});
-        let story = story(&result, &sites).unwrap();
+        let story = story(&result, &sites, &HashSet::new()).unwrap();
         let rows: Vec<_> = story.rows().iter().map(|r| story.row_text(r)).collect();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].3, "Account.java:12-15, Worker.java:7");

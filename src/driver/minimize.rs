@@ -235,7 +235,8 @@ pub fn minimize_report(
         serde_json::to_string_pretty(minimal_result)?,
     )?;
     let sites = site_table(&launch.classpath);
-    let Some(told) = story(minimal_result, &sites) else {
+    let volatile = super::volatile_fields::volatile_fields(&launch.classpath);
+    let Some(told) = story(minimal_result, &sites, &volatile) else {
         std::fs::remove_file(dir.join(MINIMAL_SCHEDULE))?;
         return Ok(None);
     };
@@ -265,7 +266,10 @@ pub fn minimize_report(
         dir.join("explanation.txt"),
         format!("{}\nminimal schedule: {summary}\n", cause.join("\n")),
     )?;
-    std::fs::write(dir.join("timeline.txt"), timeline(minimal_result, &sites))?;
+    std::fs::write(
+        dir.join("timeline.txt"),
+        timeline(minimal_result, &sites, &volatile),
+    )?;
     std::fs::write(
         dir.join("report.html"),
         html(

@@ -30,3 +30,4 @@ pub mod strategy;
 pub mod strategy_table;
 pub mod sweep;
 pub mod tables;
+pub mod volatile_fields;

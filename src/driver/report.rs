@@ -168,7 +168,11 @@ pub fn write_report(
         result["stderr"].as_str().unwrap_or(""),
     )?;
     let sites = site_table(&launch.classpath);
-    std::fs::write(dir.join("timeline.txt"), timeline(result, &sites))?;
+    let volatile = super::volatile_fields::volatile_fields(&launch.classpath);
+    std::fs::write(
+        dir.join("timeline.txt"),
+        timeline(result, &sites, &volatile),
+    )?;
     let options: serde_json::Map<String, Value> = launch
         .agent_options
         .iter()
@@ -308,13 +312,17 @@ pub fn describe_site(site: &SiteRecord) -> String {
 /// A readable timeline of the execution. With the steps of a traced replay (`steps_trace`):
 /// the cause on top (`explain::Story::explanation`), then every step folded into rows of one
 /// thread with method, source lines, operations and objects. Without: the runs of the schedule.
-pub fn timeline(result: &Value, sites: &HashMap<i64, SiteRecord>) -> String {
+pub fn timeline(
+    result: &Value,
+    sites: &HashMap<i64, SiteRecord>,
+    volatile: &std::collections::HashSet<String>,
+) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "{}\n\n",
         result["message"].as_str().unwrap_or("(no message)")
     ));
-    if let Some(story) = super::explain::story(result, sites) {
+    if let Some(story) = super::explain::story(result, sites, volatile) {
         for line in story.explanation() {
             out.push_str(&line);
             out.push('\n');
@@ -380,12 +388,16 @@ pub fn add_steps(
     result["steps_trace"] = trace.clone();
     std::fs::write(&path, serde_json::to_string_pretty(&result)?)?;
     let sites = site_table(classpath);
-    let Some(story) = super::explain::story(&result, &sites) else {
+    let volatile = super::volatile_fields::volatile_fields(classpath);
+    let Some(story) = super::explain::story(&result, &sites, &volatile) else {
         return Ok(Vec::new());
     };
     let explanation = story.explanation();
     std::fs::write(dir.join("explanation.txt"), explanation.join("\n") + "\n")?;
-    std::fs::write(dir.join("timeline.txt"), timeline(&result, &sites))?;
+    std::fs::write(
+        dir.join("timeline.txt"),
+        timeline(&result, &sites, &volatile),
+    )?;
     std::fs::write(
         dir.join("report.html"),
         super::explain::html(
@@ -640,7 +652,7 @@ mod tests {
             "schedule": "rankcheck-schedule 3\nt0*3\nt1\nt0*2\n",
             "stacks": [{"thread": 0, "name": "main", "frames": []}],
         });
-        let text = timeline(&result, &HashMap::new());
+        let text = timeline(&result, &HashMap::new(), &Default::default());
         assert!(text.contains("1-3          t0 (main)"), "{text}");
         assert!(text.contains("4            t1\n"), "{text}");
         assert!(text.contains("5-6          t0 (main)"), "{text}");
