@@ -58,7 +58,7 @@ fn the_second_object_of_a_loop_is_searched_at_l_2_and_not_at_l_1() {
         let coverage = report["coverage"].as_str().unwrap_or_default();
         // Exhausted: the exhaustive search's own statement, and well within the budget.
         assert!(
-            coverage.contains("for every variable set of variables with loop iteration < 1"),
+            coverage.contains("every variable set of variables with loop iteration < 1"),
             "l = 1 did not exhaust: {coverage}"
         );
         assert!(report["executions"].as_u64().unwrap() < 5000, "{report}");

@@ -192,11 +192,11 @@ fn in_order(dir: &Path, outs: &[&str]) -> Vec<Value> {
 }
 
 /// An exhaustive search (ICB and MCR without pruning, RankChecker's Algorithm 1) split over
-/// three shards by its frontier or its variable sets: merged, it is the unsharded search — the
+/// four shards by its frontier or its variable sets: merged, it is the unsharded search — the
 /// same executions in the same order, the same first bug with the same schedule, the same
 /// coverage text, and for a clean program the same exhaustion claim.
 #[test]
-fn an_exhaustive_search_in_three_shards_is_the_search_in_one() {
+fn an_exhaustive_search_in_four_shards_is_the_search_in_one() {
     let dir = scratch("shard-exhaustive");
     let icb: &[&str] = &["--strategy", "icb", "-c", "1"];
     let mcr: &[&str] = &["--strategy", "mcr"];
@@ -254,11 +254,27 @@ fn an_exhaustive_search_in_three_shards_is_the_search_in_one() {
         let plain = run("plain", &["--json"], &Vec::new());
         let plain: Value = serde_json::from_str(plain.stdout.trim()).unwrap();
         run("one", &["--shard", "1/1"], &Vec::new());
-        let outs = ["k-1", "k-2", "k-3"];
+        // Four shards: two started as a Kubernetes Indexed Job's completions 0 and 1, two as
+        // tasks 7 and 8 of a Slurm array 5..8 (the engines' variables only say which part).
+        let outs = ["k-1", "k-2", "s-3", "s-4"];
         for (i, out) in outs.iter().enumerate() {
-            let index = i.to_string();
-            let env = vec![("JOB_COMPLETION_INDEX", Path::new(&index))];
-            let a = args(out, &["--shard", "auto", "--shards", "3"]);
+            let (index, slurm_id) = (i.to_string(), (5 + i).to_string());
+            let (env, extra): (Env, &[&str]) = if i < 2 {
+                (
+                    vec![("JOB_COMPLETION_INDEX", Path::new(&index))],
+                    &["--shard", "auto", "--shards", "4"],
+                )
+            } else {
+                (
+                    vec![
+                        ("SLURM_ARRAY_TASK_ID", Path::new(&slurm_id)),
+                        ("SLURM_ARRAY_TASK_MIN", Path::new("5")),
+                        ("SLURM_ARRAY_TASK_COUNT", Path::new("4")),
+                    ],
+                    &["--shard", "auto"],
+                )
+            };
+            let a = args(out, extra);
             let a: Vec<&str> = a.iter().map(String::as_str).collect();
             let ran = rankcheck_env(&dir, &a, &env, LIMIT);
             assert!(
