@@ -4,10 +4,11 @@
 //! up to the lowest-numbered bug unless keep-going — and has the scheduler state the coverage
 //! from their facts (`session_coverage`), as the unsharded search does across its JVMs.
 //!
-//! Shards of a partitioned enumeration (ICB) number their executions themselves; each counted
-//! execution carries its place in the unsharded order (`order`), so the merge first puts them
-//! in that order, once each (every shard runs the first execution), up to the budget, and
-//! numbers them as the unsharded search would ([`renumbered`]).
+//! Shards of a partitioned enumeration (icb, mcr, rankchecker-exhaustive) number their
+//! executions themselves; each counted execution carries its place in the unsharded order
+//! (`order`), so the merge first puts them in that order, once each (every shard runs the
+//! first execution or preparatory runs), up to the budget, and numbers them as the unsharded
+//! search would ([`renumbered`]).
 
 use super::search::{Program, Search, SearchResult};
 use super::session::Counted;

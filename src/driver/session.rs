@@ -71,8 +71,9 @@ pub struct Counted {
     /// Collections used alone while a later user ran (the agent's `alone_then_shared`).
     #[serde(default)]
     pub alone_then_shared: u32,
-    /// A shard of a partitioned enumeration (ICB): the execution's place in the unsharded
-    /// search's order, by which the merge numbers executions (`index` is the shard's own).
+    /// A shard of a partitioned enumeration (icb, mcr, rankchecker-exhaustive): the
+    /// execution's place in the unsharded search's order, by which the merge numbers
+    /// executions (`index` is the shard's own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<Vec<u64>>,
     /// It left the prefix its enumeration gave it (the agent's kind `diverged`, or
