@@ -318,13 +318,9 @@ fn run_part(
     }
 }
 
-/// The parts' executions put back together as a merge of shards does: by order key, the first
-/// execution (which every part runs) once.
+/// The parts' executions put back together as a merge of shards does.
 fn merged(parts: Vec<Vec<(Vec<u64>, String, Outcome)>>) -> Vec<(Vec<u64>, String, Outcome)> {
-    let mut all: Vec<_> = parts.into_iter().flatten().collect();
-    all.sort_by(|a, b| a.0.cmp(&b.0));
-    all.dedup_by(|a, b| a.0 == b.0);
-    all
+    merged_by_key(parts, |r| &r.0)
 }
 
 fn parts(n: u32) -> impl Iterator<Item = Partition> {

@@ -440,10 +440,10 @@ fn partitions_run_exactly_the_whole_searchs_executions_in_its_order() {
                 .map(|i| run_part(program, Partition::parse(&format!("{i}/{n}")).ok()))
                 .collect();
             let sizes: Vec<usize> = parts.iter().map(Vec::len).collect();
-            let mut all: Vec<(Vec<u64>, String)> = parts.into_iter().flatten().collect();
-            all.sort_by(|a, b| a.0.cmp(&b.0));
-            all.dedup_by(|a, b| a.0 == b.0);
-            let back: Vec<String> = all.into_iter().map(|r| r.1).collect();
+            let back: Vec<String> = merged_by_key(parts, |r| &r.0)
+                .into_iter()
+                .map(|r| r.1)
+                .collect();
             assert_eq!(back, whole, "{} in {n} parts {sizes:?}", program.name);
         }
     }

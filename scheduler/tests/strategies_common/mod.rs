@@ -42,6 +42,15 @@ pub struct Run {
 }
 
 /// Runs `strategy` on `program` until it wants no more executions or `budget` runs; every run.
+/// The executions of a partitioned search's parts put back together as a merge of shards
+/// does: sorted by order key (`key`), the first execution (which every part runs) once.
+pub fn merged_by_key<T>(parts: Vec<Vec<T>>, key: impl Fn(&T) -> &Vec<u64>) -> Vec<T> {
+    let mut all: Vec<T> = parts.into_iter().flatten().collect();
+    all.sort_by(|a, b| key(a).cmp(key(b)));
+    all.dedup_by(|a, b| key(a) == key(b));
+    all
+}
+
 pub fn run_all<S: Strategy>(
     program: &Program,
     config: Config,
