@@ -307,3 +307,54 @@ fn volatile_and_atomic_accesses_are_not_called_a_data_race() {
     }
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// A writer sets two fields in two sections of one `ReentrantLock` each; a reader in between
+/// sees the first set and the second not. Every access is under a lock, so the cause is no
+/// data race, although the lock's first uses, by one thread alone, are no scheduling points:
+/// the trace shows where the lock passed to the other thread.
+#[test]
+fn accesses_under_a_reentrant_lock_are_not_called_a_data_race() {
+    let scratch = scratch("report-lock-handover");
+    let source = "package stages;\n\
+        import java.util.concurrent.locks.ReentrantLock;\n\
+        public class Main {\n\
+        static int first, second;\n\
+        static final ReentrantLock lock = new ReentrantLock();\n\
+        public static void main(String[] args) throws Exception {\n\
+        Thread writer = new Thread(() -> {\n\
+        lock.lock(); try { first = 1; } finally { lock.unlock(); }\n\
+        lock.lock(); try { second = 1; } finally { lock.unlock(); }\n\
+        });\n\
+        Thread reader = new Thread(() -> {\n\
+        lock.lock();\n\
+        try {\n\
+        if (first != second) throw new IllegalStateException(first + \" \" + second);\n\
+        } finally { lock.unlock(); }\n\
+        });\n\
+        writer.start(); reader.start(); writer.join(); reader.join();\n\
+        System.out.println(\"done\");\n\
+        }\n\
+        }\n";
+    let classes = javac(&scratch, &[("stages/Main.java", source)]);
+    let out = scratch.join("out");
+    let ran = rankcheck(
+        &scratch,
+        &[
+            "test",
+            "--cp",
+            classes.to_str().unwrap(),
+            "--main",
+            "stages.Main",
+            "--budget",
+            "300",
+            "-j",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(!ran.stdout.contains("data race"), "{}", ran.stdout);
+    let _ = std::fs::remove_dir_all(&scratch);
+}

@@ -16,7 +16,12 @@
 //! alone, and [`Confinement::blind`] counts the objects a thread that had started by then
 //! touched later: a use no switch could interrupt although that thread was running. The
 //! result says so, and the CLI tells the user how to explore them (`--jdk-collections all`).
-//! This module decides nothing else.
+//!
+//! The same shortcut covers `java.util.concurrent`'s synchronizers (a lock one thread took and
+//! released alone has no events), whose accesses order threads. So that an explanation of a
+//! failure still sees the order a lock handed over, the touch that shares an object reports
+//! where its first thread last wrote it alone ([`Confinement::handed_over`]): the access that
+//! saw that write comes after it. This module decides nothing else.
 
 use rustc_hash::FxHashMap as IdMap;
 use scheduler::ThreadId;
@@ -31,6 +36,8 @@ enum Touched {
         thread: ThreadId,
         threads: u32,
         events: usize,
+        /// The execution's event count at the thread's last write of the object, if any.
+        wrote: Option<usize>,
     },
     Shared,
 }
@@ -51,25 +58,43 @@ pub struct Confinement {
     /// running; [`Confinement::settle`] counts it if the touch was the program's and not
     /// ordered after that use.
     candidate: Option<Missed>,
+    /// The last touch shared an object its first thread had written alone: that thread, and
+    /// the event count at its last such write.
+    handed: Option<Missed>,
     blind: u32,
 }
 
 impl Confinement {
-    /// Records that `thread` touches object `id` when the execution has started `threads`
-    /// threads (the root included) and performed `events` events; whether the object is
-    /// (now) shared.
-    pub fn touch(&mut self, id: u64, thread: ThreadId, threads: u32, events: usize) -> bool {
+    /// Records that `thread` touches object `id` (`write`s it) when the execution has started
+    /// `threads` threads (the root included) and performed `events` events; whether the
+    /// object is (now) shared.
+    pub fn touch(
+        &mut self,
+        id: u64,
+        thread: ThreadId,
+        threads: u32,
+        events: usize,
+        write: bool,
+    ) -> bool {
+        let here = write.then_some(events);
         let entry = self.objects.entry(id).or_insert(Touched::Only {
             thread,
             threads,
             events,
+            wrote: here,
         });
+        self.handed = None;
         match *entry {
-            Touched::Only { thread: first, .. } if first == thread => {
+            Touched::Only {
+                thread: first,
+                wrote,
+                ..
+            } if first == thread => {
                 *entry = Touched::Only {
                     thread,
                     threads,
                     events,
+                    wrote: here.or(wrote),
                 };
                 false
             }
@@ -77,15 +102,24 @@ impl Confinement {
                 thread: first,
                 threads: then,
                 events: at,
+                wrote,
             } => {
                 // This thread had started (it is alive now, so it was running) when the first
                 // one last used the object alone.
                 self.candidate = (thread.0 < then).then_some(Missed { first, events: at });
+                self.handed = wrote.map(|events| Missed { first, events });
                 *entry = Touched::Shared;
                 true
             }
             Touched::Shared => true,
         }
+    }
+
+    /// When the last [`Confinement::touch`] shared an object its first thread had written
+    /// alone: that thread and the event count at its last write, where the object passed
+    /// from one thread to the other.
+    pub fn handed_over(&self) -> Option<Missed> {
+        self.handed
     }
 
     /// Settles the last [`Confinement::touch`] that returned true: it counts in
@@ -122,15 +156,15 @@ mod tests {
     fn an_object_is_shared_from_the_second_thread_on() {
         let mut c = Confinement::default();
         let (a, b) = (ThreadId(0), ThreadId(1));
-        assert!(!c.touch(7, a, 1, 0));
-        assert!(!c.touch(7, a, 1, 0));
-        assert!(c.touch(7, b, 2, 0));
+        assert!(!c.touch(7, a, 1, 0, false));
+        assert!(!c.touch(7, a, 1, 0, false));
+        assert!(c.touch(7, b, 2, 0, false));
         c.settle(|_| true);
-        assert!(c.touch(7, a, 2, 0));
+        assert!(c.touch(7, a, 2, 0, false));
         c.settle(|_| true);
-        assert!(!c.touch(8, b, 2, 0));
+        assert!(!c.touch(8, b, 2, 0, false));
         c.renamed(8, 9);
-        assert!(c.touch(9, a, 2, 0));
+        assert!(c.touch(9, a, 2, 0, false));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1, "a was running when b last used 9 alone");
     }
@@ -140,27 +174,27 @@ mod tests {
         let mut c = Confinement::default();
         let (main, worker) = (ThreadId(0), ThreadId(1));
         // Main fills a list alone, starts a thread, iterates the list while it runs.
-        assert!(!c.touch(1, main, 1, 0));
-        assert!(!c.touch(1, main, 2, 0));
+        assert!(!c.touch(1, main, 1, 0, false));
+        assert!(!c.touch(1, main, 2, 0, false));
         assert_eq!(c.blind(), 0, "not shared yet");
-        assert!(c.touch(1, worker, 2, 0));
+        assert!(c.touch(1, worker, 2, 0, false));
         c.settle(|_| true);
-        assert!(c.touch(1, worker, 2, 0));
+        assert!(c.touch(1, worker, 2, 0, false));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1);
         // Filled alone before the worker started: nothing missed.
-        assert!(!c.touch(2, main, 1, 0));
-        assert!(c.touch(2, worker, 2, 0));
+        assert!(!c.touch(2, main, 1, 0, false));
+        assert!(c.touch(2, worker, 2, 0, false));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1);
         // The JDK's own use of its own object (a pool's worker set) is no miss of the program.
-        assert!(!c.touch(3, main, 2, 0));
-        assert!(c.touch(3, worker, 2, 0));
+        assert!(!c.touch(3, main, 2, 0, false));
+        assert!(c.touch(3, worker, 2, 0, false));
         c.settle(|_| false);
         assert_eq!(c.blind(), 1);
         // A use alone that happens before the touch (a lock released, then taken) is none.
-        assert!(!c.touch(4, main, 2, 5));
-        assert!(c.touch(4, worker, 2, 9));
+        assert!(!c.touch(4, main, 2, 5, false));
+        assert!(c.touch(4, worker, 2, 9, false));
         c.settle(|m| {
             m != Missed {
                 first: main,
@@ -168,5 +202,28 @@ mod tests {
             }
         });
         assert_eq!(c.blind(), 1);
+    }
+
+    #[test]
+    fn sharing_an_object_reports_its_first_threads_last_write_alone() {
+        let mut c = Confinement::default();
+        let (a, b) = (ThreadId(0), ThreadId(1));
+        assert!(!c.touch(1, a, 2, 3, true));
+        assert!(!c.touch(1, a, 2, 6, true));
+        assert!(!c.touch(1, a, 2, 8, false));
+        assert!(c.touch(1, b, 2, 11, false));
+        assert_eq!(
+            c.handed_over(),
+            Some(Missed {
+                first: a,
+                events: 6
+            })
+        );
+        assert!(c.touch(1, a, 2, 12, true));
+        assert_eq!(c.handed_over(), None, "only the touch that shares it");
+        // Read alone, never written: nothing was handed over.
+        assert!(!c.touch(2, a, 2, 13, false));
+        assert!(c.touch(2, b, 2, 14, true));
+        assert_eq!(c.handed_over(), None);
     }
 }

@@ -176,6 +176,7 @@ impl Control {
             young: Default::default(),
             real_monitors: Vec::new(),
             adoptions: Vec::new(),
+            handovers: Vec::new(),
             library_ops: Default::default(),
             locs: Default::default(),
         };

@@ -209,6 +209,9 @@ struct Exec {
     /// The holds the model adopted (real_monitors.rs), for traces: `(number of events before
     /// it, holder, monitor, site)`.
     adoptions: Vec<(usize, ThreadId, ObjId, SiteId)>,
+    /// Synchronizers one thread used alone and then another touched (confinement.rs), for
+    /// traces: where the first thread's last write alone would stand.
+    handovers: Vec<Handover>,
     /// With `trace=on`: the operations (thread, occurrence) that were a library's own
     /// bookkeeping (`juc::library_internal`), marked in the trace.
     library_ops: rustc_hash::FxHashSet<(u32, u32)>,
@@ -217,6 +220,19 @@ struct Exec {
     /// With `trace=on`: what each access location is, `(object id, array index or -1)`
     /// (object 0: a static field), for the result's `steps_trace`.
     locs: IdMap<u64, (u64, i32)>,
+}
+
+/// A `java.util.concurrent` object whose first thread wrote it with no event (confinement.rs)
+/// before a second thread's access `site` made it shared: the trace shows that write as a
+/// learnt step of `first` after the execution's first `at` events, at the location `loc` the
+/// second thread's access touched, so that explanations order the two.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Handover {
+    at: usize,
+    first: ThreadId,
+    obj: ObjId,
+    loc: Loc,
+    site: SiteId,
 }
 
 struct State {

@@ -99,9 +99,9 @@ impl ExecView<'_> {
         control.obj_id(self.ex, obj)
     }
 
-    /// Whether only this thread has touched `obj` at a confinement-checked site so far
-    /// (confinement.rs); statics (null) never are.
-    pub fn confined(&mut self, control: &Control, obj: jobject) -> bool {
+    /// Whether only this thread has touched (`write`: writes) `obj` at a confinement-checked
+    /// site so far (confinement.rs); statics (null) never are.
+    pub fn confined(&mut self, control: &Control, obj: jobject, write: bool) -> bool {
         if obj.is_null() || control.options.load.collections_unconfined {
             return false;
         }
@@ -112,7 +112,23 @@ impl ExecView<'_> {
         let id = control.known_id(ex, obj);
         let started = u32::try_from(ex.threads.len()).unwrap_or(u32::MAX);
         !ex.confinement
-            .touch(id, self.me, started, self.events.len())
+            .touch(id, self.me, started, self.events.len(), write)
+    }
+
+    /// After [`ExecView::confined`] said no to a synchronizer's access (`at` `site`, of `obj`):
+    /// when that access shared the object, remembers where its first thread last wrote it
+    /// alone, so that the trace shows the hand-over (`Exec::handovers`).
+    pub fn note_handover(&mut self, control: &Control, obj: jobject, loc: Loc, site: SiteId) {
+        if let Some(m) = self.ex.confinement.handed_over() {
+            let id = control.obj_id(self.ex, obj);
+            self.ex.handovers.push(Handover {
+                at: m.events,
+                first: m.first,
+                obj: id,
+                loc,
+                site,
+            });
+        }
     }
 
     /// After [`ExecView::confined`] said no: counts a use alone the access may have missed

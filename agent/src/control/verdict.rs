@@ -199,32 +199,47 @@ impl Control {
                 }
             })
             .collect();
-        // A hold the model adopted has no event (it was learnt, not scheduled); the trace
-        // shows it as the holder's enter where it became known, so that readers see who held
-        // the monitor.
-        for &(at, holder, obj, site) in ex.adoptions.iter().rev() {
-            let Some(pos) = at.checked_sub(skip) else {
-                continue;
-            };
-            let step = marks
-                .get(at.saturating_sub(1))
-                .map_or(at as u64, |m| m.step);
-            steps.insert(
-                pos.min(steps.len()),
-                TracedStep {
-                    step,
+        // Steps with no event of their own: a hold the model adopted (learnt, not scheduled)
+        // is shown as the holder's enter where it became known, so that readers see who held
+        // the monitor; a synchronizer's hand-over as its first thread's last write alone
+        // (confinement.rs), so that explanations order the next thread's access after it.
+        let mut learnt: Vec<(usize, TracedStep)> = ex
+            .adoptions
+            .iter()
+            .map(|&(at, holder, obj, site)| {
+                let step = TracedStep {
                     thread: holder.0,
                     kind: OpKind::MonitorEnter,
                     target: obj.0,
                     obj: Some(obj.0),
-                    class: None,
                     index: None,
                     site,
-                    preempted: false,
-                    learnt: true,
-                    library: false,
-                },
-            );
+                    ..learnt_step()
+                };
+                (at, step)
+            })
+            .chain(ex.handovers.iter().map(|h| {
+                let step = TracedStep {
+                    thread: h.first.0,
+                    kind: OpKind::Write,
+                    target: h.loc.0,
+                    obj: Some(h.obj.0),
+                    index: None,
+                    site: h.site,
+                    ..learnt_step()
+                };
+                (h.at, step)
+            }))
+            .collect();
+        learnt.sort_by_key(|&(at, _)| at);
+        for (at, mut step) in learnt.into_iter().rev() {
+            let Some(pos) = at.checked_sub(skip) else {
+                continue;
+            };
+            step.step = marks
+                .get(at.saturating_sub(1))
+                .map_or(at as u64, |m| m.step);
+            steps.insert(pos.min(steps.len()), step);
         }
         let mut blocked = Vec::new();
         if deadlocked {
@@ -283,6 +298,23 @@ impl Control {
             blocked,
             site_records,
         }
+    }
+}
+
+/// A trace step with no event of its own (`learnt`), its fields left to fill.
+fn learnt_step() -> crate::report::TracedStep {
+    crate::report::TracedStep {
+        step: 0,
+        thread: 0,
+        kind: OpKind::MonitorEnter,
+        target: 0,
+        obj: None,
+        class: None,
+        index: None,
+        site: 0,
+        preempted: false,
+        learnt: true,
+        library: false,
     }
 }
 

@@ -63,21 +63,26 @@ extern "system" fn n_access(
     let turn = c.point_for(true, |c, v| {
         // Inside a JDK collection: no point (and no step) while one thread alone touched it,
         // nor when the JDK uses it for itself (decided here, before the object gets an id).
+        let mut synchronizer = false;
         if crate::juc::is_jdk_site(site) {
-            if v.confined(c, obj) {
+            if v.confined(c, obj, write != 0) {
                 return None;
             }
             let internal = crate::juc::internal_use(c.jvmti, site);
+            let collection = crate::juc::is_collection_site(site);
             v.settle_confinement(|| {
-                !internal
-                    && crate::juc::is_collection_site(site)
-                    && crate::juc::program_calls_collection(c.jvmti)
+                !internal && collection && crate::juc::program_calls_collection(c.jvmti)
             });
             if internal {
                 return None;
             }
+            synchronizer = !collection;
         }
-        Some(access(v.access(c, obj, index, site), write, site))
+        let (loc, var) = v.access(c, obj, index, site);
+        if synchronizer {
+            v.note_handover(c, obj, loc, site);
+        }
+        Some(access((loc, var), write, site))
     });
     finish_turn(env, c, turn, 0);
 }
