@@ -53,10 +53,27 @@ pub const COLLECTION_CLASSES: &[&str] = &[
     "java/lang/StringBuilder",
 ];
 
+/// Other JDK classes whose objects hold mutable state between calls and are documented as
+/// not thread-safe, which programs nonetheless share: a `static final SimpleDateFormat` used
+/// by every thread garbles dates when one thread's `format` runs between another's
+/// `calendar.setTime` and its reading the fields back. Rewritten like the collections (and
+/// with them), so a second thread's use of a shared one interleaves with the first's.
+/// (`Calendar` and `GregorianCalendar` have synchronized methods, but only static ones and
+/// `writeObject`, which a program's shared calendar does not run into.)
+pub const STATEFUL_CLASSES: &[&str] = &[
+    "java/text/DateFormat",
+    "java/text/SimpleDateFormat",
+    "java/text/NumberFormat",
+    "java/text/DecimalFormat",
+    "java/text/MessageFormat",
+    "java/util/Calendar",
+    "java/util/GregorianCalendar",
+];
+
 /// Whether `name` (internal name, no hidden-class suffix) is one of [`COLLECTION_CLASSES`] or
-/// nested in one.
+/// [`STATEFUL_CLASSES`] or nested in one.
 pub fn is_collection_target(name: &str) -> bool {
-    is_in(COLLECTION_CLASSES, name)
+    is_in(COLLECTION_CLASSES, name) || is_in(STATEFUL_CLASSES, name)
 }
 
 /// The JDK classes that read the wall clock for the program (`Instant.now()`,

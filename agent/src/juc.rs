@@ -149,8 +149,9 @@ pub fn under_jdk_code(jvmti: Jvmti) -> bool {
 /// Whether the current access, at a JDK site, is a library's own bookkeeping rather than the
 /// program's use: below the accessing class's frames and above the first application frame
 /// (or the bottom of a worker's stack) lies a frame of another class (`AtomicInteger.get`
-/// under `ThreadPoolExecutor.execute`, a queue's count under `take`). Reports never name such
-/// an access as a failure's cause. A whole-stack walk: asked only when a trace is kept.
+/// under `ThreadPoolExecutor.execute`, a queue's count under `take`), other than a collection
+/// or format working on the object the program called. Reports never name such an access as
+/// a failure's cause. A whole-stack walk: asked only when a trace is kept.
 pub fn library_internal(jvmti: Jvmti) -> bool {
     let mut all = [std::ptr::null_mut(); 64];
     let n = jvmti.current_methods_from(RUNTIME_FRAMES, &mut all);
@@ -168,7 +169,12 @@ pub fn library_internal(jvmti: Jvmti) -> bool {
         }
         match &accessing {
             None => accessing = Some(outer),
-            Some(a) if *a != outer => return true,
+            // A collection or format calling another (`HashSet` its `HashMap`,
+            // `SimpleDateFormat` its `Calendar`) works on the program's object: a race there
+            // is the program's.
+            Some(a) if *a != outer && !crate::jdk_classes::is_collection_target(&outer) => {
+                return true
+            }
             Some(_) => {}
         }
     }

@@ -55,6 +55,18 @@ use std::ffi::CStr;
 use std::os::raw::{c_char, c_void};
 use std::sync::OnceLock;
 
+/// `then` for the run's executions, after `warm-from`'s warm-up executions under the search's
+/// strategy when there are any.
+fn warmed_up(o: &Options, then: impl Covering + 'static) -> Result<Box<dyn Covering>, String> {
+    if o.warm_up_executions() == 0 {
+        return Ok(Box::new(then));
+    }
+    let search = from_name(&o.strategy, &o.bounds(), o.seed)
+        .map_err(|e| e.to_string())?
+        .strategy;
+    Ok(Box::new(WarmUp::new(search, then, o.first_execution)))
+}
+
 /// The strategy the options ask for (`replay=`, then `guide=`, win over `strategy=`), by the scheduler's
 /// [`from_name`](scheduler::strategy::from_name). A replay with a warm-up runs the strategy
 /// (from its start: a saved search state is the session's end, not the recorded JVM's start)
@@ -71,20 +83,15 @@ pub fn make_strategy(o: &Options) -> Result<Box<dyn Covering>, String> {
         } else {
             replay
         });
-        if o.warm_up_executions() == 0 {
-            return Ok(Box::new(replay));
-        }
-        let search = from_name(&o.strategy, &o.bounds(), o.seed)
-            .map_err(|e| e.to_string())?
-            .strategy;
-        return Ok(Box::new(WarmUp::new(search, replay, o.first_execution)));
+        return warmed_up(o, replay);
     }
     if let Some(path) = &o.guide {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read guide {}: {e}", path.display()))?;
         let guides = scheduler::minimize::Guide::parse_many(&text)
             .map_err(|e| format!("bad guide {}: {e}", path.display()))?;
-        return Ok(Box::new(scheduler::minimize::Guided::new(guides)));
+        // Candidates run in a JVM as warm as a replay of them will be (see `driver::minimize`).
+        return warmed_up(o, scheduler::minimize::Guided::new(guides));
     }
     let bounds = o.bounds();
     // A search split over JVMs goes on from the state the last JVM saved (`state=`).

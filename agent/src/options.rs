@@ -48,7 +48,8 @@ pub struct Options {
     pub replay_cut_short: bool,
     /// With `replay`: first run executions `warm-from..first-execution` under the strategy, as
     /// the search's JVM ran them before the recorded one, so that the replay meets the JVM as
-    /// warm as the search did (scheduler::strategy::WarmUp). They are not the run's executions:
+    /// warm as the search did (scheduler::strategy::WarmUp). With `guide` likewise, before the
+    /// first candidate. They are not the run's executions:
     /// no result, no count, no stop.
     pub warm_from: Option<u64>,
     /// Run these candidates of a minimization (scheduler::minimize's guide file) instead of a
@@ -213,10 +214,13 @@ pub const KEYS: &[&str] = &[
 
 impl Options {
     /// Executions this JVM runs before `first-execution` only to warm up (`warm-from` with
-    /// `replay`).
+    /// `replay` or `guide`).
     pub fn warm_up_executions(&self) -> u64 {
-        match (&self.replay, self.warm_from) {
-            (Some(_), Some(from)) => self.first_execution.saturating_sub(from),
+        match (
+            self.replay.is_some() || self.guide.is_some(),
+            self.warm_from,
+        ) {
+            (true, Some(from)) => self.first_execution.saturating_sub(from),
             _ => 0,
         }
     }

@@ -231,6 +231,9 @@ struct ThreadState {
     performed: u32,
     /// Monitors this thread owns (for [`Execution::others_own_monitors`]).
     owns: u32,
+    /// The virtual time at which its pending timed wait, join or park times out (set when the
+    /// operation is announced, or for a wait performed).
+    deadline: u64,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -279,6 +282,9 @@ pub struct Execution<S: Strategy> {
     marks: Option<Vec<StepMark>>,
     /// The pick being performed took the turn from a running thread that was enabled.
     preempting: bool,
+    /// Virtual time, nanoseconds since the execution began: the deadline of the last timeout
+    /// that fired (running threads take no time; sleeps are not modelled as waits).
+    now_ns: u64,
 }
 
 /// Where an event stands in the schedule (kept only when asked, for reports): its step number
@@ -320,6 +326,7 @@ impl<S: Strategy> Execution<S> {
             fairness: Fairness::default(),
             marks: None,
             preempting: false,
+            now_ns: 0,
         };
         e.reset_model();
         e
@@ -331,6 +338,7 @@ impl<S: Strategy> Execution<S> {
         self.running = None;
         self.steps = 0;
         self.spurious_used = 0;
+        self.now_ns = 0;
         self.threads.clear();
         self.threads.push(ThreadState {
             pending: Some(Op::Begin),
@@ -419,7 +427,20 @@ impl<S: Strategy> Execution<S> {
         if let Some(t) = next.target() {
             self.thread(t)?;
         }
-        self.threads[running.index()].pending = Some(next);
+        let now = self.now_ns;
+        let state = &mut self.threads[running.index()];
+        match next {
+            Op::Join {
+                timed: true, nanos, ..
+            }
+            | Op::Park {
+                timed: true, nanos, ..
+            } => state.deadline = now.saturating_add(nanos),
+            // A wait's deadline was set when it was performed.
+            Op::WaitReturn { .. } => {}
+            _ => state.deadline = u64::MAX,
+        }
+        state.pending = Some(next);
         self.decide(Some(running))
     }
 
@@ -723,6 +744,22 @@ impl<S: Strategy> Execution<S> {
                 .any(|c| c.via != Via::Timeout && !fairness.spinning(c.thread));
             if others_go_on {
                 self.candidates.retain(|c| c.via != Via::Timeout);
+            } else {
+                // As on a machine where running takes no time: of the timed waiters, the one
+                // whose timeout ends first times out first (a 2 s `get` does not run out before
+                // the 10 ms delay of the task it waits for).
+                let threads = &self.threads;
+                let first = self
+                    .candidates
+                    .iter()
+                    .filter(|c| c.via == Via::Timeout)
+                    .map(|c| threads[c.thread.index()].deadline)
+                    .min();
+                if let Some(first) = first {
+                    self.candidates.retain(|c| {
+                        c.via != Via::Timeout || threads[c.thread.index()].deadline == first
+                    });
+                }
             }
         }
         unfinished
@@ -916,6 +953,9 @@ impl<S: Strategy> Execution<S> {
             OpOutcome::Started(c) => Some(c),
             _ => None,
         };
+        if via == Via::Timeout {
+            self.now_ns = self.now_ns.max(self.threads[picked.index()].deadline);
+        }
         self.fairness.performed(picked, &op, via == Via::Timeout);
         let event = Event::new(picked, &op, occurrence, child);
         self.push_event(match outcome {
@@ -962,7 +1002,9 @@ impl<S: Strategy> Execution<S> {
                     OpOutcome::Normal
                 }
             },
-            Op::Wait { obj, timed, .. } => match self.owned_monitor(t, obj) {
+            Op::Wait {
+                obj, timed, nanos, ..
+            } => match self.owned_monitor(t, obj) {
                 None => OpOutcome::IllegalMonitorState,
                 Some(_) if self.threads[ti].interrupted => {
                     // Java throws at once when the flag is already set; the monitor stays held.
@@ -982,6 +1024,11 @@ impl<S: Strategy> Execution<S> {
                         timed,
                         notified: false,
                     });
+                    self.threads[ti].deadline = if timed {
+                        self.now_ns.saturating_add(nanos)
+                    } else {
+                        u64::MAX
+                    };
                     self.note_ownership(t, false);
                     OpOutcome::Normal
                 }

@@ -323,6 +323,7 @@ mod tests {
         let (main, worker) = (ThreadId(0), ThreadId(1));
         let park = Op::Park {
             timed: true,
+            nanos: 0,
             site: 4,
         };
         for _ in 0..TIMEOUT_LIMIT {

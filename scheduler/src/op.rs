@@ -27,12 +27,15 @@ pub enum Op {
     MonitorEnter { obj: ObjId, site: SiteId },
     /// Announced after the real monitorexit; performing it drops one level of ownership.
     MonitorExit { obj: ObjId, site: SiteId },
-    /// `obj.wait()` (`timed`: with a timeout). Always enabled; performing it by the owner releases
-    /// the monitor completely (the re-entry count is saved) and puts the thread in `obj`'s wait
-    /// set; the thread then at once announces [`Op::WaitReturn`].
+    /// `obj.wait()` (`timed`: with a timeout of `nanos`). Always enabled; performing it by the
+    /// owner releases the monitor completely (the re-entry count is saved) and puts the thread
+    /// in `obj`'s wait set; the thread then at once announces [`Op::WaitReturn`].
     Wait {
         obj: ObjId,
         timed: bool,
+        /// The timeout's length in virtual nanoseconds (0 when untimed): which of several
+        /// timed waiters times out first (`Timeouts::Idle`).
+        nanos: u64,
         site: SiteId,
     },
     /// Announced right after performing [`Op::Wait`]. Enabled when the thread was notified (or,
@@ -50,6 +53,8 @@ pub enum Op {
     Join {
         target: ThreadId,
         timed: bool,
+        /// As in [`Op::Wait`].
+        nanos: u64,
         site: SiteId,
     },
     /// `Thread.sleep`: always enabled (time is virtual); counts towards the yield count.
@@ -73,7 +78,12 @@ pub enum Op {
     LiveThreads { site: SiteId },
     /// `LockSupport.park*`: enabled when the thread holds a permit, or `timed`, or it has been
     /// interrupted (or spuriously, when spurious wake-ups are on).
-    Park { timed: bool, site: SiteId },
+    Park {
+        timed: bool,
+        /// As in [`Op::Wait`].
+        nanos: u64,
+        site: SiteId,
+    },
     /// `LockSupport.unpark(target)`: gives `target` its permit.
     Unpark { target: ThreadId, site: SiteId },
     /// `System.exit` / `Runtime.exit` / `Runtime.halt`: performing it ends the execution.
@@ -416,6 +426,7 @@ mod tests {
                 Op::Join {
                     target: ThreadId(2),
                     timed: true,
+                    nanos: 0,
                     site: 0,
                 },
                 "join t2 (timed) @site 0x0",

@@ -1,9 +1,9 @@
 //! Schedules: the record of every choice an execution made, and their text format.
 //!
-//! # Text format, version 3
+//! # Text format, version 4
 //!
 //! ```text
-//! rankcheck-schedule 3
+//! rankcheck-schedule 4
 //! # anything after '#' on a line is a comment; blank lines are ignored
 //! t0*3
 //! t1
@@ -11,7 +11,7 @@
 //! t0*12
 //! ```
 //!
-//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 3`; another
+//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 4`; another
 //!   version number is rejected with a clear error, so the format can evolve.
 //! - The version changes whenever the *meaning* of a schedule changes, not only its syntax: a
 //!   choice is an index into what the model offers, so a new rule about what it offers makes
@@ -20,7 +20,10 @@
 //!   scheduling points count as steps. Version 3 (0.7.0; the change came in 0.6.0, whose
 //!   schedules say 2 and are refused too): a timed wait's timeout is offered only when no other
 //!   thread can go on (`Timeouts::Idle`, the default `Config::timeouts`), so the timeout
-//!   choices that version 2 offered at other steps are gone. The test
+//!   choices that version 2 offered at other steps are gone. Version 4 (0.7.0): of several
+//!   timed waiters whose timeouts alone could fire, only the one whose timeout ends first is
+//!   offered (timeouts carry their length; virtual time moves to each deadline that fires).
+//!   The test
 //!   `sim::tests::the_schedule_version_changes_with_what_the_model_offers` pins `VERSION` with a
 //!   fingerprint of what the model offers, so such a change cannot go unnoticed again.
 //! - Every other token is one choice or a run of equal choices, in execution order:
@@ -37,10 +40,10 @@ use crate::ids::ThreadId;
 use std::fmt;
 
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 
 /// The header line of [`VERSION`].
-pub const HEADER: &str = "rankcheck-schedule 3";
+pub const HEADER: &str = "rankcheck-schedule 4";
 
 /// One choice of an execution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -280,7 +283,7 @@ mod tests {
             s.push(c);
         }
         s.push(Choice::Waiter(ThreadId(2)));
-        assert_eq!(s.to_text(), "rankcheck-schedule 3\nt0*3\nt1\nw2\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 4\nt0*3\nt1\nw2\n");
         assert_eq!(s.len(), 5);
     }
 
@@ -312,9 +315,9 @@ mod tests {
 
     #[test]
     fn parse_accepts_comments_and_several_tokens_per_line() {
-        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 3\nt0 t0 t1*2 # run\nw1\n")
+        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 4\nt0 t0 t1*2 # run\nw1\n")
             .unwrap();
-        assert_eq!(s.to_text(), "rankcheck-schedule 3\nt0*2\nt1*2\nw1\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 4\nt0*2\nt1*2\nw1\n");
     }
 
     #[test]
@@ -329,11 +332,12 @@ mod tests {
             ("hello\n", 1, "expected the header"),
             ("rankcheck-schedule 1\n", 1, "version 1 is not supported"),
             ("rankcheck-schedule 2\n", 1, "run the search again"),
-            ("rankcheck-schedule 4\n", 1, "version 4 is not supported"),
-            ("rankcheck-schedule 3\nt0\nx3\n", 3, "bad choice `x3`"),
-            ("rankcheck-schedule 3\nt0*0\n", 2, "repeat count 0"),
-            ("rankcheck-schedule 3\n\ntq\n", 3, "bad thread number"),
-            ("rankcheck-schedule 3\nt1*z\n", 2, "bad repeat count"),
+            ("rankcheck-schedule 3\n", 1, "run the search again"),
+            ("rankcheck-schedule 5\n", 1, "version 5 is not supported"),
+            ("rankcheck-schedule 4\nt0\nx3\n", 3, "bad choice `x3`"),
+            ("rankcheck-schedule 4\nt0*0\n", 2, "repeat count 0"),
+            ("rankcheck-schedule 4\n\ntq\n", 3, "bad thread number"),
+            ("rankcheck-schedule 4\nt1*z\n", 2, "bad repeat count"),
         ];
         for (text, line, needle) in cases {
             let e = Schedule::parse(text).unwrap_err();
@@ -344,8 +348,8 @@ mod tests {
 
     #[test]
     fn prefix_cuts_inside_runs() {
-        let s = Schedule::parse("rankcheck-schedule 3\nt0*3\nt1*2\n").unwrap();
-        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 3\nt0*3\nt1\n");
+        let s = Schedule::parse("rankcheck-schedule 4\nt0*3\nt1*2\n").unwrap();
+        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 4\nt0*3\nt1\n");
         assert_eq!(s.prefix(0).len(), 0);
     }
 }

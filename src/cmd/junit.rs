@@ -153,8 +153,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 for note in &bug.notes {
                     say(format!("  note: {note}"));
                 }
-                if let Some(m) = &bug.minimal {
-                    say(format!("  minimal schedule: {}", m.summary));
+                if let Some(m) = bug.minimal_summary() {
+                    say(format!("  minimal schedule: {}", m));
                 }
                 say(format!("  report: {}", bug.dir.display()));
                 say(format!("  replay: {}", replay_command(&bug.dir)));

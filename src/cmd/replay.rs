@@ -58,7 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         && recorded
             .minimal
             .as_ref()
-            .is_some_and(|(m, ..)| same_file(m, &args.report));
+            .is_some_and(|m| same_file(&m.schedule, &args.report));
     if (!args.original && !args.report.is_file()) || named_minimal {
         recorded = recorded.minimal();
     } else if args.report.is_file() {

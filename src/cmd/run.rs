@@ -11,7 +11,7 @@ use crate::driver::jvm::{java_binary, on_off, Launch};
 use crate::driver::progress::{LiveCount, Shown};
 use crate::driver::report::{replay_command, write_report};
 use crate::driver::runtime::Runtime;
-use crate::driver::search::{confirm, Verdict, SCHEDULE_INDEPENDENT};
+use crate::driver::search::{confirm, AfterReplay, Verdict, SCHEDULE_INDEPENDENT};
 use crate::error::{bad_input, Outcome};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -173,8 +173,11 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                     result,
                     &scratch,
                     Some(&origin),
-                    true,
-                    args.minimize.settings(),
+                    AfterReplay {
+                        schedule_check: true,
+                        minimize: args.minimize.settings(),
+                        phase: &|what| progress.phase(Some(what)),
+                    },
                 )?;
                 progress.phase(None);
                 match verdict {
@@ -187,8 +190,8 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                         if bug.schedule_independent {
                             say(format!("  note: it {SCHEDULE_INDEPENDENT}"));
                         }
-                        if let Some(m) = &bug.minimal {
-                            say(format!("  minimal schedule: {}", m.summary));
+                        if let Some(m) = bug.minimal_summary() {
+                            say(format!("  minimal schedule: {}", m));
                         }
                         say(format!("  report: {}", bug.dir.display()));
                         say(format!("  replay: {}", replay_command(&bug.dir)));

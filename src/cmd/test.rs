@@ -354,6 +354,8 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
                 "  minimal schedule: {} ({} steps; the search's had {} preemption(s), {} steps)",
                 m.summary, m.length, m.preemptions_before, m.length_before
             ));
+        } else if let Some(line) = bug.minimal_summary() {
+            say(format!("  minimal schedule: {line}"));
         }
         say(format!("  report: {}", bug.dir.display()));
         say(format!(

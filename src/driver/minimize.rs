@@ -2,14 +2,14 @@
 //! schedule is shrunk by `scheduler::minimize` — fewest preemptions, then fewest threads
 //! involved, then shortest — with candidates run in batches, one JVM per batch (one candidate
 //! per execution, `guide=FILE`), each kept only when it fails the same way
-//! (`report::difference`, at whatever step). The smallest is proven like every reported bug: a
+//! (`report::same_bug`: at whatever step, a throwable whatever its text). The smallest is proven like every reported bug: a
 //! replay of its ordinary schedule in a fresh JVM, with `trace=on`, whose steps then make the
 //! report's explanation, timeline and picture. The original schedule stays in the report.
 
 use super::explain::{html, story, Story};
 use super::jvm::Launch;
 use super::replay::replay;
-use super::report::{annotate, difference, load_recorded, site_table, timeline, Expected};
+use super::report::{annotate, load_recorded, same_bug, site_table, timeline, Expected};
 use scheduler::minimize::{describe, minimize, Guide, Limits, Place, Tested, TracedStep};
 use scheduler::{Schedule, ThreadId};
 use serde_json::{json, Value};
@@ -145,26 +145,28 @@ pub fn minimize_report(
     proven: &Value,
     work: &Path,
     settings: Settings,
-) -> anyhow::Result<Option<Minimal>> {
+) -> anyhow::Result<Result<Minimal, String>> {
     let started = Instant::now();
     let deadline = started + settings.time;
     let Some(schedule) = found["schedule"]
         .as_str()
         .and_then(|t| Schedule::parse(t).ok())
     else {
-        return Ok(None);
+        return Ok(Err("the search's schedule could not be read".into()));
     };
     if proven["steps_trace"].is_null() {
-        return Ok(None);
+        return Ok(Err("the replay kept no steps to shrink".into()));
     }
     std::fs::create_dir_all(work)?;
     let index = found["index"].as_u64().unwrap_or(0);
     let (steps, complete, preempted) = traced_steps(proven);
     let original = Guide::from_schedule(&schedule, &steps, complete);
-    let expected = Expected {
-        steps: None,
-        ..Expected::of(found)
-    };
+    // Every candidate runs after one warm-up execution in its JVM, and its replay likewise:
+    // a JVM is not the same after its first execution (the JDK's caches, some filled through
+    // scheduling points inside its formats and collections), so a candidate that ran first
+    // in its JVM would not replay after a warm-up, nor one that ran later without. Candidate
+    // k of a batch is execution `first + k` (execution indices only label them).
+    let first = index.max(1);
     let mut batches = 0usize;
     let mut oracle = |batch: &[Guide]| -> Option<Vec<Tested<Value>>> {
         if batch.is_empty() || Instant::now() >= deadline {
@@ -186,7 +188,8 @@ pub fn minimize_report(
         }
         run.set_option("guide", file.display().to_string());
         run.set_option("executions", batch.len().to_string());
-        run.set_option("first-execution", index.to_string());
+        run.set_option("first-execution", first.to_string());
+        run.set_option("warm-from", (first - 1).to_string());
         run.set_option("keep-going", "on");
         run.set_option("max-inconclusive", batch.len().to_string());
         let left = deadline.saturating_duration_since(Instant::now());
@@ -198,11 +201,11 @@ pub fn minimize_report(
             .results;
         let mut tested: Vec<Tested<Value>> = vec![None; batch.len()];
         for r in results {
-            let Some(k) = r["index"].as_u64().and_then(|i| i.checked_sub(index)) else {
+            let Some(k) = r["index"].as_u64().and_then(|i| i.checked_sub(first)) else {
                 continue;
             };
             if let Some(slot) = tested.get_mut(k as usize) {
-                if difference(&expected, &r).is_none() && r["schedule"].is_string() {
+                if same_bug(found, &r) && r["schedule"].is_string() {
                     *slot = Some((r["steps"].as_u64().unwrap_or(u64::MAX), r));
                 }
             }
@@ -214,7 +217,16 @@ pub fn minimize_report(
     };
     let result = minimize(&original, &Place::of_steps(&steps), limits, &mut oracle);
     let Some((_, smallest)) = result.found else {
-        return Ok(None);
+        return Ok(Err(format!(
+            "none of {} candidate schedule(s) tried in {:.0} s failed the same way{}",
+            result.tried,
+            started.elapsed().as_secs_f64(),
+            if result.complete {
+                ""
+            } else {
+                " before the shrinking's limit"
+            }
+        )));
     };
     // Proven like every reported bug: its ordinary schedule, replayed in a fresh JVM.
     let text = smallest["schedule"].as_str().unwrap_or("").to_string();
@@ -224,10 +236,14 @@ pub fn minimize_report(
     recorded.schedule = dir.join(MINIMAL_SCHEDULE);
     recorded.execution = execution;
     recorded.expected = Expected::of(&smallest);
+    recorded.set_warm_from(execution - 1);
     let replayed = replay(&recorded, &work.join("minimal-replay"), true)?;
     if !replayed.reproduced {
         std::fs::remove_file(dir.join(MINIMAL_SCHEDULE))?;
-        return Ok(None);
+        return Ok(Err(format!(
+            "the smallest candidate did not replay in a fresh JVM ({})",
+            replayed.difference.unwrap_or_default()
+        )));
     }
     let minimal_result = &replayed.result;
     std::fs::write(
@@ -238,7 +254,7 @@ pub fn minimize_report(
     let volatile = super::volatile_fields::volatile_fields(&launch.classpath);
     let Some(told) = story(minimal_result, &sites, &volatile) else {
         std::fs::remove_file(dir.join(MINIMAL_SCHEDULE))?;
-        return Ok(None);
+        return Ok(Err("the smallest candidate's replay kept no steps".into()));
     };
     let (preemptions, threads, summary) = words(&told);
     // A shrinking its limits stopped found a smaller schedule, not necessarily the smallest.
@@ -293,6 +309,7 @@ pub fn minimize_report(
     let mut record = minimal.to_json();
     record["schedule"] = json!(MINIMAL_SCHEDULE);
     record["execution"] = json!(execution);
+    record["warm_from"] = json!(execution - 1);
     record["expected"] = json!({
         "outcome": minimal_result["outcome"],
         "kind": minimal_result["kind"],
@@ -300,5 +317,5 @@ pub fn minimize_report(
         "steps": minimal_result["steps"],
     });
     annotate(dir, "minimal", record)?;
-    Ok(Some(minimal))
+    Ok(Ok(minimal))
 }

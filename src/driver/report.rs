@@ -430,22 +430,41 @@ pub struct Recorded {
     pub origin: Option<Origin>,
     /// The class digests of `origin` when the report was written.
     pub digests: std::collections::BTreeMap<String, String>,
-    /// The minimal schedule of the report (`driver::minimize`): its file, execution index and
-    /// failure, when the search's schedule was shrunk.
-    pub minimal: Option<(PathBuf, u64, Expected)>,
+    /// The minimal schedule of the report (`driver::minimize`): its file, execution index,
+    /// failure and warm-up, when the search's schedule was shrunk.
+    pub minimal: Option<Minimal>,
+}
+
+/// A report's minimal schedule, as a replay needs it.
+#[derive(Clone, Debug)]
+pub struct Minimal {
+    pub schedule: PathBuf,
+    pub execution: u64,
+    pub expected: Expected,
+    /// The execution its warm-up starts at (reports written before warm-ups have none).
+    pub warm_from: Option<u64>,
 }
 
 impl Recorded {
     /// The same report, replaying its minimal schedule when it has one (and its file is there).
     pub fn minimal(mut self) -> Recorded {
-        if let Some((schedule, execution, expected)) =
-            self.minimal.take().filter(|(file, ..)| file.is_file())
-        {
-            self.schedule = schedule;
-            self.execution = execution;
-            self.expected = expected;
+        if let Some(m) = self.minimal.take().filter(|m| m.schedule.is_file()) {
+            self.schedule = m.schedule;
+            self.execution = m.execution;
+            self.expected = m.expected;
+            match m.warm_from {
+                Some(w) => self.set_warm_from(w),
+                None => self.agent_options.retain(|(k, _)| k != "warm-from"),
+            }
         }
         self
+    }
+
+    /// Replays warm up from execution `from` (the agent's `warm-from`).
+    pub fn set_warm_from(&mut self, from: u64) {
+        self.agent_options.retain(|(k, _)| k != "warm-from");
+        self.agent_options
+            .push(("warm-from".to_string(), from.to_string()));
     }
 }
 
@@ -517,11 +536,12 @@ pub fn load_recorded(dir: &Path) -> Result<Recorded, String> {
             .unwrap_or_default(),
         minimal: v["minimal"]["schedule"].as_str().map(|file| {
             let m = &v["minimal"];
-            (
-                dir.join(file),
-                m["execution"].as_u64().unwrap_or(0),
-                Expected::of(&m["expected"]),
-            )
+            Minimal {
+                schedule: dir.join(file),
+                execution: m["execution"].as_u64().unwrap_or(0),
+                expected: Expected::of(&m["expected"]),
+                warm_from: m["warm_from"].as_u64(),
+            }
         }),
     })
 }
@@ -602,6 +622,62 @@ pub fn difference(expected: &Expected, result: &Value) -> Option<String> {
     }
 }
 
+/// Whether `result` shows the bug `found` showed, at whatever step and whatever data its
+/// message carries: what a shorter schedule must show to stand for it. A thrown throwable is
+/// the same bug when the same thread (by rankcheck's id) fails with the same throwable
+/// classes (its cause chain) thrown at the same places: "count is 1998" and "count is 1999"
+/// are one lost update, and a garbled date is garbled whatever the date. Any other failure
+/// (a deadlock's blocked threads, an oracle, an exit status) compares as [`difference`] does.
+pub fn same_bug(found: &Value, result: &Value) -> bool {
+    let expected = Expected {
+        steps: None,
+        ..Expected::of(found)
+    };
+    if difference(&expected, result).is_none() {
+        return true;
+    }
+    let kind = found["kind"].as_str();
+    kind == Some("uncaught")
+        && result["kind"].as_str() == kind
+        && result["outcome"] == found["outcome"]
+        && throwable_shape(found).is_some_and(|shape| throwable_shape(result) == Some(shape))
+}
+
+/// The failing thread of an uncaught throwable, and for the throwable and each cause its class
+/// and its first frame (the JVM's run-time class names made alike).
+fn throwable_shape(result: &Value) -> Option<(String, Vec<(String, String)>)> {
+    static THREAD: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let thread =
+        THREAD.get_or_init(|| regex::Regex::new(r"^uncaught in thread (t\d+)\b").expect("valid"));
+    let failing = thread
+        .captures(result["message"].as_str()?)?
+        .get(1)?
+        .as_str()
+        .to_string();
+    let mut chain = Vec::new();
+    let mut lines = result["trace"].as_str()?.lines().peekable();
+    while let Some(line) = lines.next() {
+        let header = match line.strip_prefix("Caused by: ") {
+            Some(h) => h,
+            None if chain.is_empty() => line,
+            None => continue,
+        };
+        let class = header
+            .split(':')
+            .next()
+            .unwrap_or(header)
+            .trim()
+            .to_string();
+        let frame = lines
+            .peek()
+            .and_then(|l| l.trim_start().strip_prefix("at "))
+            .map(without_jvm_run_names)
+            .unwrap_or_default();
+        chain.push((class, frame));
+    }
+    (!chain.is_empty()).then_some((failing, chain))
+}
+
 fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("").trim()
 }
@@ -649,7 +725,7 @@ mod tests {
     fn timeline_lists_the_runs_of_the_schedule() {
         let result = json!({
             "message": "boom",
-            "schedule": "rankcheck-schedule 3\nt0*3\nt1\nt0*2\n",
+            "schedule": "rankcheck-schedule 4\nt0*3\nt1\nt0*2\n",
             "stacks": [{"thread": 0, "name": "main", "frames": []}],
         });
         let text = timeline(&result, &HashMap::new(), &Default::default());
@@ -679,6 +755,41 @@ mod tests {
         assert!(difference(&want, &later).unwrap().contains("later"));
         let passed = json!({"outcome": "pass", "kind": "finished", "steps": 40, "message": ""});
         assert!(difference(&want, &passed).unwrap().contains("otherwise"));
+    }
+
+    #[test]
+    fn the_same_bug_is_the_same_throwables_thrown_at_the_same_places_whatever_their_text() {
+        let failed = |thread: &str, text: &str, line: u32| {
+            json!({"outcome": "bug", "kind": "uncaught", "steps": 400,
+                "message": format!("uncaught in thread {thread} (pool-1-thread-1): \
+                    java.util.concurrent.ExecutionException: java.lang.IllegalStateException: {text}"),
+                "trace": format!("java.util.concurrent.ExecutionException: java.lang.IllegalStateException: {text}\n\
+                    \tat java.base/java.util.concurrent.FutureTask.report(FutureTask.java:122)\n\
+                    Caused by: java.lang.IllegalStateException: {text}\n\
+                    \tat bench.Main.lambda$main$0(Main.java:{line})\n\
+                    \t... 1 more\n")})
+        };
+        let found = failed("t0", "garbled 1971-02-05", 10);
+        assert!(same_bug(&found, &failed("t0", "garbled 1970-01-01", 10)));
+        assert!(!same_bug(&found, &failed("t1", "garbled 1970-01-01", 10)));
+        assert!(!same_bug(&found, &failed("t0", "garbled 1970-01-01", 11)));
+        let mut other_class = failed("t0", "garbled", 10);
+        other_class["trace"] = json!(other_class["trace"].as_str().unwrap().replace(
+            "Caused by: java.lang.IllegalStateException",
+            "Caused by: java.lang.NullPointerException"
+        ));
+        assert!(!same_bug(&found, &other_class));
+        // Other kinds compare their whole message.
+        let deadlock =
+            |m: &str| json!({"outcome": "bug", "kind": "deadlock", "steps": 9, "message": m});
+        assert!(same_bug(
+            &deadlock("deadlock: t1 (a) blocked"),
+            &deadlock("deadlock: t1 (b) blocked")
+        ));
+        assert!(!same_bug(
+            &deadlock("deadlock: t1 (a) blocked"),
+            &deadlock("deadlock: t2 (a) blocked")
+        ));
     }
 
     #[test]

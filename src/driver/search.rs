@@ -100,6 +100,8 @@ pub struct Reported {
     pub cause: Vec<String>,
     /// The minimal schedule, when the bug's schedule was shrunk (`minimal-schedule.txt`).
     pub minimal: Option<Box<super::minimize::Minimal>>,
+    /// Why no smaller schedule was kept, when shrinking ran.
+    pub unshrunk: Option<String>,
     /// What the agent noted about the failing execution (threads it did not control, threads
     /// left behind), to be shown with the bug.
     pub notes: Vec<String>,
@@ -109,6 +111,16 @@ pub struct Reported {
 }
 
 impl Reported {
+    /// The "minimal schedule" line's text: the smallest schedule kept, or why there is none
+    /// (nothing when shrinking did not run).
+    pub fn minimal_summary(&self) -> Option<String> {
+        match (&self.minimal, &self.unshrunk) {
+            (Some(m), _) => Some(m.summary.clone()),
+            (None, Some(why)) => Some(format!("none smaller kept: {why}")),
+            (None, None) => None,
+        }
+    }
+
     /// The bug as `test --json` lists it (`"bugs"`).
     pub fn to_json(&self) -> Value {
         serde_json::json!({
@@ -119,6 +131,7 @@ impl Reported {
             "replay": super::report::replay_command(&self.dir),
             "schedule_independent": self.schedule_independent,
             "minimal": self.minimal.as_ref().map(|m| m.to_json()),
+            "unshrunk": self.unshrunk,
             "member": self.member,
         })
     }
@@ -290,14 +303,12 @@ impl Search {
     ) -> anyhow::Result<SearchResult> {
         let mut bugs = Vec::new();
         let mut unreproduced = Vec::new();
-        if !finished.bugs.is_empty() {
-            self.phase(Some("replaying the failure in a fresh JVM"));
-        }
         // One time cap for every bug's minimization (with --keep-going there may be hundreds).
         let minimize_until = self
             .minimize
             .map(|s| (std::time::Instant::now() + s.time, s));
         for (i, found) in finished.bugs.iter().enumerate() {
+            self.phase(Some("replaying the failure in a fresh JVM"));
             let scratch = work.join(format!("replay-{i}"));
             let minimize = minimize_until.and_then(|(until, s)| {
                 let left = until.saturating_duration_since(std::time::Instant::now());
@@ -309,8 +320,11 @@ impl Search {
                 &found.result,
                 &scratch,
                 program.origin.as_ref(),
-                self.schedule_check,
-                minimize,
+                AfterReplay {
+                    schedule_check: self.schedule_check,
+                    minimize,
+                    phase: &|what| self.phase(Some(what)),
+                },
             )? {
                 Verdict::Bug(reported) => bugs.push(reported),
                 Verdict::NotABug { why, .. } => unreproduced.push(why),
@@ -411,6 +425,16 @@ impl Search {
     }
 }
 
+/// What [`confirm`] does once a failure replayed.
+pub struct AfterReplay<'a> {
+    /// Also run the program once without preemptions (a schedule-independent failure).
+    pub schedule_check: bool,
+    /// Shrink the schedule within these limits.
+    pub minimize: Option<super::minimize::Settings>,
+    /// Tells the progress line what runs now.
+    pub phase: &'a dyn Fn(&str),
+}
+
 /// Writes the report of the failing execution `result` (run by `launch`) under `out` and
 /// replays it in a fresh JVM (scratch files in `work`): only a failure that replays is a bug
 /// (no false positives). With `schedule_check`, a bug is also run once without preemptions.
@@ -423,9 +447,13 @@ pub fn confirm(
     result: &Value,
     work: &Path,
     origin: Option<&Origin>,
-    schedule_check: bool,
-    minimize: Option<super::minimize::Settings>,
+    after: AfterReplay<'_>,
 ) -> anyhow::Result<Verdict> {
+    let AfterReplay {
+        schedule_check,
+        minimize,
+        phase,
+    } = after;
     let index = result["index"].as_u64().unwrap_or(0);
     if let Some(why) = class_loading_failure(result) {
         return Err(crate::error::bad_input(why));
@@ -486,16 +514,24 @@ pub fn confirm(
     }
     annotate(&dir, "schedule_independent", schedule_independent.into())?;
     // A failure without any switch has nothing to shrink.
-    let minimal = match minimize.filter(|_| !schedule_independent) {
-        Some(settings) => super::minimize::minimize_report(
-            &dir,
-            &launch,
-            result,
-            &replayed.result,
-            &work.join("minimize"),
-            settings,
-        )?,
+    let shrunk = match minimize.filter(|_| !schedule_independent) {
+        Some(settings) => {
+            phase("shrinking the failing schedule (--no-minimize skips this)");
+            Some(super::minimize::minimize_report(
+                &dir,
+                &launch,
+                result,
+                &replayed.result,
+                &work.join("minimize"),
+                settings,
+            )?)
+        }
         None => None,
+    };
+    let (minimal, unshrunk) = match shrunk {
+        Some(Ok(minimal)) => (Some(minimal), None),
+        Some(Err(why)) => (None, Some(why)),
+        None => (None, None),
     };
     let cause = minimal
         .as_ref()
@@ -509,6 +545,7 @@ pub fn confirm(
         schedule_independent,
         cause,
         minimal: minimal.map(Box::new),
+        unshrunk,
         notes: result["notes"]
             .as_array()
             .into_iter()

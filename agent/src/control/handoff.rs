@@ -170,15 +170,17 @@ impl Control {
         })
     }
 
-    /// Like [`point`](Self::point) for `Wait`: after the model performed it, announces
-    /// `WaitReturn` and, unless picked at once, tells the caller to wait for real.
-    pub fn wait(&self, obj: jobject, timed: bool, site: SiteId) -> Turn {
+    /// Like [`point`](Self::point) for `Wait` (timed when `nanos > 0`): after the model
+    /// performed it, announces `WaitReturn` and, unless picked at once, tells the caller to
+    /// wait for real.
+    pub fn wait(&self, obj: jobject, nanos: u64, site: SiteId) -> Turn {
         let mut obj_id = ObjId(0);
         let turn = self.point(|c, v| {
             obj_id = c.obj_id(v.ex, obj);
             Some(Op::Wait {
                 obj: obj_id,
-                timed,
+                timed: nanos > 0,
+                nanos,
                 site,
             })
         });

@@ -138,7 +138,7 @@ extern "system" fn n_wait(
     let Some(c) = control() else {
         return WAIT_PASS;
     };
-    let turn = c.wait(obj, millis > 0, site);
+    let turn = c.wait(obj, millis_ns(millis), site);
     wait_result(env, c, turn, millis)
 }
 
@@ -233,6 +233,7 @@ extern "system" fn n_join(
         Some(Op::Join {
             target: v.thread(c, thread)?,
             timed: millis > 0,
+            nanos: millis_ns(millis),
             site,
         })
     });
@@ -366,8 +367,21 @@ extern "system" fn n_park(
         // parkNanos(0) returns at once.
         return JNI_TRUE;
     }
-    let turn = c.point(|_, _| Some(Op::Park { timed, site }));
-    let timeout = if absolute != 0 { 0 } else { time.max(0) as u64 };
+    // An absolute deadline (`parkUntil`, milliseconds of the epoch) against the virtual clock.
+    let timeout = if absolute != 0 {
+        (time.max(0) as u64)
+            .saturating_mul(1_000_000)
+            .saturating_sub(c.clock_ns())
+    } else {
+        time.max(0) as u64
+    };
+    let turn = c.point(|_, _| {
+        Some(Op::Park {
+            timed,
+            nanos: timeout,
+            site,
+        })
+    });
     // Park never throws InterruptedException: an interrupted park just returns.
     match turn {
         Turn::Go(OpOutcome::Interrupted) => JNI_TRUE,

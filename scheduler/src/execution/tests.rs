@@ -81,6 +81,7 @@ fn interrupting_a_waiting_thread_wakes_it_with_the_flag_cleared() {
     let wait = Op::Wait {
         obj: M,
         timed: false,
+        nanos: 0,
         site: 4,
     };
     assert_eq!(e.announce(T1, wait), normal(T1));
@@ -89,6 +90,7 @@ fn interrupting_a_waiting_thread_wakes_it_with_the_flag_cleared() {
     let join = Op::Join {
         target: T1,
         timed: false,
+        nanos: 0,
         site: 5,
     };
     assert_eq!(e.announce(T0, join), run(T1, OpOutcome::Interrupted));
@@ -139,6 +141,7 @@ fn misuse_is_a_typed_error_and_changes_nothing() {
     let join = Op::Join {
         target: ThreadId(9),
         timed: false,
+        nanos: 0,
         site: 0,
     };
     assert_eq!(
@@ -171,6 +174,7 @@ fn misuse_is_a_typed_error_and_changes_nothing() {
     let wait = Op::Wait {
         obj: M,
         timed: true,
+        nanos: 0,
         site: 0,
     };
     assert_eq!(e.announce(T0, wait), normal(T0));
@@ -380,6 +384,7 @@ fn status_says_who_waits_for_what() {
     let join = Op::Join {
         target: T1,
         timed: false,
+        nanos: 0,
         site: 0,
     };
     assert_eq!(e.announce(T0, join), normal(T1));
@@ -587,6 +592,7 @@ fn random_op(rng: &mut SeededRandom, threads: u64) -> Op {
         8 => Op::Wait {
             obj,
             timed: flag,
+            nanos: 0,
             site: 0,
         },
         9 => Op::WaitReturn { obj },
@@ -599,6 +605,7 @@ fn random_op(rng: &mut SeededRandom, threads: u64) -> Op {
         12 => Op::Join {
             target,
             timed: flag,
+            nanos: 0,
             site: 0,
         },
         13 => Op::Sleep { site: 0 },
@@ -610,6 +617,7 @@ fn random_op(rng: &mut SeededRandom, threads: u64) -> Op {
         },
         17 => Op::Park {
             timed: flag,
+            nanos: 0,
             site: 0,
         },
         18 => Op::Unpark { target, site: 0 },
@@ -665,6 +673,7 @@ fn thread_queries_answer_what_get_state_and_active_count_would() {
     let wait = Op::Wait {
         obj: M,
         timed: false,
+        nanos: 0,
         site: 4,
     };
     assert_eq!(e.announce(T0, wait), normal(T0));
@@ -703,6 +712,7 @@ fn thread_queries_answer_what_get_state_and_active_count_would() {
     let join = Op::Join {
         target: T1,
         timed: false,
+        nanos: 0,
         site: 8,
     };
     assert_eq!(e.announce(T0, join), normal(T1));
@@ -752,6 +762,7 @@ fn perform_now_starts_a_thread_without_a_switch() {
             ThreadId(2),
             Op::Park {
                 timed: false,
+                nanos: 0,
                 site: 4
             }
         )
@@ -799,6 +810,7 @@ fn perform_now_enters_only_a_monitor_no_other_thread_owns() {
     assert!(!e.interrupt_flag(T1));
     let park = Op::Park {
         timed: false,
+        nanos: 0,
         site: 9,
     };
     assert_eq!(e.announce(T1, park), normal(T0)); // T0's Interrupt

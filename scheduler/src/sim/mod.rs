@@ -98,6 +98,7 @@ pub enum Ins {
     Lock(u32),
     Unlock(u32),
     Wait(u32),
+    /// `wait` on monitor `m` with a timeout of [`TIMED_WAIT_NANOS`].
     TimedWait(u32),
     Notify(u32),
     NotifyAll(u32),
@@ -114,9 +115,14 @@ pub enum Ins {
         reg: u8,
     },
     Park,
+    /// `parkNanos` for this many virtual nanoseconds.
+    TimedPark(u64),
     Unpark(u32),
     Exit(i32),
 }
+
+/// The timeout of [`Ins::TimedWait`]: one millisecond.
+pub const TIMED_WAIT_NANOS: u64 = 1_000_000;
 
 /// A simulated program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -343,11 +349,15 @@ impl<'p> Machine<'p> {
                     obj: ObjId(m.into()),
                     site,
                 },
-                Ins::Wait(m) | Ins::TimedWait(m) => Op::Wait {
-                    obj: ObjId(m.into()),
-                    timed: matches!(ins, Ins::TimedWait(_)),
-                    site,
-                },
+                Ins::Wait(m) | Ins::TimedWait(m) => {
+                    let timed = matches!(ins, Ins::TimedWait(_));
+                    Op::Wait {
+                        obj: ObjId(m.into()),
+                        timed,
+                        nanos: if timed { TIMED_WAIT_NANOS } else { 0 },
+                        site,
+                    }
+                }
                 Ins::Notify(m) | Ins::NotifyAll(m) => Op::Notify {
                     obj: ObjId(m.into()),
                     all: matches!(ins, Ins::NotifyAll(_)),
@@ -362,6 +372,7 @@ impl<'p> Machine<'p> {
                 Ins::Join(b) => Op::Join {
                     target: self.handle(t, b)?,
                     timed: false,
+                    nanos: 0,
                     site,
                 },
                 Ins::Yield => Op::Yield { site },
@@ -377,7 +388,16 @@ impl<'p> Machine<'p> {
                         site,
                     }
                 }
-                Ins::Park => Op::Park { timed: false, site },
+                Ins::Park => Op::Park {
+                    timed: false,
+                    nanos: 0,
+                    site,
+                },
+                Ins::TimedPark(nanos) => Op::Park {
+                    timed: true,
+                    nanos,
+                    site,
+                },
                 Ins::Unpark(b) => Op::Unpark {
                     target: self.handle(t, b)?,
                     site,

@@ -727,6 +727,53 @@ fn a_timeout_fires_only_when_nothing_else_can_run_unless_any_is_asked() {
     );
 }
 
+/// A scheduled task: a worker waits 10 ms (a delay queue's timed park) and then sets a flag;
+/// main waits up to 2 s for it (`future.get(2, SECONDS)`, a timed park) and then asserts the
+/// flag. Correct on any machine where running takes less than two seconds.
+fn short_delay_long_patience() -> Program {
+    Program {
+        name: "short-delay-long-patience",
+        vars: vec![0],
+        bodies: vec![
+            vec![
+                Ins::Start(1),
+                Ins::TimedPark(2_000_000_000),
+                Read { var: 0, reg: 0 },
+                Ins::Assert {
+                    reg: 0,
+                    cmp: Cmp::Ne,
+                    val: Val::Const(0),
+                    msg: "gave up before the task ran",
+                },
+            ],
+            vec![
+                Ins::TimedPark(10_000_000),
+                Write {
+                    var: 0,
+                    val: Val::Const(1),
+                },
+            ],
+        ],
+    }
+}
+
+#[test]
+fn of_two_timed_waiters_the_shorter_timeout_fires_first_unless_any_is_asked() {
+    let idle = every_outcome(&short_delay_long_patience(), Config::default());
+    assert!(
+        idle.iter().all(|o| *o == Outcome::Pass),
+        "idle timeouts: {idle:?}"
+    );
+    let any = every_outcome(
+        &short_delay_long_patience(),
+        Config {
+            timeouts: Timeouts::Any,
+            ..Config::default()
+        },
+    );
+    assert!(any.iter().any(|o| o.is_bug()), "any timeouts: {any:?}");
+}
+
 /// A timed waiter that sets a flag after its timeout, and main spinning on the flag: the
 /// timeout must fire although main is enabled (it only spins), under both `Timeouts`.
 fn spinner_waits_for_timed_waiter() -> Program {
@@ -865,6 +912,7 @@ fn offers_fingerprint() -> u64 {
         programs.push((case.fixed.clone(), config));
     }
     programs.push((checked_timed_await(), Config::default()));
+    programs.push((short_delay_long_patience(), Config::default()));
     let mut offers = Offers {
         dfs: Dfs::new(),
         hash: fnv::FnvHasher::default(),
@@ -879,7 +927,7 @@ fn offers_fingerprint() -> u64 {
 }
 
 /// `(schedule::VERSION, offers_fingerprint())` as they were last changed together.
-const OFFERS: (u32, u64) = (3, 0x7578_2b62_7edf_6b0c);
+const OFFERS: (u32, u64) = (4, 0xe967_c3ea_403f_48b3);
 
 #[test]
 fn the_schedule_version_changes_with_what_the_model_offers() {
