@@ -308,6 +308,30 @@ fn volatile_and_atomic_accesses_are_not_called_a_data_race() {
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
+/// `rankcheck test` of one source file compiled in `dir` (`(path, text)`), with main class
+/// `main`, a budget, one JVM and reports under `dir/out`.
+fn search_source(dir: &Path, (path, text): (&str, &str), main: &str, budget: &str) -> Ran {
+    let classes = javac(dir, &[(path, text)]);
+    let out = dir.join("out");
+    rankcheck(
+        dir,
+        &[
+            "test",
+            "--cp",
+            classes.to_str().unwrap(),
+            "--main",
+            main,
+            "--budget",
+            budget,
+            "-j",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        LIMIT,
+    )
+}
+
 /// A writer sets two fields in two sections of one `ReentrantLock` each; a reader in between
 /// sees the first set and the second not. Every access is under a lock, so the cause is no
 /// data race, although the lock's first uses, by one thread alone, are no scheduling points:
@@ -335,26 +359,48 @@ fn accesses_under_a_reentrant_lock_are_not_called_a_data_race() {
         System.out.println(\"done\");\n\
         }\n\
         }\n";
-    let classes = javac(&scratch, &[("stages/Main.java", source)]);
-    let out = scratch.join("out");
-    let ran = rankcheck(
-        &scratch,
-        &[
-            "test",
-            "--cp",
-            classes.to_str().unwrap(),
-            "--main",
-            "stages.Main",
-            "--budget",
-            "300",
-            "-j",
-            "1",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        LIMIT,
-    );
+    let ran = search_source(&scratch, ("stages/Main.java", source), "stages.Main", "300");
     assert_eq!(ran.code, 1, "{}", ran.both());
     assert!(!ran.stdout.contains("data race"), "{}", ran.stdout);
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// A list made thread-safe with `Collections.synchronizedList`, iterated by one thread without
+/// holding the list's lock while another adds: the iterator fails. The cause names the
+/// list's modification count, read by the iterator before and after the other thread's
+/// add; before, the add inside the wrapper counted as the library's own bookkeeping and the
+/// cause was "no conflicting accesses".
+#[test]
+fn an_iteration_a_synchronized_lists_add_breaks_names_the_race() {
+    let scratch = scratch("report-synchronized-list");
+    let source = "package orders;\n\
+        import java.util.*;\n\
+        public class Main {\n\
+        public static void main(String[] args) throws Exception {\n\
+        List<String> orders = Collections.synchronizedList(new ArrayList<>());\n\
+        orders.add(\"tea\");\n\
+        orders.add(\"cake\");\n\
+        Thread waiter = new Thread(() -> orders.add(\"soup\"));\n\
+        Thread kitchen = new Thread(() -> {\n\
+        StringBuilder ticket = new StringBuilder();\n\
+        for (String o : orders) ticket.append(o).append(' ');\n\
+        System.out.println(ticket);\n\
+        });\n\
+        waiter.start(); kitchen.start(); waiter.join(); kitchen.join();\n\
+        }\n\
+        }\n";
+    let ran = search_source(&scratch, ("orders/Main.java", source), "orders.Main", "500");
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(
+        ran.stdout.contains("ConcurrentModificationException"),
+        "{}",
+        ran.stdout
+    );
+    assert!(ran.stdout.contains("modCount"), "{}", ran.stdout);
+    assert!(
+        !ran.stdout.contains("no conflicting accesses"),
+        "{}",
+        ran.stdout
+    );
     let _ = std::fs::remove_dir_all(&scratch);
 }

@@ -123,6 +123,15 @@ pub fn is_synchronized_wrapper_target(name: &str) -> bool {
     name.starts_with("java/util/Collections$Synchronized")
 }
 
+/// Whether `name` (a class's whole internal name) works on a collection or format the program
+/// holds: the collections and formats themselves, `Vector` and `Stack`, the
+/// `Collections.synchronized*` wrappers.
+pub fn is_collection_family(name: &str) -> bool {
+    is_collection_target(name)
+        || is_synchronized_wrapper_target(name)
+        || is_synchronized_method_target(name)
+}
+
 /// Whether `name` is one of `classes` or nested in one (exact names: `java/util/List` is not
 /// `java/util/ListResourceBundle`).
 pub fn is_in(classes: &[&str], name: &str) -> bool {

@@ -170,9 +170,9 @@ pub fn library_internal(jvmti: Jvmti) -> bool {
         match &accessing {
             None => accessing = Some(outer),
             // A collection or format calling another (`HashSet` its `HashMap`,
-            // `SimpleDateFormat` its `Calendar`) works on the program's object: a race there
-            // is the program's.
-            Some(a) if *a != outer && !crate::jdk_classes::is_collection_target(&outer) => {
+            // `SimpleDateFormat` its `Calendar`, a synchronized wrapper its list) works on the
+            // program's object: a race there is the program's.
+            Some(a) if *a != outer && !crate::jdk_classes::is_collection_family(&class) => {
                 return true
             }
             Some(_) => {}
@@ -191,11 +191,8 @@ pub fn program_calls_collection(jvmti: Jvmti) -> bool {
     let mut all = [std::ptr::null_mut(); 64];
     let n = jvmti.current_methods_from(RUNTIME_FRAMES, &mut all);
     for &m in &all[..n] {
-        let family = class_of(jvmti, m).is_some_and(|class| {
-            crate::jdk_classes::is_collection_target(&class)
-                || crate::jdk_classes::is_synchronized_wrapper_target(&class)
-                || crate::jdk_classes::is_synchronized_method_target(&class)
-        });
+        let family = class_of(jvmti, m)
+            .is_some_and(|class| crate::jdk_classes::is_collection_family(&class));
         if !family {
             return frame(jvmti, m) == Frame::App;
         }

@@ -229,7 +229,8 @@ pub struct SearchArgs {
     #[command(flatten)]
     pub jvm: JvmArgs,
     /// Field and array accesses inside the JDK's collections (HashMap, ArrayList, TreeMap,
-    /// ArrayDeque, StringBuilder, … and their iterators) are scheduling points when the
+    /// ArrayDeque, StringBuilder, … and their iterators) and formats (SimpleDateFormat,
+    /// DecimalFormat, MessageFormat, Calendar) are scheduling points when the
     /// program's own code calls them on an object a second thread has touched: a race between
     /// two unsynchronized `put`s is found; the program's calls of ConcurrentHashMap, the
     /// concurrent skip lists and the lock-free queues are points. `all`: also on an object only

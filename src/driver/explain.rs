@@ -24,6 +24,9 @@ pub struct Named {
     /// Source file and line (`Account.java`, 12).
     pub file: String,
     pub line: Option<u32>,
+    /// The site lies in the JDK (`AbstractQueuedSynchronizer.java:715` says little to the
+    /// program's author).
+    pub jdk: bool,
 }
 
 impl Named {
@@ -55,6 +58,11 @@ pub struct Story {
     pub cause: Cause,
     /// Steps left out at the start of a very long execution.
     pub omitted: u64,
+    /// Per thread, the innermost frame of its last stack that is the program's, not the JDK's
+    /// (`Main.java:20`): where a thread blocked inside the JDK called it.
+    pub program_frames: HashMap<u32, String>,
+    /// Threads whose last stack is a thread pool's worker waiting for its next task.
+    pub idle_workers: HashSet<u32>,
 }
 
 fn simple_class(internal: &str) -> &str {
@@ -120,6 +128,7 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>)
         ),
         file: rec.map_or_else(String::new, |r| source_file(&r.class)),
         line: rec.and_then(|r| r.line),
+        jdk: rec.is_some_and(|r| is_jdk_frame_class(&r.class)),
     })
 }
 
@@ -212,7 +221,61 @@ pub fn story(
         blocked,
         cause,
         omitted: trace["omitted"].as_u64().unwrap_or(0),
+        program_frames: program_frames(&result["stacks"]),
+        idle_workers: idle_workers(&result["stacks"]),
     })
+}
+
+/// The threads of a result's `stacks` that are a `ThreadPoolExecutor`'s workers waiting for a
+/// task (`getTask` on their stack).
+fn idle_workers(stacks: &Value) -> HashSet<u32> {
+    let idle = |frames: &Value| {
+        frames.as_array().is_some_and(|f| {
+            f.iter().any(|f| {
+                f.as_str()
+                    .is_some_and(|f| f.contains("java.util.concurrent.ThreadPoolExecutor.getTask("))
+            })
+        })
+    };
+    stacks
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|s| idle(&s["frames"]))
+        .filter_map(|s| s["thread"].as_u64().map(|t| t as u32))
+        .collect()
+}
+
+/// Whether a class (internal or dotted name) is the JDK's.
+fn is_jdk_frame_class(class: &str) -> bool {
+    ["java", "javax", "jdk", "sun", "com/sun", "com.sun"]
+        .iter()
+        .any(|p| class.starts_with(p) && matches!(class.as_bytes().get(p.len()), Some(b'/' | b'.')))
+}
+
+/// Per thread of a result's `stacks`, its innermost frame outside the JDK, as `Main.java:20`
+/// (the frame's text when it names no line).
+fn program_frames(stacks: &Value) -> HashMap<u32, String> {
+    stacks
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| {
+            let thread = s["thread"].as_u64()? as u32;
+            let frame = s["frames"].as_array()?.iter().find_map(|f| {
+                let f = f.as_str()?.trim().trim_start_matches("at ");
+                let method = f.split('(').next().unwrap_or(f);
+                let method = method.rsplit('/').next().unwrap_or(method);
+                (!is_jdk_frame_class(method)).then_some(f)
+            })?;
+            let place = frame
+                .split_once('(')
+                .and_then(|(_, rest)| rest.strip_suffix(')'))
+                .filter(|p| p.contains(':'))
+                .unwrap_or(frame);
+            Some((thread, place.to_string()))
+        })
+        .collect()
 }
 
 /// `Account.java:12 in Account.deposit, …`: where each step is, and in which method.
@@ -258,6 +321,25 @@ impl Story {
                 ..
             } => vec![*notify, *woke, *rewait],
             Cause::Unknown => Vec::new(),
+        }
+    }
+
+    /// Where blocked thread `b` waits: its operation's line, and when that is in the JDK the
+    /// program's line that called into it first (`Main.java:20 (in
+    /// AbstractQueuedSynchronizer.java:715)`).
+    fn blocked_at(&self, b: &Named) -> String {
+        match self.program_frames.get(&b.step.thread).filter(|_| b.jdk) {
+            Some(program) => format!("{program} (in {})", b.place()),
+            None => b.place(),
+        }
+    }
+
+    /// [`Story::blocked_at`] with the operation: `Main.java:20 (park in
+    /// AbstractQueuedSynchronizer.java:715)`, `Main.java:9 (park)`.
+    fn blocked_doing(&self, b: &Named, op: OpKind) -> String {
+        match self.program_frames.get(&b.step.thread).filter(|_| b.jdk) {
+            Some(program) => format!("{program} ({} in {})", op.as_str(), b.place()),
+            None => format!("{} ({})", b.place(), op.as_str()),
         }
     }
 
@@ -392,18 +474,18 @@ impl Story {
                             (OpKind::MonitorEnter, Some(h)) => format!(
                                 "{who} waits for {} at {} held by {}",
                                 b.what(),
-                                b.place(),
+                                self.blocked_at(b),
                                 self.who(h)
                             ),
                             (OpKind::Join, Some(h)) => {
-                                format!("{who} waits at {} to join {}", b.place(), self.who(h))
+                                format!("{who} waits at {} to join {}", self.blocked_at(b), self.who(h))
                             }
                             (OpKind::WaitReturn, _) => format!(
                                 "{who} waits on {} at {}, which nobody notifies",
                                 b.what(),
                                 self.blocked_place(b)
                             ),
-                            (kind, _) => format!("{who} waits at {} ({})", b.place(), kind.as_str()),
+                            (kind, _) => format!("{who} waits at {}", self.blocked_doing(b, kind)),
                         }
                     })
                     .collect();
@@ -435,7 +517,7 @@ impl Story {
                         OpKind::MonitorEnter => format!(
                             "  {} waits at {} for the lock of {}, held by {}{}",
                             self.who(b.step.thread),
-                            b.place(),
+                            self.blocked_at(b),
                             b.what(),
                             l.holder.map_or_else(|| "nobody".to_string(), |h| self.who(h)),
                             l.taken
@@ -445,7 +527,7 @@ impl Story {
                         OpKind::Join => format!(
                             "  {} waits at {} to join {}",
                             self.who(b.step.thread),
-                            b.place(),
+                            self.blocked_at(b),
                             l.holder.map_or_else(|| "?".to_string(), |h| self.who(h))
                         ),
                         OpKind::WaitReturn => format!(
@@ -455,13 +537,31 @@ impl Story {
                             self.blocked_place(b)
                         ),
                         other => format!(
-                            "  {} waits at {} ({})",
+                            "  {} waits at {}",
                             self.who(b.step.thread),
-                            b.place(),
-                            other.as_str()
+                            self.blocked_doing(b, other)
                         ),
                     };
-                    out.push(line);
+                    // One thread waiting for nothing: the first line said it all.
+                    if !waits.iter().any(|w| *w == line.trim_start()) {
+                        out.push(line);
+                    }
+                }
+                let mut idle: Vec<u32> = self
+                    .blocked
+                    .iter()
+                    .map(|b| b.step.thread)
+                    .filter(|t| self.idle_workers.contains(t))
+                    .collect();
+                idle.dedup();
+                if !idle.is_empty() {
+                    let who: Vec<String> = idle.iter().map(|&t| self.who(t)).collect();
+                    out.push(format!(
+                        "  {} waits for a task of a thread pool nobody shut down: the JVM cannot \
+                         end while a pool keeps non-daemon workers (shutdown() ends them once \
+                         their work is done)",
+                        who.join(", ")
+                    ));
                 }
                 out
             }
@@ -924,6 +1024,61 @@ mod tests {
         );
         let page = html(&story, "boom", &json!([]));
         assert!(page.contains(CSP) && page.matches("class=\"on race\"").count() == 3);
+    }
+
+    #[test]
+    fn a_thread_blocked_in_the_jdk_is_placed_at_the_programs_call_and_idle_pools_are_named() {
+        let (_, park) = site(
+            50,
+            "acquire",
+            715,
+            SiteKind::Call(java_harness::hooks::Hook::Park),
+        );
+        let park = SiteRecord {
+            class: "java/util/concurrent/locks/AbstractQueuedSynchronizer".into(),
+            ..park
+        };
+        let result = |frames: Value| {
+            json!({"message": "deadlock", "stacks": [{"thread": 0, "name": "main", "frames": frames}],
+            "steps_trace": {"threads": ["main"], "omitted": 0, "sites": [park.to_line()],
+            "steps": [step(1, 0, "begin", 0, false)],
+            "blocked": [step(2, 0, "park", 50, false)]}})
+        };
+        let told = story(
+            &result(json!([
+                "at java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire(AbstractQueuedSynchronizer.java:715)",
+                "at java.util.concurrent.Semaphore.acquire(Semaphore.java:475)",
+                "at p.Main.main(Main.java:20)"
+            ])),
+            &HashMap::new(),
+            &HashSet::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            told.explanation(),
+            vec!["deadlock: t0 (main) waits at Main.java:20 (park in AbstractQueuedSynchronizer.java:715)"]
+        );
+        // A pool worker with nothing of the program on its stack, waiting for a task.
+        let told = story(
+            &result(json!([
+                "at java.util.concurrent.locks.AbstractQueuedSynchronizer.acquire(AbstractQueuedSynchronizer.java:715)",
+                "at java.util.concurrent.ThreadPoolExecutor.getTask(ThreadPoolExecutor.java:1062)",
+                "at java.lang.Thread.run(Thread.java:840)"
+            ])),
+            &HashMap::new(),
+            &HashSet::new(),
+        )
+        .unwrap();
+        let lines = told.explanation();
+        assert_eq!(
+            lines[0],
+            "deadlock: t0 (main) waits at AbstractQueuedSynchronizer.java:715 (park)"
+        );
+        assert!(
+            lines[1].contains("thread pool nobody shut down"),
+            "{lines:?}"
+        );
+        assert_eq!(lines.len(), 2, "{lines:?}");
     }
 
     #[test]
