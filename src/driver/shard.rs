@@ -49,18 +49,13 @@ impl fmt::Display for Shard {
 impl Shard {
     /// `I/N` with 1 ≤ I ≤ N.
     pub fn parse(text: &str) -> Result<Shard, String> {
-        let (i, n) = text
-            .split_once('/')
-            .ok_or_else(|| format!("--shard wants I/N (e.g. 2/4) or auto, not {text:?}"))?;
-        let num = |s: &str| s.trim().parse::<u64>().ok();
-        match (num(i), num(n)) {
-            (Some(index), Some(count)) if count >= 1 && (1..=count).contains(&index) => {
-                Ok(Shard { index, count })
-            }
-            _ => Err(format!(
-                "--shard {text:?}: want I/N with whole numbers and 1 <= I <= N"
-            )),
-        }
+        // The syntax is the scheduler's partition's (the agent reads the same text).
+        let part = scheduler::strategy::partition::Partition::parse(text)
+            .map_err(|e| format!("--shard wants I/N (e.g. 2/4) or auto: {e}"))?;
+        Ok(Shard {
+            index: u64::from(part.index) + 1,
+            count: u64::from(part.count),
+        })
     }
 
     /// The shard the batch engine's environment names (`env` reads a variable); `shards` is
