@@ -123,6 +123,15 @@ pub fn is_synchronized_wrapper_target(name: &str) -> bool {
     name.starts_with("java/util/Collections$Synchronized")
 }
 
+/// Whether `name` (a class's whole internal name) is a collection's own class (not a format,
+/// and none of the helper objects a collection or format works with: arrays, the JDK's
+/// shared constants): the objects whose uses alone `confinement` counts as a blind spot.
+pub fn is_collection_class(name: &str) -> bool {
+    is_in(COLLECTION_CLASSES, name)
+        || is_synchronized_wrapper_target(name)
+        || is_synchronized_method_target(name)
+}
+
 /// Whether `name` (a class's whole internal name) works on a collection or format the program
 /// holds: the collections and formats themselves, `Vector` and `Stack`, the
 /// `Collections.synchronized*` wrappers.

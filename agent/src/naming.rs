@@ -339,7 +339,7 @@ fn method_hash(jvmti: Jvmti, method: jmethodID) -> Option<u64> {
 }
 
 /// The JVM signature of `obj`'s class.
-fn class_signature(jvmti: Jvmti, obj: jobject) -> Option<String> {
+pub(crate) fn class_signature(jvmti: Jvmti, obj: jobject) -> Option<String> {
     let env: *mut JNIEnv = crate::ffi::current_env();
     if env.is_null() || obj.is_null() {
         return None;

@@ -223,13 +223,15 @@ struct Exec {
 }
 
 /// A `java.util.concurrent` object whose first thread wrote it with no event (confinement.rs)
-/// before a second thread's access `site` made it shared: the trace shows that write as a
-/// learnt step of `first` after the execution's first `at` events, at the location `loc` the
-/// second thread's access touched, so that explanations order the two.
+/// before a second thread's (`to`) access `site` made it shared: the trace shows that write as
+/// a learnt step of `first` after the execution's first `at` events, at the location `loc` the
+/// second thread's access touched, so that explanations order the two; and what `first` did
+/// before it happens before what `to` does after (objects.rs, `settle_confinement`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Handover {
     at: usize,
     first: ThreadId,
+    to: ThreadId,
     obj: ObjId,
     loc: Loc,
     site: SiteId,

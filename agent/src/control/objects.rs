@@ -124,6 +124,7 @@ impl ExecView<'_> {
             self.ex.handovers.push(Handover {
                 at: m.events,
                 first: m.first,
+                to: self.me,
                 obj: id,
                 loc,
                 site,
@@ -136,8 +137,19 @@ impl ExecView<'_> {
     /// program's own call of the collection and that use does not happen before it.
     pub fn settle_confinement(&mut self, program: impl FnOnce() -> bool) {
         let (events, me) = (self.events, self.me);
+        let handovers = &self.ex.handovers;
         self.ex.confinement.settle(|m| {
-            program() && !scheduler::hb::stretch_happens_before(events, m.first, m.events, me)
+            // A synchronizer the first thread wrote alone after that use and this thread then
+            // took (a future's result, a lock) orders the use before this access, although the
+            // model's events do not show it.
+            let handed = || {
+                handovers
+                    .iter()
+                    .any(|h| h.first == m.first && h.to == me && h.at >= m.events)
+            };
+            program()
+                && !scheduler::hb::stretch_happens_before(events, m.first, m.events, me)
+                && !handed()
         });
     }
 

@@ -71,7 +71,13 @@ extern "system" fn n_access(
             let internal = crate::juc::internal_use(c.jvmti, site);
             let collection = crate::juc::is_collection_site(site);
             v.settle_confinement(|| {
-                !internal && collection && crate::juc::program_calls_collection(c.jvmti)
+                !internal
+                    && collection
+                    && crate::juc::program_calls_collection(c.jvmti)
+                    && crate::naming::class_signature(c.jvmti, obj).is_some_and(|sig| {
+                        let name = sig.trim_start_matches('L').trim_end_matches(';');
+                        crate::jdk_classes::is_collection_class(name)
+                    })
             });
             if internal {
                 return None;

@@ -11,7 +11,7 @@
 //!
 //! The high-level operations of the synchronizers (lock/unlock/tryLock, await/signal,
 //! acquire/release, countDown, barrier await, blocking-queue put/take/offer/poll, Future.get,
-//! …) announce a write of the synchronizer object at their entry in the same way: the
+//! a future's completion, …) announce a write of the synchronizer object at their entry in the same way: the
 //! interleaving then has the granularity users expect (a point before each such operation, not
 //! only at the parks inside), and two operations on one synchronizer conflict, which
 //! happens-before tracking and partial-order strategies see. The read and the write lock of one
@@ -136,10 +136,23 @@ const SYNC_OPS: &[(&str, &[&str])] = &[
         &["put", "take", "offer", "poll", "transfer"],
     ),
     ("DelayQueue", &["put", "take", "offer", "poll"]),
-    ("FutureTask", &["get", "cancel"]),
+    // A task's completion too (`set`, `setException`: protected, called by `run` once the
+    // task's work is done), so that a `get` that finds the task done is ordered after that
+    // work although it never parks.
+    ("FutureTask", &["get", "cancel", "set", "setException"]),
     (
         "CompletableFuture",
-        &["get", "join", "complete", "completeExceptionally"],
+        &[
+            "get",
+            "join",
+            "complete",
+            "completeExceptionally",
+            // Likewise the package-private completions of async tasks and dependent stages.
+            "completeValue",
+            "completeNull",
+            "completeThrowable",
+            "completeRelay",
+        ],
     ),
 ];
 
@@ -295,7 +308,10 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     if let Some(&(_, slots)) = UPDATERS.iter().find(|(c, _)| *c == ctx.class_name) {
         return updater(ctx, slots);
     }
-    if ctx.access & ACC_STATIC != 0 || ctx.access & ACC_PUBLIC == 0 {
+    let synchronizer = sync_op(ctx.class_name, &ctx.method_name).is_some();
+    // Only public methods: the inner ones a public one calls would announce it twice. The
+    // synchronizer operations are named one by one, non-public completions among them.
+    if ctx.access & ACC_STATIC != 0 || (ctx.access & ACC_PUBLIC == 0 && !synchronizer) {
         return Ok(());
     }
     let mut target = vec![op::ALOAD_0];
@@ -349,6 +365,8 @@ mod tests {
         assert_eq!(announces("length"), None);
         assert!(sync_op("java/util/concurrent/locks/ReentrantLock", "unlock").is_some());
         assert!(sync_op("java/util/concurrent/CountDownLatch", "getCount").is_none());
+        assert!(sync_op("java/util/concurrent/FutureTask", "set").is_some());
+        assert!(sync_op("java/util/concurrent/FutureTask", "run").is_none());
         assert!(sync_op("java/util/concurrent/Semaphore$NonfairSync", "release").is_none());
     }
 }
