@@ -136,9 +136,7 @@ pub fn is_collection_class(name: &str) -> bool {
 /// holds: the collections and formats themselves, `Vector` and `Stack`, the
 /// `Collections.synchronized*` wrappers.
 pub fn is_collection_family(name: &str) -> bool {
-    is_collection_target(name)
-        || is_synchronized_wrapper_target(name)
-        || is_synchronized_method_target(name)
+    is_collection_class(name) || is_in(STATEFUL_CLASSES, name)
 }
 
 /// Whether `name` is one of `classes` or nested in one (exact names: `java/util/List` is not

@@ -19,7 +19,7 @@ use crate::jvmti::Jvmti;
 use java_harness::hooks::{site_class_key, site_id};
 use jni::sys::jmethodID;
 use rewriter::passes::is_jdk_class;
-use rustc_hash::{FxHashMap as IdMap, FxHashSet as IdSet};
+use rustc_hash::FxHashMap as IdMap;
 use std::cell::RefCell;
 use std::sync::{Mutex, OnceLock, RwLock};
 
@@ -34,10 +34,20 @@ enum Frame {
     Internal,
 }
 
-/// Site-id class keys of the JDK classes rewritten at load time.
-fn jdk_keys() -> &'static RwLock<IdSet<u64>> {
-    static KEYS: OnceLock<RwLock<IdSet<u64>>> = OnceLock::new();
-    KEYS.get_or_init(|| RwLock::new(IdSet::default()))
+/// What a site in a rewritten JDK class lies in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JdkSite {
+    /// A collection or format of `collections=on` (`jdk_classes::is_collection_target`).
+    Collection,
+    /// Anything else rewritten: `java.util.concurrent`'s locks, queues and futures, whose own
+    /// accesses the model's operations stand for, the Timer, the clocks.
+    Synchronizer,
+}
+
+/// Site-id class keys of the JDK classes rewritten at load time, with what each is.
+fn jdk_keys() -> &'static RwLock<IdMap<u64, JdkSite>> {
+    static KEYS: OnceLock<RwLock<IdMap<u64, JdkSite>>> = OnceLock::new();
+    KEYS.get_or_init(|| RwLock::new(IdMap::default()))
 }
 
 /// Frame kinds by method, shared by all threads (each thread also keeps its own copy in
@@ -59,42 +69,32 @@ thread_local! {
     static LOCAL: RefCell<Local> = RefCell::new(Local::default());
 }
 
-/// Site-id class keys of the rewritten JDK collections (`jdk_classes::is_collection_target`).
-fn collection_keys() -> &'static RwLock<IdSet<u64>> {
-    static KEYS: OnceLock<RwLock<IdSet<u64>>> = OnceLock::new();
-    KEYS.get_or_init(|| RwLock::new(IdSet::default()))
-}
-
 /// Records that the JDK class `name` was rewritten (its sites are JDK sites).
 pub fn note_jdk_class(name: &str) {
-    let key = site_class_key(site_id(name, 0));
+    let kind = if crate::jdk_classes::is_collection_target(name) {
+        JdkSite::Collection
+    } else {
+        JdkSite::Synchronizer
+    };
     jdk_keys()
         .write()
         .unwrap_or_else(|e| e.into_inner())
-        .insert(key);
-    if crate::jdk_classes::is_collection_target(name) {
-        collection_keys()
-            .write()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(key);
-    }
+        .insert(site_class_key(site_id(name, 0)), kind);
 }
 
-/// Whether `site` lies in a rewritten JDK collection (not in a lock or a queue of
-/// `java.util.concurrent`, whose own accesses the model's operations stand for).
-pub fn is_collection_site(site: i64) -> bool {
-    collection_keys()
+/// What `site` lies in, when it lies in a rewritten JDK class (one lookup: the data hooks
+/// ask it at every access).
+pub fn jdk_site(site: i64) -> Option<JdkSite> {
+    jdk_keys()
         .read()
         .unwrap_or_else(|e| e.into_inner())
-        .contains(&site_class_key(site))
+        .get(&site_class_key(site))
+        .copied()
 }
 
 /// Whether `site` lies in a rewritten JDK class.
 pub fn is_jdk_site(site: i64) -> bool {
-    jdk_keys()
-        .read()
-        .unwrap_or_else(|e| e.into_inner())
-        .contains(&site_class_key(site))
+    jdk_site(site).is_some()
 }
 
 /// Every scheduling point enters the agent through a native of `RC` called by a method of

@@ -328,18 +328,22 @@ impl Story {
     /// program's line that called into it first (`Main.java:20 (in
     /// AbstractQueuedSynchronizer.java:715)`).
     fn blocked_at(&self, b: &Named) -> String {
-        match self.program_frames.get(&b.step.thread).filter(|_| b.jdk) {
-            Some(program) => format!("{program} (in {})", b.place()),
-            None => b.place(),
-        }
+        self.placed(b, None)
     }
 
     /// [`Story::blocked_at`] with the operation: `Main.java:20 (park in
     /// AbstractQueuedSynchronizer.java:715)`, `Main.java:9 (park)`.
     fn blocked_doing(&self, b: &Named, op: OpKind) -> String {
-        match self.program_frames.get(&b.step.thread).filter(|_| b.jdk) {
-            Some(program) => format!("{program} ({} in {})", op.as_str(), b.place()),
-            None => format!("{} ({})", b.place(), op.as_str()),
+        self.placed(b, Some(op.as_str()))
+    }
+
+    fn placed(&self, b: &Named, op: Option<&str>) -> String {
+        let program = self.program_frames.get(&b.step.thread).filter(|_| b.jdk);
+        match (program, op) {
+            (Some(program), Some(op)) => format!("{program} ({op} in {})", b.place()),
+            (Some(program), None) => format!("{program} (in {})", b.place()),
+            (None, Some(op)) => format!("{} ({op})", b.place()),
+            (None, None) => b.place(),
         }
     }
 

@@ -79,11 +79,7 @@ impl Launch {
 
     /// Sets (or replaces) one agent option.
     pub fn set_option(&mut self, key: &str, value: impl Into<String>) {
-        let value = value.into();
-        match self.agent_options.iter_mut().find(|(k, _)| k == key) {
-            Some(slot) => slot.1 = value,
-            None => self.agent_options.push((key.to_string(), value)),
-        }
+        set_agent_option(&mut self.agent_options, key, value.into());
     }
 
     /// Removes one agent option.
@@ -397,4 +393,12 @@ pub fn java_binary() -> PathBuf {
         .map(|h| PathBuf::from(h).join("bin").join("java"))
         .filter(|p| p.is_file())
         .unwrap_or_else(|| PathBuf::from("java"))
+}
+
+/// Sets agent option `key` in `options` (the agent's `key=value` list), replacing its value.
+pub fn set_agent_option(options: &mut Vec<(String, String)>, key: &str, value: String) {
+    match options.iter_mut().find(|(k, _)| k == key) {
+        Some(slot) => slot.1 = value,
+        None => options.push((key.to_string(), value)),
+    }
 }

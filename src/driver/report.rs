@@ -462,9 +462,7 @@ impl Recorded {
 
     /// Replays warm up from execution `from` (the agent's `warm-from`).
     pub fn set_warm_from(&mut self, from: u64) {
-        self.agent_options.retain(|(k, _)| k != "warm-from");
-        self.agent_options
-            .push(("warm-from".to_string(), from.to_string()));
+        super::jvm::set_agent_option(&mut self.agent_options, "warm-from", from.to_string());
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::shape::{fn1, fn2, fn3, fn4, Function};
 use super::*;
+use crate::juc::JdkSite;
 use java_harness::agent_contract::{WAIT_DONE, WAIT_PASS, WAIT_REAL};
 
 /// Every native of `RC` by name, with the function that implements it (its pointer and the
@@ -63,16 +64,15 @@ extern "system" fn n_access(
     let turn = c.point_for(true, |c, v| {
         // Inside a JDK collection: no point (and no step) while one thread alone touched it,
         // nor when the JDK uses it for itself (decided here, before the object gets an id).
-        let mut synchronizer = false;
-        if crate::juc::is_jdk_site(site) {
+        let kind = crate::juc::jdk_site(site);
+        if kind.is_some() {
             if v.confined(c, obj, write != 0) {
                 return None;
             }
             let internal = crate::juc::internal_use(c.jvmti, site);
-            let collection = crate::juc::is_collection_site(site);
             v.settle_confinement(|| {
                 !internal
-                    && collection
+                    && kind == Some(JdkSite::Collection)
                     && crate::juc::program_calls_collection(c.jvmti)
                     && crate::naming::class_signature(c.jvmti, obj).is_some_and(|sig| {
                         let name = sig.trim_start_matches('L').trim_end_matches(';');
@@ -82,10 +82,9 @@ extern "system" fn n_access(
             if internal {
                 return None;
             }
-            synchronizer = !collection;
         }
         let (loc, var) = v.access(c, obj, index, site);
-        if synchronizer {
+        if kind == Some(JdkSite::Synchronizer) {
             v.note_handover(c, obj, loc, site);
         }
         Some(access((loc, var), write, site))
