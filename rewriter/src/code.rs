@@ -52,6 +52,7 @@ pub mod op {
     pub const DUP2: u8 = 0x5c;
     pub const DUP2_X1: u8 = 0x5d;
     pub const IFEQ: u8 = 0x99;
+    pub const IFNE: u8 = 0x9a;
     pub const IF_ACMPEQ: u8 = 0xa5;
     pub const IF_ACMPNE: u8 = 0xa6;
     pub const GOTO: u8 = 0xa7;

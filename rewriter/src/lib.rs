@@ -12,6 +12,8 @@
 //!   instructions with offsets, the insertion editor, and re-encoding with every offset remapped.
 //! - [`passes`]: data, sync, calls, real monitors and allocations, assembled in one function (`passes::instrument_method`) with comments on their order.
 //! - [`jar`]: jars and directories.
+//! - [`hazards`]: patterns whose failure the search cannot show (double-checked locking without
+//!   `volatile`), noticed while methods are read and reported as warnings.
 //!
 //! The entry point for one class is [`instrument_class`]; the agent's load-time hook can call it
 //! on the bytes it is given, with one shared [`Config`] whose [`Hierarchy`] it feeds
@@ -33,6 +35,7 @@ pub mod classfile;
 pub mod code;
 pub mod constant_pool;
 pub mod frames;
+pub mod hazards;
 pub mod hierarchy;
 pub mod jar;
 pub mod passes;

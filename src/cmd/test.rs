@@ -343,7 +343,7 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
         if bug.schedule_independent {
             say(format!(
                 "  note: it {SCHEDULE_INDEPENDENT}: one run without preemptions fails the same \
-                 way (under rankcheck: its timed waits may run out at once)"
+                 way (under rankcheck a sleep ends at once and a timed wait may run out at once)"
             ));
         }
         for note in &bug.notes {
@@ -389,6 +389,13 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             result.inconclusive.len(),
             result.coverage
         ));
+    }
+    if result.bugs.is_empty() && !program.warnings.is_empty() {
+        // Said again at the end, where the verdict is read: the warnings sit above the progress.
+        eprintln!(
+            "rankcheck: warning: the coverage leaves out what the {} warning(s) at the start name",
+            program.warnings.len()
+        );
     }
     let alone_then_shared = crate::driver::session::alone_then_shared_warning(&f.counted);
     if let Some(w) = alone_then_shared

@@ -376,6 +376,41 @@ impl Story {
             OpKind::Write => "write",
             other => other.as_str(),
         };
+        let mut out = self.cause_lines(verb, noun);
+        out.extend(self.sleep_note());
+        out
+    }
+
+    /// A thread that slept before the access the cause ends with likely meant the sleep to
+    /// wait for the other thread: say that a sleep orders nothing (rankcheck ends sleeps at
+    /// once, so such a program fails even without a preemption).
+    fn sleep_note(&self) -> Option<String> {
+        let (last, other) = match &self.cause {
+            Cause::Order { read, behind } => (*read, behind.first().copied()?),
+            Cause::Race { first, second } => (*second, self.steps[*first].step.thread),
+            _ => return None,
+        };
+        let thread = self.steps[last].step.thread;
+        let slept = self.steps[..last]
+            .iter()
+            .rev()
+            .find(|s| s.step.thread == thread && s.step.kind == OpKind::Sleep)?;
+        Some(format!(
+            "  {} slept at {} (step {}) before it: a sleep orders nothing between threads, and {} \
+             can take longer than any sleep under load; wait for it (join, a latch, a future)",
+            self.who(thread),
+            slept.place(),
+            slept.step.step,
+            self.who(other)
+        ))
+    }
+
+    /// The cause's own lines.
+    fn cause_lines(
+        &self,
+        verb: impl Fn(OpKind) -> &'static str,
+        noun: impl Fn(OpKind) -> &'static str,
+    ) -> Vec<String> {
         match &self.cause {
             Cause::Atomicity {
                 first,
@@ -1129,5 +1164,44 @@ mod tests {
         let rows: Vec<_> = story.rows().iter().map(|r| story.row_text(r)).collect();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].3, "Account.java:12-15, Worker.java:7");
+    }
+
+    #[test]
+    fn a_read_after_a_sleep_says_a_sleep_orders_nothing() {
+        let sites: HashMap<i64, SiteRecord> = [
+            site(10, "check", 20, SiteKind::FieldRead),
+            site(11, "work", 8, SiteKind::FieldWrite),
+            site(
+                12,
+                "check",
+                19,
+                SiteKind::Call(java_harness::hooks::Hook::Sleep),
+            ),
+        ]
+        .into_iter()
+        .collect();
+        let told = |steps: Vec<Value>| {
+            let result = json!({"message": "uncaught in thread t0 (main): boom", "steps_trace": {
+            "threads": ["main", "Thread-0"], "omitted": 0, "blocked": [], "steps": steps}});
+            story(&result, &sites, &HashSet::new())
+                .unwrap()
+                .explanation()
+        };
+        let slept = told(vec![
+            step(3, 1, "write", 11, false),
+            step(4, 0, "sleep", 12, false),
+            step(5, 0, "read", 10, false),
+        ]);
+        assert!(slept[0].starts_with("data race"), "{slept:?}");
+        assert!(
+            slept[1].contains("t0 (main) slept at Account.java:19 (step 4) before it")
+                && slept[1].contains("t1 (Thread-0) can take longer than any sleep"),
+            "{slept:?}"
+        );
+        let awake = told(vec![
+            step(3, 1, "write", 11, false),
+            step(5, 0, "read", 10, false),
+        ]);
+        assert!(awake.iter().all(|l| !l.contains("slept")), "{awake:?}");
     }
 }

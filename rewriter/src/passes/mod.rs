@@ -23,6 +23,12 @@ use crate::constant_pool::ConstantPool;
 use crate::{Config, Instrumented, RewriteError};
 use java_harness::hooks::{site_id, Hook, SiteKind, SiteRecord, INSTRUMENTED_ATTRIBUTE, RC_CLASS};
 
+/// The source line of byte offset `bci`, from a method's `(start offset, line)` table.
+fn line_at(lines: &[(u32, u32)], bci: u32) -> Option<u32> {
+    let i = lines.partition_point(|&(pc, _)| pc <= bci);
+    (i > 0).then(|| lines[i - 1].1)
+}
+
 /// Everything a pass sees while it works on one method.
 pub struct MethodCtx<'m, 'a> {
     pub config: &'m Config,
@@ -52,8 +58,7 @@ impl MethodCtx<'_, '_> {
     }
 
     fn line_at(&self, bci: u32) -> Option<u32> {
-        let i = self.lines.partition_point(|&(pc, _)| pc <= bci);
-        (i > 0).then(|| self.lines[i - 1].1)
+        line_at(&self.lines, bci)
     }
 
     /// Records a site and returns `ldc2_w <site id>`.
@@ -282,6 +287,14 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
         } else {
             None
         };
+        warnings.extend(crate::hazards::double_checked_locking(
+            &class_name,
+            &method_name,
+            &class.fields,
+            &code,
+            &class.cp,
+            |bci| line_at(&lines, bci),
+        )?);
         let sites_before = sites.len();
         let mut ctx = MethodCtx {
             config,

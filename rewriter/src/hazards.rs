@@ -1,0 +1,155 @@
+//! Patterns in a method whose failure a search of sequentially consistent interleavings cannot
+//! show, noticed while the method is read for instrumentation and reported as warnings.
+//!
+//! rankcheck runs one thread at a time, so every read sees the latest write: bugs that need the
+//! Java memory model's reorderings never fail under it. The one such bug common enough to look
+//! for is double-checked locking on a field that is not `volatile`: a thread that reads the
+//! field outside the lock may see the object before its constructor's writes (or a flag before
+//! the state it guards). Saying so is all rankcheck can do; silence would read as "correct".
+
+use crate::bytes::decode_mutf8;
+use crate::code::{op, CodeAttr};
+use crate::constant_pool::ConstantPool;
+use crate::RewriteError;
+use std::collections::HashMap;
+
+const ACC_VOLATILE: u16 = 0x0040;
+
+/// How far a field has got through "read, lock, read again, write".
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    ReadOutside,
+    Locked,
+    ReadInside,
+}
+
+/// One warning per field of this class the method uses for double-checked locking without
+/// `volatile`: a read tested at once (against null, or as a flag), then a lock (`monitorenter`
+/// or a `lock()` call), a tested read again, then a write. Only reference and `boolean` fields of the class itself count (a flag or a lazily made
+/// object; the class's own fields are the ones whose declaration is at hand).
+pub fn double_checked_locking(
+    class_name: &str,
+    method_name: &str,
+    fields: &[(u16, &[u8])],
+    code: &CodeAttr,
+    cp: &ConstantPool,
+    line_at: impl Fn(u32) -> Option<u32>,
+) -> Result<Vec<String>, RewriteError> {
+    let plain = |name: &[u8]| {
+        fields
+            .iter()
+            .any(|&(access, n)| n == name && access & ACC_VOLATILE == 0)
+    };
+    let mut stages: HashMap<Vec<u8>, Stage> = HashMap::new();
+    let mut warnings = Vec::new();
+    // Locks held, in code order; the exception paths' extra releases are clamped at zero.
+    let mut held = 0u32;
+    for (i, insn) in code.insns.iter().enumerate() {
+        match insn.op {
+            op::MONITORENTER => {
+                held += 1;
+                lock(&mut stages);
+            }
+            op::MONITOREXIT => held = held.saturating_sub(1),
+            op::INVOKEVIRTUAL | op::INVOKEINTERFACE => {
+                let m = cp.member(code.cp_operand(i))?;
+                if m.name == b"lock" && m.descriptor == b"()V" {
+                    held += 1;
+                    lock(&mut stages);
+                } else if m.name == b"unlock" && m.descriptor == b"()V" {
+                    held = held.saturating_sub(1);
+                }
+            }
+            op::GETSTATIC | op::GETFIELD | op::PUTSTATIC | op::PUTFIELD => {
+                let m = cp.member(code.cp_operand(i))?;
+                let shape = matches!(m.descriptor.first(), Some(b'L' | b'[' | b'Z'));
+                if decode_mutf8(m.owner) != class_name || !shape || !plain(m.name) {
+                    continue;
+                }
+                let read = matches!(insn.op, op::GETSTATIC | op::GETFIELD);
+                if read && !tested(code, i) {
+                    continue;
+                }
+                let stage = stages.get(m.name).copied();
+                match (read, stage) {
+                    (true, None) if held == 0 => {
+                        stages.insert(m.name.to_vec(), Stage::ReadOutside);
+                    }
+                    (true, Some(Stage::Locked)) if held > 0 => {
+                        stages.insert(m.name.to_vec(), Stage::ReadInside);
+                    }
+                    (false, Some(Stage::ReadInside)) => {
+                        stages.remove(m.name);
+                        let simple = class_name.rsplit('/').next().unwrap_or(class_name);
+                        let field = decode_mutf8(m.name);
+                        let place = match line_at(insn.offset) {
+                            Some(line) => format!("{simple}.{method_name} (line {line})"),
+                            None => format!("{simple}.{method_name}"),
+                        };
+                        warnings.push(format!(
+                            "{place}: double-checked locking on {simple}.{field}, which is not \
+                             volatile: another thread may see it set before the writes it \
+                             publishes (the Java memory model allows it). rankcheck runs \
+                             sequentially consistent interleavings and cannot show that \
+                             failure; declare the field volatile"
+                        ));
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(warnings)
+}
+
+/// The value read by instruction `i` goes straight to a null or flag test, perhaps through a
+/// local (`Foo r = instance; if (r == null)`).
+fn tested(code: &CodeAttr, i: usize) -> bool {
+    let is_test = |j: usize| {
+        code.insns
+            .get(j)
+            .is_some_and(|n| matches!(n.op, op::IFNULL | op::IFNONNULL | op::IFEQ | op::IFNE))
+    };
+    let through_local = i + 1 < code.insns.len()
+        && code.local_written(i + 1).is_some()
+        && code.insns.get(i + 2).is_some_and(|n| {
+            matches!(n.op, op::ALOAD | op::ILOAD)
+                || (op::ILOAD + 5..=op::ALOAD_0 + 3).contains(&n.op)
+        });
+    is_test(i + 1) || (through_local && is_test(i + 3))
+}
+
+/// A lock taken: every field read before it has been checked outside the lock.
+fn lock(stages: &mut HashMap<Vec<u8>, Stage>) {
+    for stage in stages.values_mut() {
+        if *stage == Stage::ReadOutside {
+            *stage = Stage::Locked;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{instrument_class, Config};
+
+    const LAZY: &[u8] = include_bytes!("../../tests/corpus/rewrite/rw/Lazy.class");
+
+    #[test]
+    fn only_unsafe_double_checked_locking_is_warned() {
+        let out = instrument_class(LAZY, &Config::sync_only()).unwrap();
+        let warned: Vec<&str> = out
+            .warnings
+            .iter()
+            .filter_map(|w| w.split_once(':').map(|(place, _)| place))
+            .collect();
+        assert_eq!(
+            warned,
+            ["Lazy.shared (line 22)", "Lazy.load (line 50)"],
+            "{:#?}",
+            out.warnings
+        );
+        assert!(out.warnings[0].contains("on Lazy.shared, which is not volatile"));
+        assert!(out.warnings[1].contains("on Lazy.loaded, which is not volatile"));
+    }
+}
