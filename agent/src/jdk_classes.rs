@@ -56,7 +56,8 @@ pub const COLLECTION_CLASSES: &[&str] = &[
 /// Other JDK classes whose objects hold mutable state between calls and are documented as
 /// not thread-safe, which programs nonetheless share: a `static final SimpleDateFormat` used
 /// by every thread garbles dates when one thread's `format` runs between another's
-/// `calendar.setTime` and its reading the fields back. Rewritten like the collections (and
+/// `calendar.setTime` and its reading the fields back; a shared `MessageDigest` mixes two
+/// threads' bytes in its engine's buffer (the engines are the provider's classes, listed). Rewritten like the collections (and
 /// with them), so a second thread's use of a shared one interleaves with the first's.
 /// (`Calendar` and `GregorianCalendar` have synchronized methods, but only static ones and
 /// `writeObject`, which a program's shared calendar does not run into.)
@@ -68,6 +69,12 @@ pub const STATEFUL_CLASSES: &[&str] = &[
     "java/text/MessageFormat",
     "java/util/Calendar",
     "java/util/GregorianCalendar",
+    "java/security/MessageDigest",
+    "sun/security/provider/DigestBase",
+    "sun/security/provider/MD5",
+    "sun/security/provider/SHA",
+    "sun/security/provider/SHA2",
+    "sun/security/provider/SHA5",
 ];
 
 /// Whether `name` (internal name, no hidden-class suffix) is one of [`COLLECTION_CLASSES`] or

@@ -230,15 +230,17 @@ pub struct SearchArgs {
     pub jvm: JvmArgs,
     /// Field and array accesses inside the JDK's collections (HashMap, ArrayList, TreeMap,
     /// ArrayDeque, StringBuilder, … and their iterators) and formats (SimpleDateFormat,
-    /// DecimalFormat, MessageFormat, Calendar) are scheduling points when the
+    /// DecimalFormat, MessageFormat, Calendar) and digests (MessageDigest) are scheduling points when the
     /// program's own code calls them on an object a second thread has touched: a race between
     /// two unsynchronized `put`s is found; the program's calls of ConcurrentHashMap, the
     /// concurrent skip lists and the lock-free queues are points. `all`: also on an object only
     /// one thread has touched so far (slower; finds a thread preempted between its operations
     /// on a collection another thread touches only later, such as an iteration a later `add`
-    /// breaks: with `on`, a search where that may have happened ends with a warning).
-    #[arg(long, default_value = "on", value_parser = ["on", "off", "all"])]
-    pub jdk_collections: String,
+    /// breaks). Default: `on`, and when a search finds nothing but may have skipped such
+    /// switches, `test` searches again with `all` (naming `on` keeps the one search and its
+    /// warning).
+    #[arg(long, value_parser = ["on", "off", "all"])]
+    pub jdk_collections: Option<String>,
 }
 
 impl SearchArgs {
@@ -277,7 +279,7 @@ impl SearchArgs {
             timeouts: self.waits.timeouts.clone(),
             jvm_args: self.jvm.jvm_arg.clone(),
             cpus: self.jvm.cpus.map(usize::from),
-            jdk_collections: self.jdk_collections.clone(),
+            jdk_collections: self.jdk_collections.clone().unwrap_or_else(|| "on".into()),
             out: self.report.out.clone(),
             // The command that runs the search shows the progress (`driver::progress`).
             progress: None,

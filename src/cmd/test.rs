@@ -100,10 +100,26 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     search.fork = fork;
     search.progress = Some(progress.clone());
     progress.begin(String::new(), Some(search.budget), search.time_limit);
-    let result = if args.selective {
+    let first = if args.selective {
         selective::run(&args, &search, program)?
     } else {
         search.run(&program)?
+    };
+    let (result, escalation) = match escalation_due(&args, &search, &first) {
+        Some(escalation) => {
+            search.note(&format!(
+                "rankcheck: {} execution(s) found nothing, but {}: searching again with \
+                 --jdk-collections all (the same budget)",
+                escalation.executions, escalation.warning
+            ));
+            let mut all = search.clone();
+            all.jdk_collections = "all".into();
+            progress.begin(String::new(), Some(all.budget), all.time_limit);
+            let mut second = all.run(&program_info)?;
+            second.nondeterminism.extend(first.nondeterminism);
+            (second, Some(escalation))
+        }
+        None => (first, None),
     };
     drop(shown);
     if let Some(shard) = search.shard {
@@ -119,7 +135,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             path.display()
         );
     }
-    print(&args, &search, &result, &program_info);
+    print(&args, &search, &result, &program_info, escalation.as_ref());
     for n in &result.nondeterminism {
         eprintln!("rankcheck: warning: nondeterminism rankcheck does not control: {n}");
     }
@@ -160,6 +176,41 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Outcome::Clean
     } else {
         Outcome::Bug
+    })
+}
+
+/// A clean search with `--jdk-collections on` (by default, not named) whose executions used a
+/// collection alone while another thread could have switched in: what it ran and its warning.
+struct Escalation {
+    executions: u64,
+    seconds: f64,
+    warning: String,
+}
+
+/// Whether the clean `first` search is to be run again with `--jdk-collections all`: its
+/// warning says interleavings inside collections went unexplored, and the user named no mode
+/// (a user who names `on` keeps one search and the warning).
+fn escalation_due(args: &Args, search: &Search, first: &SearchResult) -> Option<Escalation> {
+    let clean = first.bugs.is_empty()
+        && first.inconclusive.is_empty()
+        && first.unreproduced.is_empty()
+        && !first.finished.time_limited;
+    if !clean
+        || args.selective
+        || search.shard.is_some()
+        || args.search.jdk_collections.is_some()
+        || search.jdk_collections != "on"
+    {
+        return None;
+    }
+    let hit = crate::driver::session::alone_then_shared(&first.finished.counted);
+    (hit > 0).then(|| Escalation {
+        executions: first.finished.executions,
+        seconds: first.finished.seconds,
+        warning: format!(
+            "in {hit} of them a thread used a JDK collection alone while a thread that touched \
+             it later was running (no switch inside those uses was explored)"
+        ),
     })
 }
 
@@ -316,7 +367,13 @@ fn resolve_program(args: &Args, mode: Mode) -> anyhow::Result<Program> {
     Ok(program)
 }
 
-fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program) {
+fn print(
+    args: &Args,
+    search: &Search,
+    result: &SearchResult,
+    program: &Program,
+    escalation: Option<&Escalation>,
+) {
     let f = &result.finished;
     let say = |line: String| {
         if args.search.json {
@@ -390,6 +447,13 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             result.coverage
         ));
     }
+    if let Some(e) = escalation {
+        say(format!(
+            "rankcheck: that was the second search, with --jdk-collections all: the first, with \
+             on, ran {} execution(s) in {:.2} s and found nothing, but {}",
+            e.executions, e.seconds, e.warning
+        ));
+    }
     if result.bugs.is_empty() && !program.warnings.is_empty() {
         // Said again at the end, where the verdict is read: the warnings sit above the progress.
         eprintln!(
@@ -430,6 +494,12 @@ fn print(args: &Args, search: &Search, result: &SearchResult, program: &Program)
             "time_limited": f.time_limited,
             "nondeterminism": result.nondeterminism,
             "alone_then_shared": alone_then_shared,
+            "escalated_from": escalation.map(|e| json!({
+                "jdk_collections": "on",
+                "executions": e.executions,
+                "seconds": e.seconds,
+                "alone_then_shared": e.warning,
+            })),
         });
         // Printed by `main` once the exit code is known (`error::exit_code`).
         crate::error::set_json_report(value);

@@ -123,12 +123,18 @@ impl Counted {
     }
 }
 
+/// How many of `counted` had a JDK collection a thread used alone while a thread that touched
+/// it later was running.
+pub fn alone_then_shared(counted: &[Counted]) -> usize {
+    counted.iter().filter(|c| c.alone_then_shared > 0).count()
+}
+
 /// How many of `counted` had a JDK collection a thread used alone, its accesses no scheduling
 /// points, while a thread that touched it later was running (`collections=on`'s shortcut, see
 /// the agent's confinement.rs): interleavings inside those uses went unexplored. The warning
 /// for people, when there were any.
 pub fn alone_then_shared_warning(counted: &[Counted]) -> Option<String> {
-    let hit = counted.iter().filter(|c| c.alone_then_shared > 0).count();
+    let hit = alone_then_shared(counted);
     (hit > 0).then(|| {
         format!(
             "in {hit} of {} execution(s) a thread used a JDK collection alone while a thread \
