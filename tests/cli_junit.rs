@@ -286,3 +286,39 @@ fn bad_input_is_exit_2_with_one_line() {
         "could not be loaded",
     );
 }
+
+/// A plain test whose list is iterated while a thread it started adds: with the default
+/// `--jdk-collections on` its first search cannot switch inside the iteration (the list is one
+/// thread's until the add), says so, and is searched again with `all`, which finds the
+/// `ConcurrentModificationException`.
+#[test]
+fn a_test_that_used_a_collection_alone_is_searched_again_with_all_points() {
+    let dir = scratch("junit-escalate");
+    let cp = jupiter_classpath(&dir);
+    let id = "shop.ReviewsTest#averageWhileAReviewArrives";
+    let ran = rankcheck(
+        &dir,
+        &[
+            "junit", "--cp", &cp, "--select", id, "-j", "1", "--budget", "100", "--seed", "1",
+            "--json",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(
+        ran.stderr
+            .contains("searching again with --jdk-collections all"),
+        "{}",
+        ran.both()
+    );
+    let json = json_of(&ran);
+    let test = row(&json, id);
+    assert_eq!(test["verdict"], "found", "{json}");
+    assert!(
+        test["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("ConcurrentModificationException"),
+        "{json}"
+    );
+}

@@ -82,18 +82,22 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 .map_err(|e| bad_input(format!("{}: {e}", test.id)))?;
         }
         search.progress = Some(progress.clone());
-        progress.begin(
-            format!("test {}/{} {}", i + 1, found.tests.len(), test.id),
-            Some(search.budget),
-            search.time_limit,
-        );
+        let progress_label = |i: usize| format!("test {}/{} {}", i + 1, found.tests.len(), test.id);
+        progress.begin(progress_label(i), Some(search.budget), search.time_limit);
         let program = Program {
             main: test.id.clone(),
             ..program.clone()
         };
         let began = Instant::now();
         let mut part = json!({"test": test.id, "display_name": test.display_name});
-        let (verdict, executions) = match search.run(&program) {
+        let ran =
+            search
+                .run(&program)
+                .and_then(|first| match args.search.escalation(&search, &first) {
+                    Some(e) => e.run_again(&search, &program, first, progress_label(i)),
+                    None => Ok(first),
+                });
+        let (verdict, executions) = match ran {
             Ok(result) => {
                 if search.shard.is_some() {
                     part["search"] = search_merge::shard_body(&search, &result, &program);

@@ -4,7 +4,7 @@
 //! of a search (`test`, `junit`), with their checks (bad input in one line) and the [`Search`]
 //! they describe.
 
-use crate::driver::search::Search;
+use crate::driver::search::{Program, Search, SearchResult};
 use crate::driver::strategy::{self, Bounds, StrategyInfo};
 use crate::error::bad_input;
 use std::path::PathBuf;
@@ -243,7 +243,67 @@ pub struct SearchArgs {
     pub jdk_collections: Option<String>,
 }
 
+/// A clean search with `--jdk-collections on` (by default, not named) whose executions used a
+/// collection alone while another thread could have switched in: what it ran and its warning.
+pub struct Escalation {
+    pub executions: u64,
+    pub seconds: f64,
+    pub warning: String,
+}
+
+impl Escalation {
+    /// Says why, then runs `search` again with `--jdk-collections all` (progress labelled
+    /// `label`): the second search's result, with the first's nondeterminism findings.
+    pub fn run_again(
+        &self,
+        search: &Search,
+        program: &Program,
+        first: SearchResult,
+        label: String,
+    ) -> anyhow::Result<SearchResult> {
+        search.note(&format!(
+            "rankcheck: {} execution(s) found nothing, but {}: searching again with \
+             --jdk-collections all (the same budget)",
+            self.executions, self.warning
+        ));
+        let mut all = search.clone();
+        all.jdk_collections = "all".into();
+        if let Some(p) = &all.progress {
+            p.begin(label, Some(all.budget), all.time_limit);
+        }
+        let mut second = all.run(program)?;
+        second.nondeterminism.extend(first.nondeterminism);
+        Ok(second)
+    }
+}
+
 impl SearchArgs {
+    /// Whether the clean, whole search `first` is to be run again with `--jdk-collections
+    /// all`: its executions say interleavings inside collections went unexplored, and the user
+    /// named no mode (a user who names `on` keeps one search and the warning).
+    pub fn escalation(&self, search: &Search, first: &SearchResult) -> Option<Escalation> {
+        let clean = first.bugs.is_empty()
+            && first.inconclusive.is_empty()
+            && first.unreproduced.is_empty()
+            && !first.finished.time_limited;
+        if !clean
+            || search.shard.is_some()
+            || self.jdk_collections.is_some()
+            || search.jdk_collections != "on"
+        {
+            return None;
+        }
+        let hit = crate::driver::session::alone_then_shared(&first.finished.counted);
+        (hit > 0).then(|| Escalation {
+            executions: first.finished.executions,
+            seconds: first.finished.seconds,
+            warning: format!(
+                "in {hit} of them a thread used a JDK collection alone while a thread that \
+                 touched it later was running (no switch inside those uses was explored)"
+            ),
+        })
+    }
+
     /// The search these flags describe, checked (one JVM per core unless `-j`).
     pub fn search(&self) -> anyhow::Result<Search> {
         let info = self.strategy.checked()?;

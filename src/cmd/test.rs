@@ -105,20 +105,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     } else {
         search.run(&program)?
     };
-    let (result, escalation) = match escalation_due(&args, &search, &first) {
-        Some(escalation) => {
-            search.note(&format!(
-                "rankcheck: {} execution(s) found nothing, but {}: searching again with \
-                 --jdk-collections all (the same budget)",
-                escalation.executions, escalation.warning
-            ));
-            let mut all = search.clone();
-            all.jdk_collections = "all".into();
-            progress.begin(String::new(), Some(all.budget), all.time_limit);
-            let mut second = all.run(&program_info)?;
-            second.nondeterminism.extend(first.nondeterminism);
-            (second, Some(escalation))
-        }
+    let due = if args.selective {
+        None
+    } else {
+        args.search.escalation(&search, &first)
+    };
+    let (result, escalation) = match due {
+        Some(e) => (
+            e.run_again(&search, &program_info, first, String::new())?,
+            Some(e),
+        ),
         None => (first, None),
     };
     drop(shown);
@@ -176,41 +172,6 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         Outcome::Clean
     } else {
         Outcome::Bug
-    })
-}
-
-/// A clean search with `--jdk-collections on` (by default, not named) whose executions used a
-/// collection alone while another thread could have switched in: what it ran and its warning.
-struct Escalation {
-    executions: u64,
-    seconds: f64,
-    warning: String,
-}
-
-/// Whether the clean `first` search is to be run again with `--jdk-collections all`: its
-/// warning says interleavings inside collections went unexplored, and the user named no mode
-/// (a user who names `on` keeps one search and the warning).
-fn escalation_due(args: &Args, search: &Search, first: &SearchResult) -> Option<Escalation> {
-    let clean = first.bugs.is_empty()
-        && first.inconclusive.is_empty()
-        && first.unreproduced.is_empty()
-        && !first.finished.time_limited;
-    if !clean
-        || args.selective
-        || search.shard.is_some()
-        || args.search.jdk_collections.is_some()
-        || search.jdk_collections != "on"
-    {
-        return None;
-    }
-    let hit = crate::driver::session::alone_then_shared(&first.finished.counted);
-    (hit > 0).then(|| Escalation {
-        executions: first.finished.executions,
-        seconds: first.finished.seconds,
-        warning: format!(
-            "in {hit} of them a thread used a JDK collection alone while a thread that touched \
-             it later was running (no switch inside those uses was explored)"
-        ),
     })
 }
 
@@ -372,7 +333,7 @@ fn print(
     search: &Search,
     result: &SearchResult,
     program: &Program,
-    escalation: Option<&Escalation>,
+    escalation: Option<&super::search_args::Escalation>,
 ) {
     let f = &result.finished;
     let say = |line: String| {
