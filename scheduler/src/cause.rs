@@ -417,9 +417,18 @@ fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
     let mut best: Option<(TripleScore, Cause)> = None;
     for list in by_loc.values() {
         let mut last_of: HashMap<u32, usize> = HashMap::new();
+        // Per thread, its first read since its own last write: the check a later write acts
+        // on (`if (sold < SEATS) { … sold++; }` reads afresh just before the write, so the
+        // stale read is the check, not the access before the write).
+        let mut check_of: HashMap<u32, usize> = HashMap::new();
         for (pos, &c) in list.iter().enumerate() {
             let t = steps[c].thread;
-            if let Some(&apos) = last_of.get(&t) {
+            let last = last_of.get(&t).copied();
+            let check = check_of
+                .get(&t)
+                .copied()
+                .filter(|&k| steps[c].kind == OpKind::Write && Some(k) != last);
+            for apos in last.into_iter().chain(check) {
                 let a = list[apos];
                 for &b in list[apos + 1..pos].iter().rev() {
                     if steps[b].thread == t {
@@ -473,6 +482,11 @@ fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
                 }
             }
             last_of.insert(t, pos);
+            if steps[c].kind == OpKind::Write {
+                check_of.remove(&t);
+            } else {
+                check_of.entry(t).or_insert(pos);
+            }
         }
     }
     best.map(|(_, c)| c)
@@ -766,6 +780,39 @@ mod tests {
                 first: 2,
                 between: 4,
                 second: 5,
+                woke: None
+            }
+        );
+    }
+
+    #[test]
+    fn a_check_then_act_is_the_check_not_the_fresh_read_before_the_write() {
+        // `while (!stop) { if (sold < 3) sold++; else stop = true; }` in two threads: t2 checks
+        // sold (9) at step 5, t1 sells the last seat (writes 9) and sets stop (8); t2 reads sold
+        // afresh and writes it (an oversell), then reads stop. The flag's read-write-read comes
+        // later, but the oversell is the write acting on the check made before t1's write.
+        let mut s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, Read, 8),
+            (2, Read, 8),
+            (2, Read, 9),
+            (1, Read, 9),
+            (1, Write, 9),
+            (1, Read, 8),
+            (1, Write, 8),
+            (2, Read, 9),
+            (2, Write, 9),
+            (2, Read, 8),
+        ]);
+        s[5].preempted = true;
+        s[9].preempted = true;
+        assert_eq!(
+            explain(&s, &[], None),
+            Cause::Atomicity {
+                first: 4,
+                between: 6,
+                second: 10,
                 woke: None
             }
         );
