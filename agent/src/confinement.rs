@@ -14,7 +14,9 @@
 //! comes first, and is preempted, is. So that a search does not keep that quiet, each object
 //! remembers how many threads the execution had started when its first thread last used it
 //! alone, and [`Confinement::blind`] counts the objects a thread that had started by then
-//! touched later: a use no switch could interrupt although that thread was running. The
+//! touched later: a use no switch could interrupt although that thread was running. Only a
+//! write makes such a use a miss (reads between reads change nothing): the first thread's,
+//! made while the later one was running, or any later write by another thread. The
 //! result says so, and the CLI tells the user how to explore them (`--jdk-collections all`).
 //!
 //! The same shortcut covers `java.util.concurrent`'s synchronizers (a lock one thread took and
@@ -38,6 +40,15 @@ enum Touched {
         events: usize,
         /// The execution's event count at the thread's last write of the object, if any.
         wrote: Option<usize>,
+        /// The threads the execution had started at that write (0: none).
+        wrote_threads: u32,
+    },
+    /// Shared by a touch of a thread that was running while the first thread used the object
+    /// alone, only reading it while that thread ran: reads interleaved with reads change
+    /// nothing, so the use is a miss only once a thread other than the first writes it.
+    SharedUnlessWritten {
+        first: ThreadId,
+        missed: Missed,
     },
     Shared,
 }
@@ -77,17 +88,20 @@ impl Confinement {
         write: bool,
     ) -> bool {
         let here = write.then_some(events);
+        let here_threads = if write { threads } else { 0 };
         let entry = self.objects.entry(id).or_insert(Touched::Only {
             thread,
             threads,
             events,
             wrote: here,
+            wrote_threads: here_threads,
         });
         self.handed = None;
         match *entry {
             Touched::Only {
                 thread: first,
                 wrote,
+                wrote_threads,
                 ..
             } if first == thread => {
                 *entry = Touched::Only {
@@ -95,6 +109,7 @@ impl Confinement {
                     threads,
                     events,
                     wrote: here.or(wrote),
+                    wrote_threads: here_threads.max(wrote_threads),
                 };
                 false
             }
@@ -103,12 +118,28 @@ impl Confinement {
                 threads: then,
                 events: at,
                 wrote,
+                wrote_threads,
             } => {
                 // This thread had started (it is alive now, so it was running) when the first
                 // one last used the object alone.
-                self.candidate = (thread.0 < then).then_some(Missed { first, events: at });
+                let running = thread.0 < then;
+                let missed = Missed { first, events: at };
+                // A conflict: this touch writes, or the first thread wrote while this one ran.
+                let conflicting = write || thread.0 < wrote_threads;
+                self.candidate = (running && conflicting).then_some(missed);
                 self.handed = wrote.map(|events| Missed { first, events });
-                *entry = Touched::Shared;
+                *entry = if running && !conflicting {
+                    Touched::SharedUnlessWritten { first, missed }
+                } else {
+                    Touched::Shared
+                };
+                true
+            }
+            Touched::SharedUnlessWritten { first, missed } => {
+                if write && thread != first {
+                    self.candidate = Some(missed);
+                    *entry = Touched::Shared;
+                }
                 true
             }
             Touched::Shared => true,
@@ -164,7 +195,7 @@ mod tests {
         c.settle(|_| true);
         assert!(!c.touch(8, b, 2, 0, false));
         c.renamed(8, 9);
-        assert!(c.touch(9, a, 2, 0, false));
+        assert!(c.touch(9, a, 2, 0, true));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1, "a was running when b last used 9 alone");
     }
@@ -177,30 +208,64 @@ mod tests {
         assert!(!c.touch(1, main, 1, 0, false));
         assert!(!c.touch(1, main, 2, 0, false));
         assert_eq!(c.blind(), 0, "not shared yet");
+        // The worker reads it, then adds to it: main's iteration could have seen the add.
         assert!(c.touch(1, worker, 2, 0, false));
         c.settle(|_| true);
-        assert!(c.touch(1, worker, 2, 0, false));
+        assert_eq!(
+            c.blind(),
+            0,
+            "reads alone and reads after: nothing to interleave"
+        );
+        assert!(c.touch(1, worker, 2, 0, true));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1);
         // Filled alone before the worker started: nothing missed.
-        assert!(!c.touch(2, main, 1, 0, false));
-        assert!(c.touch(2, worker, 2, 0, false));
+        assert!(!c.touch(2, main, 1, 0, true));
+        assert!(c.touch(2, worker, 2, 0, true));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1);
         // The JDK's own use of its own object (a pool's worker set) is no miss of the program.
         assert!(!c.touch(3, main, 2, 0, false));
-        assert!(c.touch(3, worker, 2, 0, false));
+        assert!(c.touch(3, worker, 2, 0, true));
         c.settle(|_| false);
         assert_eq!(c.blind(), 1);
         // A use alone that happens before the touch (a lock released, then taken) is none.
         assert!(!c.touch(4, main, 2, 5, false));
-        assert!(c.touch(4, worker, 2, 9, false));
+        assert!(c.touch(4, worker, 2, 9, true));
         c.settle(|m| {
             m != Missed {
                 first: main,
                 events: 5,
             }
         });
+        assert_eq!(c.blind(), 1);
+    }
+
+    #[test]
+    fn a_use_alone_counts_only_when_a_write_conflicts_with_it() {
+        let mut c = Confinement::default();
+        let (main, r1, r2) = (ThreadId(0), ThreadId(1), ThreadId(2));
+        // A map main filled before starting its readers, then only read by them: r1 reads it
+        // alone while r2 runs, r2 reads it — no write while they ran, never a miss.
+        assert!(!c.touch(1, main, 1, 0, true));
+        assert!(c.touch(1, r1, 3, 4, false));
+        c.settle(|_| true);
+        assert!(c.touch(1, r2, 3, 5, false));
+        c.settle(|_| true);
+        assert!(c.touch(1, r1, 3, 6, false));
+        c.settle(|_| true);
+        assert_eq!(c.blind(), 0);
+        // The first thread's own write after sharing is no conflict with its reads alone.
+        assert!(!c.touch(2, r1, 3, 7, false));
+        assert!(c.touch(2, r2, 3, 8, false));
+        c.settle(|_| true);
+        assert!(c.touch(2, r1, 3, 9, true));
+        c.settle(|_| true);
+        assert_eq!(c.blind(), 0);
+        // Written alone while the later reader ran: counted at the reader's first touch.
+        assert!(!c.touch(3, r1, 3, 10, true));
+        assert!(c.touch(3, r2, 3, 11, false));
+        c.settle(|_| true);
         assert_eq!(c.blind(), 1);
     }
 
