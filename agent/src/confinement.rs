@@ -22,7 +22,7 @@
 //! The same shortcut covers `java.util.concurrent`'s synchronizers (a lock one thread took and
 //! released alone has no events), whose accesses order threads. So that an explanation of a
 //! failure still sees the order a lock handed over, the touch that shares an object reports
-//! where its first thread last wrote it alone ([`Confinement::handed_over`]): the access that
+//! where its first thread last wrote it alone, or read it ([`Confinement::handed_over`]): the access that
 //! saw that write comes after it. This module decides nothing else.
 
 use rustc_hash::FxHashMap as IdMap;
@@ -69,9 +69,9 @@ pub struct Confinement {
     /// running; [`Confinement::settle`] counts it if the touch was the program's and not
     /// ordered after that use.
     candidate: Option<Missed>,
-    /// The last touch shared an object its first thread had written alone: that thread, and
-    /// the event count at its last such write.
-    handed: Option<Missed>,
+    /// The last touch shared an object its first thread had used alone: that thread, the
+    /// event count at its last write alone (then `true`), else at its last read alone.
+    handed: Option<(Missed, bool)>,
     blind: u32,
 }
 
@@ -127,7 +127,10 @@ impl Confinement {
                 // A conflict: this touch writes, or the first thread wrote while this one ran.
                 let conflicting = write || thread.0 < wrote_threads;
                 self.candidate = (running && conflicting).then_some(missed);
-                self.handed = wrote.map(|events| Missed { first, events });
+                self.handed = Some(match wrote {
+                    Some(events) => (Missed { first, events }, true),
+                    None => (missed, false),
+                });
                 *entry = if running && !conflicting {
                     Touched::SharedUnlessWritten { first, missed }
                 } else {
@@ -146,10 +149,11 @@ impl Confinement {
         }
     }
 
-    /// When the last [`Confinement::touch`] shared an object its first thread had written
-    /// alone: that thread and the event count at its last write, where the object passed
-    /// from one thread to the other.
-    pub fn handed_over(&self) -> Option<Missed> {
+    /// When the last [`Confinement::touch`] shared an object: its first thread and the event
+    /// count at its last write alone, where the object passed from one thread to the other
+    /// (`true`), or, when it only read it, at its last read alone (`false`: a read orders
+    /// nothing, but an explanation needs to see it).
+    pub fn handed_over(&self) -> Option<(Missed, bool)> {
         self.handed
     }
 
@@ -279,16 +283,29 @@ mod tests {
         assert!(c.touch(1, b, 2, 11, false));
         assert_eq!(
             c.handed_over(),
-            Some(Missed {
-                first: a,
-                events: 6
-            })
+            Some((
+                Missed {
+                    first: a,
+                    events: 6
+                },
+                true
+            ))
         );
         assert!(c.touch(1, a, 2, 12, true));
         assert_eq!(c.handed_over(), None, "only the touch that shares it");
-        // Read alone, never written: nothing was handed over.
+        // Read alone, never written: the last read, and nothing was written.
         assert!(!c.touch(2, a, 2, 13, false));
-        assert!(c.touch(2, b, 2, 14, true));
-        assert_eq!(c.handed_over(), None);
+        assert!(!c.touch(2, a, 2, 14, false));
+        assert!(c.touch(2, b, 2, 15, true));
+        assert_eq!(
+            c.handed_over(),
+            Some((
+                Missed {
+                    first: a,
+                    events: 14
+                },
+                false
+            ))
+        );
     }
 }

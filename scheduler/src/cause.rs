@@ -198,7 +198,7 @@ pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cau
         return Cause::Deadlock { links, chain };
     }
     let clocks = sync_clocks(steps);
-    if let Some(c) = atomicity(steps, &clocks) {
+    if let Some(c) = atomicity(steps, &clocks, failing) {
         return c;
     }
     race(steps, &clocks)
@@ -406,10 +406,11 @@ fn order_at_the_read(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
 }
 
 /// How well an unserializable triple explains a failure, larger better: (racing, its thread
-/// preempted between, pattern, second access, access between).
-type TripleScore = (bool, bool, u8, usize, usize);
+/// is the one that failed, its thread preempted between, pattern, second access, access
+/// between).
+type TripleScore = (bool, bool, bool, u8, usize, usize);
 
-fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
+fn atomicity(steps: &[Step], clocks: &[VectorClock], failing: Option<u32>) -> Option<Cause> {
     let mut by_loc: HashMap<u64, Vec<usize>> = HashMap::new();
     for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
         by_loc.entry(s.target).or_default().push(i);
@@ -467,7 +468,7 @@ fn atomicity(steps: &[Step], clocks: &[VectorClock]) -> Option<Cause> {
                     let preempted = steps[a + 1..=b]
                         .iter()
                         .any(|s| s.preempted && s.thread != t);
-                    let score = (racing, preempted, pattern, c, b);
+                    let score = (racing, failing == Some(t), preempted, pattern, c, b);
                     if best.as_ref().is_none_or(|(s, _)| score > *s) {
                         best = Some((
                             score,
@@ -816,6 +817,38 @@ mod tests {
                 woke: None
             }
         );
+    }
+
+    #[test]
+    fn of_two_stale_conditions_the_failing_threads_is_named() {
+        // `if (empty) wait(); take` in consumers and `if (full) wait(); put` in producers, all
+        // under one monitor (5): producer t1 checks (9), waits, wakes and writes after t3's
+        // write; consumer t2 checks (9), waits, wakes and reads after t3's write, then fails.
+        // Both acted on a stale check; the failure is t2's.
+        let s = steps(&[
+            (1, MonitorEnter, 5),
+            (1, Read, 9),
+            (1, Wait, 5),
+            (2, MonitorEnter, 5),
+            (2, Read, 9),
+            (2, Wait, 5),
+            (3, MonitorEnter, 5),
+            (3, Write, 9),
+            (3, NotifyAll, 5),
+            (3, MonitorExit, 5),
+            (2, WaitReturn, 5),
+            (2, Write, 9),
+            (2, MonitorExit, 5),
+            (1, WaitReturn, 5),
+            (1, Write, 9),
+            (1, MonitorExit, 5),
+        ]);
+        let named = |failing| match explain(&s, &[], failing) {
+            Cause::Atomicity { first, .. } => s[first].thread,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(named(Some(2)), 2);
+        assert_eq!(named(Some(1)), 1);
     }
 
     #[test]

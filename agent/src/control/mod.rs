@@ -222,11 +222,13 @@ struct Exec {
     locs: IdMap<u64, (u64, i32)>,
 }
 
-/// A `java.util.concurrent` object whose first thread wrote it with no event (confinement.rs)
-/// before a second thread's (`to`) access `site` made it shared: the trace shows that write as
-/// a learnt step of `first` after the execution's first `at` events, at the location `loc` the
-/// second thread's access touched, so that explanations order the two; and what `first` did
-/// before it happens before what `to` does after (objects.rs, `settle_confinement`).
+/// A `java.util.concurrent` object whose first thread wrote (or only read) it with no event
+/// (confinement.rs) before a second thread's (`to`) access `site` made it shared: the trace
+/// shows that write (or last read) as a learnt step of `first` after the execution's first
+/// `at` events, at the location `loc` the second thread's access touched, so that
+/// explanations see it (a get before another thread's set, then a set of its own); and what
+/// `first` did before a write happens before what `to` does after (objects.rs,
+/// `settle_confinement`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Handover {
     at: usize,
@@ -235,6 +237,9 @@ pub(crate) struct Handover {
     obj: ObjId,
     loc: Loc,
     site: SiteId,
+    /// The first thread wrote the object alone; else it only read it, and the step is its
+    /// last read alone (a read orders nothing after it).
+    wrote: bool,
 }
 
 struct State {

@@ -119,7 +119,7 @@ impl ExecView<'_> {
     /// when that access shared the object, remembers where its first thread last wrote it
     /// alone, so that the trace shows the hand-over (`Exec::handovers`).
     pub fn note_handover(&mut self, control: &Control, obj: jobject, loc: Loc, site: SiteId) {
-        if let Some(m) = self.ex.confinement.handed_over() {
+        if let Some((m, wrote)) = self.ex.confinement.handed_over() {
             let id = control.obj_id(self.ex, obj);
             self.ex.handovers.push(Handover {
                 at: m.events,
@@ -128,6 +128,7 @@ impl ExecView<'_> {
                 obj: id,
                 loc,
                 site,
+                wrote,
             });
         }
     }
@@ -145,7 +146,7 @@ impl ExecView<'_> {
             let handed = || {
                 handovers
                     .iter()
-                    .any(|h| h.first == m.first && h.to == me && h.at >= m.events)
+                    .any(|h| h.wrote && h.first == m.first && h.to == me && h.at >= m.events)
             };
             program()
                 && !scheduler::hb::stretch_happens_before(events, m.first, m.events, me)

@@ -201,8 +201,8 @@ impl Control {
             .collect();
         // Steps with no event of their own: a hold the model adopted (learnt, not scheduled)
         // is shown as the holder's enter where it became known, so that readers see who held
-        // the monitor; a synchronizer's hand-over as its first thread's last write alone
-        // (confinement.rs), so that explanations order the next thread's access after it.
+        // the monitor; a synchronizer's hand-over as its first thread's last write alone (or
+        // read, when it only read it; confinement.rs), so that explanations see it.
         let mut learnt: Vec<(usize, TracedStep)> = ex
             .adoptions
             .iter()
@@ -221,7 +221,7 @@ impl Control {
             .chain(ex.handovers.iter().map(|h| {
                 let step = TracedStep {
                     thread: h.first.0,
-                    kind: OpKind::Write,
+                    kind: if h.wrote { OpKind::Write } else { OpKind::Read },
                     target: h.loc.0,
                     obj: Some(h.obj.0),
                     index: None,
