@@ -170,9 +170,15 @@ pub fn library_internal(jvmti: Jvmti) -> bool {
         match &accessing {
             None => accessing = Some(outer),
             // A collection or format calling another (`HashSet` its `HashMap`,
-            // `SimpleDateFormat` its `Calendar`, a synchronized wrapper its list) works on the
-            // program's object: a race there is the program's.
-            Some(a) if *a != outer && !crate::jdk_classes::is_collection_family(&class) => {
+            // `SimpleDateFormat` its `Calendar`, a synchronized wrapper its list), or reached
+            // through an abstract base's method (`AbstractCollection.isEmpty` calling
+            // `LinkedList.size`), works on the program's object: a race there is the program's.
+            Some(a)
+                if *a != outer
+                    && !crate::jdk_classes::is_collection_family(&class)
+                    && !(crate::jdk_classes::is_collection_family(a)
+                        && crate::jdk_classes::is_in(CALL_FORWARDING_CLASSES, &class)) =>
+            {
                 return true
             }
             Some(_) => {}

@@ -198,8 +198,21 @@ pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cau
         return Cause::Deadlock { links, chain };
     }
     let clocks = sync_clocks(steps);
-    if let Some(c) = atomicity(steps, &clocks, failing) {
-        return c;
+    let triple = atomicity(steps, &clocks, failing);
+    // A race explains more than a stale condition; of stale conditions, the failing thread's
+    // own, even across locations (it checked `size`, failed reading `first`).
+    let stale = || failing.and_then(|f| stale_check(steps, f));
+    match triple {
+        Some(c @ Cause::Atomicity { woke: None, .. }) => return c,
+        Some(Cause::Atomicity { first, .. }) if Some(steps[first].thread) == failing => {
+            return triple.unwrap_or(Cause::Unknown)
+        }
+        Some(c) => return stale().unwrap_or(c),
+        None => {
+            if let Some(c) = stale() {
+                return c;
+            }
+        }
     }
     race(steps, &clocks)
         .or_else(|| order(steps, failing))
@@ -403,6 +416,44 @@ fn order_at_the_read(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
     // read while workers were behind is no cause.
     let (read, behind) = last.into_iter().take(2).flatten().next()?;
     Some(Cause::Order { read, behind })
+}
+
+/// The failing thread `f`'s stale condition across locations: its last read before it waited
+/// (the check), another thread's write of that location before it woke, and its first access
+/// after waking, which is not a second look at the checked location (that case is a triple of
+/// one location, [`atomicity`]'s).
+fn stale_check(steps: &[Step], f: u32) -> Option<Cause> {
+    let mine = |i: usize| steps[i].thread == f && is_access(&steps[i]);
+    let wakes = (0..steps.len()).rev().filter(|&w| {
+        steps[w].thread == f && matches!(steps[w].kind, OpKind::WaitReturn | OpKind::Park)
+    });
+    for w in wakes {
+        let Some(r) = (0..w)
+            .rev()
+            .find(|&i| mine(i) && steps[i].kind == OpKind::Read)
+        else {
+            continue;
+        };
+        let Some(c) = (w + 1..steps.len()).find(|&i| mine(i)) else {
+            continue;
+        };
+        if steps[c].target == steps[r].target {
+            continue;
+        }
+        let between = (r + 1..w).rev().find(|&i| {
+            let s = &steps[i];
+            s.thread != f && s.target == steps[r].target && s.kind == OpKind::Write && is_access(s)
+        });
+        if let Some(b) = between {
+            return Some(Cause::Atomicity {
+                first: r,
+                between: b,
+                second: c,
+                woke: Some(w),
+            });
+        }
+    }
+    None
 }
 
 /// How well an unserializable triple explains a failure, larger better: (racing, its thread
@@ -843,12 +894,27 @@ mod tests {
             (1, Write, 9),
             (1, MonitorExit, 5),
         ]);
-        let named = |failing| match explain(&s, &[], failing) {
+        let named = |s: &[Step], failing| match explain(s, &[], failing) {
             Cause::Atomicity { first, .. } => s[first].thread,
             other => panic!("{other:?}"),
         };
-        assert_eq!(named(Some(2)), 2);
-        assert_eq!(named(Some(1)), 1);
+        assert_eq!(named(&s, Some(2)), 2);
+        assert_eq!(named(&s, Some(1)), 1);
+        // The consumer checked the size (9) but failed reading the first node (8): its stale
+        // condition spans two locations, and is still the one named.
+        let mut across = s.clone();
+        across[11].target = 8;
+        across[11].kind = Read;
+        assert_eq!(named(&across, Some(2)), 2);
+        assert_eq!(
+            explain(&across, &[], Some(2)),
+            Cause::Atomicity {
+                first: 4,
+                between: 7,
+                second: 11,
+                woke: Some(10)
+            }
+        );
     }
 
     #[test]
