@@ -404,3 +404,85 @@ fn an_iteration_a_synchronized_lists_add_breaks_names_the_race() {
     );
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// Two explanations that need the failing thread's own steps: a `get` then `set` on an
+/// `AtomicInteger` whose first get was its thread's alone (no step; before, "no conflicting
+/// accesses"), and a consumer that checked `isEmpty` before `wait` and failed in `removeFirst`
+/// after it (before, a producer's stale condition was named).
+#[test]
+fn a_get_then_set_and_a_stale_wait_are_the_failing_threads_own() {
+    let scratch = scratch("report-failing-thread");
+    let atomic = "package maxima;\n\
+        import java.util.concurrent.atomic.AtomicInteger;\n\
+        public class Main {\n\
+        static final AtomicInteger max = new AtomicInteger();\n\
+        static void offer(int v) { if (v > max.get()) max.set(v); }\n\
+        public static void main(String[] args) throws Exception {\n\
+        Thread a = new Thread(() -> offer(5));\n\
+        Thread b = new Thread(() -> offer(9));\n\
+        a.start(); b.start(); a.join(); b.join();\n\
+        if (max.get() != 9) throw new IllegalStateException(\"max \" + max.get());\n\
+        }\n\
+        }\n";
+    let ran = search_source(
+        &scratch.join("atomic"),
+        ("maxima/Main.java", atomic),
+        "maxima.Main",
+        "300",
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert!(
+        ran.stdout.contains("atomicity violation") && ran.stdout.contains("AtomicInteger"),
+        "{}",
+        ran.stdout
+    );
+    let buffer = "package buffer;\n\
+        import java.util.LinkedList;\n\
+        public class Main {\n\
+        static final LinkedList<Integer> items = new LinkedList<>();\n\
+        static synchronized void put(int x) throws InterruptedException {\n\
+        if (items.size() == 1) Main.class.wait();\n\
+        items.addLast(x); Main.class.notifyAll();\n\
+        }\n\
+        static synchronized int take() throws InterruptedException {\n\
+        if (items.isEmpty()) Main.class.wait();\n\
+        int x = items.removeFirst(); Main.class.notifyAll(); return x;\n\
+        }\n\
+        public static void main(String[] args) throws Exception {\n\
+        Thread[] ts = new Thread[4];\n\
+        for (int i = 0; i < 2; i++) ts[i] = new Thread(() -> {\n\
+        try { for (int k = 0; k < 2; k++) put(k); } catch (InterruptedException e) { }\n\
+        });\n\
+        for (int i = 2; i < 4; i++) ts[i] = new Thread(() -> {\n\
+        try { for (int k = 0; k < 2; k++) System.out.println(take()); } catch (InterruptedException e) { }\n\
+        });\n\
+        for (Thread t : ts) t.start();\n\
+        for (Thread t : ts) t.join();\n\
+        }\n\
+        }\n";
+    let ran = search_source(
+        &scratch.join("buffer"),
+        ("buffer/Main.java", buffer),
+        "buffer.Main",
+        "1000",
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let bug = ran
+        .stdout
+        .lines()
+        .find(|l| l.contains("BUG in"))
+        .unwrap_or_default();
+    let failing = bug
+        .split("uncaught in thread ")
+        .nth(1)
+        .and_then(|rest| rest.split_once("): ").map(|(who, _)| format!("{who})")))
+        .unwrap_or_else(|| panic!("a thread failed: {}", ran.stdout));
+    assert!(
+        ran.stdout.contains(&format!(
+            "{failing} checked before waiting and acted after it woke"
+        )),
+        "{}",
+        ran.stdout
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+}
