@@ -75,6 +75,14 @@ pub enum Cause {
         /// (it acted on a condition checked before waiting).
         woke: Option<usize>,
     },
+    /// The failing thread saw one of another thread's two updates and not the other: of its
+    /// reads `reads` (in order) of two locations, one came after the other thread's write of
+    /// its location and one before, where `writes` are that thread's writes of the two
+    /// locations in its order (each update atomic, the pair not: a two-stage access).
+    Stages {
+        writes: [usize; 2],
+        reads: [usize; 2],
+    },
     /// `read` (a read by the failing thread) came before the threads `behind`, started and not
     /// finished, had done their part.
     Order { read: usize, behind: Vec<u32> },
@@ -215,6 +223,7 @@ pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cau
         }
     }
     race(steps, &clocks)
+        .or_else(|| failing.and_then(|f| stages(steps, f)))
         .or_else(|| order(steps, failing))
         .or_else(|| lock_sections(steps))
         .or_else(|| order_at_the_read(steps, failing))
@@ -451,6 +460,52 @@ fn stale_check(steps: &[Step], f: u32) -> Option<Cause> {
                 second: c,
                 woke: Some(w),
             });
+        }
+    }
+    None
+}
+
+/// How far back from a read [`stages`] looks for the failing thread's earlier read.
+const STAGES_WINDOW: usize = 64;
+
+/// The failing thread `f`'s last pair of reads of two locations that saw one of another
+/// thread's two updates and not the other: either the first read saw that thread's write
+/// (the last write of its location before it) and the second missed its later one (the next
+/// write of its location after it), or the first read missed that thread's write (the next
+/// one after it) and the second saw its later one.
+fn stages(steps: &[Step], f: u32) -> Option<Cause> {
+    let reads: Vec<usize> = (0..steps.len())
+        .filter(|&i| steps[i].thread == f && steps[i].kind == OpKind::Read && is_access(&steps[i]))
+        .collect();
+    let write_of = |target: u64, i: usize| {
+        let s = &steps[i];
+        s.target == target && s.kind == OpKind::Write && is_access(s)
+    };
+    let last_before = |target: u64, at: usize| (0..at).rev().find(|&i| write_of(target, i));
+    let next_after = |target: u64, at: usize| (at + 1..steps.len()).find(|&i| write_of(target, i));
+    for (n, &second) in reads.iter().enumerate().rev() {
+        let y = steps[second].target;
+        for &first in reads[n.saturating_sub(STAGES_WINDOW)..n].iter().rev() {
+            let x = steps[first].target;
+            if x == y {
+                continue;
+            }
+            let pairs = [
+                (last_before(x, first), next_after(y, second)),
+                (next_after(x, first), last_before(y, second)),
+            ];
+            for (wx, wy) in pairs {
+                let (Some(wx), Some(wy)) = (wx, wy) else {
+                    continue;
+                };
+                let writer = steps[wx].thread;
+                if writer != f && steps[wy].thread == writer && wx < wy {
+                    return Some(Cause::Stages {
+                        writes: [wx, wy],
+                        reads: [first, second],
+                    });
+                }
+            }
         }
     }
     None
@@ -915,6 +970,52 @@ mod tests {
                 woke: Some(10)
             }
         );
+    }
+
+    #[test]
+    fn a_reader_that_saw_one_of_two_updates_is_named() {
+        // The writer updates a (8) then b (9), each under its own lock (5, 6); the reader,
+        // failing, reads a after the first update and b before the second.
+        let s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (1, MonitorEnter, 5),
+            (1, Read, 8),
+            (1, Write, 8),
+            (1, MonitorExit, 5),
+            (2, MonitorEnter, 5),
+            (2, Read, 8),
+            (2, MonitorExit, 5),
+            (2, MonitorEnter, 6),
+            (2, Read, 9),
+            (2, MonitorExit, 6),
+            (1, MonitorEnter, 6),
+            (1, Read, 9),
+            (1, Write, 9),
+            (1, MonitorExit, 6),
+        ]);
+        assert_eq!(
+            explain(&s, &[], Some(2)),
+            Cause::Stages {
+                writes: [4, 14],
+                reads: [7, 10]
+            }
+        );
+        // Read a before the first update and b after the second: it saw the second only.
+        let before: Vec<Step> = [&s[..2], &s[6..9], &s[2..6], &s[12..], &s[9..12]].concat();
+        assert_eq!(
+            explain(&before, &[], Some(2)),
+            Cause::Stages {
+                writes: [7, 11],
+                reads: [3, 14]
+            }
+        );
+        // Read after both updates: consistent, no such cause.
+        let after: Vec<Step> = [&s[..6], &s[12..], &s[6..12]].concat();
+        assert!(!matches!(
+            explain(&after, &[], Some(2)),
+            Cause::Stages { .. }
+        ));
     }
 
     #[test]

@@ -306,6 +306,7 @@ impl Story {
                 ..
             } => vec![*first, *between, *second],
             Cause::Order { read, .. } => vec![*read],
+            Cause::Stages { writes, reads } => vec![writes[0], reads[0], reads[1], writes[1]],
             Cause::Race { first, second } => vec![*first, *second],
             Cause::LockSections {
                 first,
@@ -487,6 +488,41 @@ impl Story {
                     r.step.step,
                     who.join(" and ")
                 )]
+            }
+            Cause::Stages { writes, reads } => {
+                let [w1, w2] = writes.map(|i| &self.steps[i]);
+                let [r1, r2] = reads.map(|i| &self.steps[i]);
+                let writer = self.who(w1.step.thread);
+                // Each read with its location's write, and whether it came after it.
+                let (r1_w, r2_w) = if r1.step.target == w1.step.target {
+                    (w1, w2)
+                } else {
+                    (w2, w1)
+                };
+                let when = |r: &Named, w: &Named| {
+                    let side = if w.step.step < r.step.step { "after" } else { "before" };
+                    format!(
+                        "{} at {} (step {}) {side} {writer}'s write of it at {} (step {})",
+                        r.what(),
+                        r.place(),
+                        r.step.step,
+                        w.place(),
+                        w.step.step
+                    )
+                };
+                vec![
+                    format!(
+                        "inconsistent view: {} read {}, and {}",
+                        self.who(r1.step.thread),
+                        when(r1, r1_w),
+                        when(r2, r2_w)
+                    ),
+                    format!(
+                        "  it saw one of {writer}'s two updates and not the other: each may be \
+                         atomic, the two together are not ({})",
+                        in_methods(&[w1, r1, r2, w2])
+                    ),
+                ]
             }
             Cause::Race { first, second } => {
                 let (a, b) = (&self.steps[*first], &self.steps[*second]);
