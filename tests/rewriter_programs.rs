@@ -42,6 +42,13 @@ fn instrumented_programs_print_the_same() {
         "{warnings}"
     );
     assert!(warnings.contains("Lazy.shared (line 22): double-checked locking on Lazy.shared"));
+    assert_eq!(
+        warnings
+            .matches("StringBuffer.append(StringBuffer)")
+            .count(),
+        1,
+        "{warnings}"
+    );
     let original = program_corpus();
     for main in MAINS {
         let before = run_main(original.to_str().unwrap(), main);

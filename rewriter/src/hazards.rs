@@ -5,7 +5,9 @@
 //! Java memory model's reorderings never fail under it. The one such bug common enough to look
 //! for is double-checked locking on a field that is not `volatile`: a thread that reads the
 //! field outside the lock may see the object before its constructor's writes (or a flag before
-//! the state it guards). Saying so is all rankcheck can do; silence would read as "correct".
+//! the state it guards). Likewise a JDK call whose inside rankcheck runs as one step although
+//! the JDK does not make it atomic: `StringBuffer.append(StringBuffer)`. Saying so is all
+//! rankcheck can do; silence would read as "correct".
 
 use crate::bytes::decode_mutf8;
 use crate::code::{op, CodeAttr};
@@ -80,12 +82,9 @@ pub fn double_checked_locking(
                     }
                     (false, Some(Stage::ReadInside)) => {
                         stages.remove(m.name);
-                        let simple = class_name.rsplit('/').next().unwrap_or(class_name);
+                        let simple = simple_name(class_name);
                         let field = decode_mutf8(m.name);
-                        let place = match line_at(insn.offset) {
-                            Some(line) => format!("{simple}.{method_name} (line {line})"),
-                            None => format!("{simple}.{method_name}"),
-                        };
+                        let place = place(class_name, method_name, line_at(insn.offset));
                         warnings.push(format!(
                             "{place}: double-checked locking on {simple}.{field}, which is not \
                              volatile: another thread may see it set before the writes it \
@@ -120,6 +119,53 @@ fn tested(code: &CodeAttr, i: usize) -> bool {
     is_test(i + 1) || (through_local && is_test(i + 3))
 }
 
+/// One warning per call of `StringBuffer.append(StringBuffer)` in the method: the JDK reads
+/// the argument's length under the argument's lock, then copies its characters without it, so
+/// a thread that shortens the argument in between tears the copy. rankcheck runs each call of
+/// a `StringBuffer` method as one step (its monitors are the JVM's), so it cannot show that.
+pub fn unsynchronized_buffer_copy(
+    class_name: &str,
+    method_name: &str,
+    code: &CodeAttr,
+    cp: &ConstantPool,
+    line_at: impl Fn(u32) -> Option<u32>,
+) -> Result<Vec<String>, RewriteError> {
+    let mut warnings = Vec::new();
+    for (i, insn) in code.insns.iter().enumerate() {
+        if insn.op != op::INVOKEVIRTUAL {
+            continue;
+        }
+        let m = cp.member(code.cp_operand(i))?;
+        if m.owner == b"java/lang/StringBuffer"
+            && m.name == b"append"
+            && m.descriptor == b"(Ljava/lang/StringBuffer;)Ljava/lang/StringBuffer;"
+        {
+            let place = place(class_name, method_name, line_at(insn.offset));
+            warnings.push(format!(
+                "{place}: StringBuffer.append(StringBuffer) reads the argument's length, then \
+                 copies its characters without its lock: a thread that changes the argument in \
+                 between tears the copy, and rankcheck, which runs the call as one step, cannot \
+                 show that; append(other.toString()) copies under the argument's lock"
+            ));
+        }
+    }
+    Ok(warnings)
+}
+
+/// `Main` of `p/Main`.
+fn simple_name(class_name: &str) -> &str {
+    class_name.rsplit('/').next().unwrap_or(class_name)
+}
+
+/// `Main.get (line 8)`, or `Main.get` without a line table.
+fn place(class_name: &str, method_name: &str, line: Option<u32>) -> String {
+    let simple = simple_name(class_name);
+    match line {
+        Some(line) => format!("{simple}.{method_name} (line {line})"),
+        None => format!("{simple}.{method_name}"),
+    }
+}
+
 /// A lock taken: every field read before it has been checked outside the lock.
 fn lock(stages: &mut HashMap<Vec<u8>, Stage>) {
     for stage in stages.values_mut() {
@@ -136,7 +182,7 @@ mod tests {
     const LAZY: &[u8] = include_bytes!("../../tests/corpus/rewrite/rw/Lazy.class");
 
     #[test]
-    fn only_unsafe_double_checked_locking_is_warned() {
+    fn only_unsafe_double_checked_locking_and_the_torn_buffer_copy_are_warned() {
         let out = instrument_class(LAZY, &Config::sync_only()).unwrap();
         let warned: Vec<&str> = out
             .warnings
@@ -145,11 +191,16 @@ mod tests {
             .collect();
         assert_eq!(
             warned,
-            ["Lazy.shared (line 22)", "Lazy.load (line 50)"],
+            [
+                "Lazy.shared (line 22)",
+                "Lazy.load (line 50)",
+                "Lazy.copies (line 85)"
+            ],
             "{:#?}",
             out.warnings
         );
         assert!(out.warnings[0].contains("on Lazy.shared, which is not volatile"));
         assert!(out.warnings[1].contains("on Lazy.loaded, which is not volatile"));
+        assert!(out.warnings[2].contains("StringBuffer.append(StringBuffer) reads the argument"));
     }
 }

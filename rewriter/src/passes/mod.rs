@@ -295,6 +295,13 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
             &class.cp,
             |bci| line_at(&lines, bci),
         )?);
+        warnings.extend(crate::hazards::unsynchronized_buffer_copy(
+            &class_name,
+            &method_name,
+            &code,
+            &class.cp,
+            |bci| line_at(&lines, bci),
+        )?);
         let sites_before = sites.len();
         let mut ctx = MethodCtx {
             config,

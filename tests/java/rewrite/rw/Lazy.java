@@ -80,6 +80,13 @@ public class Lazy {
         }
     }
 
+    // A copy the JDK does not make atomic, and one it does.
+    static String copies(StringBuffer from) {
+        StringBuffer torn = new StringBuffer().append(from);
+        StringBuffer whole = new StringBuffer().append(from.toString());
+        return torn + "" + whole;
+    }
+
     // Safe: read outside, but not tested before the lock.
     Settings swap() {
         Settings before = own;
