@@ -268,6 +268,10 @@ impl Escalation {
         ));
         let mut all = search.clone();
         all.jdk_collections = "all".into();
+        // `--time-limit` is the whole command's: the second search gets what the first left.
+        all.time_limit = search
+            .time_limit
+            .map(|t| t.saturating_sub(Duration::from_secs_f64(self.seconds)));
         if let Some(p) = &all.progress {
             p.begin(label, Some(all.budget), all.time_limit);
         }
@@ -286,7 +290,12 @@ impl SearchArgs {
             && first.inconclusive.is_empty()
             && first.unreproduced.is_empty()
             && !first.finished.time_limited;
+        // Too little of `--time-limit` left for a second search (a tenth of it, at least).
+        let out_of_time = search
+            .time_limit
+            .is_some_and(|t| first.finished.seconds >= t.as_secs_f64() * 0.9);
         if !clean
+            || out_of_time
             || search.shard.is_some()
             || self.jdk_collections.is_some()
             || search.jdk_collections != "on"
