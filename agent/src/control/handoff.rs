@@ -147,18 +147,6 @@ impl Control {
         })
     }
 
-    /// Whether the current thread runs a static initializer, found without the cache of
-    /// [`in_clinit`](Self::in_clinit) (asked where the state is not at hand; the stack walk
-    /// only while a class this thread prepared may be initializing).
-    pub(super) fn running_clinit(&self) -> bool {
-        if !self.options.clinit_check || !self.initializing() {
-            return false;
-        }
-        let mut methods = [std::ptr::null_mut(); 48];
-        let n = self.jvmti.current_methods(&mut methods);
-        methods[..n].iter().any(|&m| self.jvmti.is_clinit(m))
-    }
-
     /// Forgets this thread's pending classes (at its end).
     pub(super) fn forget_pending(env: *mut JNIEnv) {
         PENDING_INIT.with(|p| {

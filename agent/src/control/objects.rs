@@ -110,13 +110,7 @@ impl ExecView<'_> {
         // program's objects between the search and a replay.
         let ex = &mut *self.ex;
         let id = control.known_id(ex, obj);
-        // Code a static initializer runs is never preempted, whatever `--jdk-collections`
-        // says: its uses alone are no blind spot, as if no other thread had started.
-        let started = if control.running_clinit() {
-            1
-        } else {
-            u32::try_from(ex.threads.len()).unwrap_or(u32::MAX)
-        };
+        let started = u32::try_from(ex.threads.len()).unwrap_or(u32::MAX);
         !ex.confinement
             .touch(id, self.me, started, self.events.len(), write)
     }
