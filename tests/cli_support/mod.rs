@@ -214,9 +214,19 @@ pub fn assert_usage_error(cwd: &Path, args: &[&str], needle: &str) {
 
 /// `rankcheck test --manifest DIR --json EXTRA…` in `cwd`; the parsed JSON object.
 pub fn test_manifest(cwd: &Path, manifest: &Path, extra: &[&str]) -> (Ran, serde_json::Value) {
+    test_manifest_within(cwd, manifest, extra, LIMIT)
+}
+
+/// [`test_manifest`] with its own bound on the command.
+pub fn test_manifest_within(
+    cwd: &Path,
+    manifest: &Path,
+    extra: &[&str],
+    limit: Duration,
+) -> (Ran, serde_json::Value) {
     let mut args = vec!["test", "--manifest", manifest.to_str().unwrap(), "--json"];
     args.extend(extra);
-    let ran = rankcheck(cwd, &args, LIMIT);
+    let ran = rankcheck(cwd, &args, limit);
     let json = serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| {
         panic!(
             "{args:?}: stdout is not one JSON object ({e}):\n{}",
