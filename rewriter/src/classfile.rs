@@ -8,6 +8,7 @@ use crate::RewriteError;
 use std::ops::Range;
 
 pub const ACC_STATIC: u16 = 0x0008;
+pub const ACC_VOLATILE: u16 = 0x0040;
 pub const ACC_SYNCHRONIZED: u16 = 0x0020;
 pub const ACC_NATIVE: u16 = 0x0100;
 pub const ACC_INTERFACE: u16 = 0x0200;

@@ -10,12 +10,11 @@
 //! rankcheck can do; silence would read as "correct".
 
 use crate::bytes::decode_mutf8;
+use crate::classfile::ACC_VOLATILE;
 use crate::code::{op, CodeAttr};
 use crate::constant_pool::ConstantPool;
 use crate::RewriteError;
 use std::collections::HashMap;
-
-const ACC_VOLATILE: u16 = 0x0040;
 
 /// How far a field has got through "read, lock, read again, write".
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
