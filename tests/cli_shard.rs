@@ -521,3 +521,67 @@ fn junit_tests_in_two_shards_merge_into_the_unsharded_verdicts() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The default `--jdk-collections` searches again with `all` when a clean search may have
+/// skipped switches inside collections; no shard can decide that from its part. The merge of
+/// the `on` shards says the second search is due and how to run it; the `all` shards then
+/// merge into the unsharded second search's verdict (the same first bug, at the same
+/// execution).
+#[test]
+fn shards_say_when_the_unsharded_search_would_search_again() {
+    let dir = scratch("shard-escalation");
+    let manifest = root().join("tests/programs/IterateWhileAdding");
+    let manifest = manifest.to_str().unwrap();
+    let search = |out: &str, extra: &[&str]| -> Ran {
+        let mut args = vec![
+            "test",
+            "--manifest",
+            manifest,
+            "--budget",
+            "400",
+            "--seed",
+            "1",
+            "-j",
+            "1",
+            "--no-minimize",
+            "--out",
+            out,
+        ];
+        args.extend(extra);
+        rankcheck(&dir, &args, LIMIT)
+    };
+    let whole = search("whole", &["--json"]);
+    assert_eq!(whole.code, 1, "{}", whole.both());
+    let whole: Value = serde_json::from_str(whole.stdout.trim()).unwrap();
+    assert!(whole["escalated_from"].is_object(), "{whole}");
+
+    for i in 1..=2 {
+        let ran = search(&format!("on-{i}"), &["--shard", &format!("{i}/2")]);
+        assert_eq!(ran.code, 0, "{}", ran.both());
+    }
+    let (ran, on) = merge(&dir, &["on-1", "on-2"], "merged-on");
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let due = on["escalation_due"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{on}"));
+    assert!(due.contains("--jdk-collections all"), "{due}");
+    assert!(
+        ran.stderr.contains("would now search again"),
+        "{}",
+        ran.both()
+    );
+
+    for i in 1..=2 {
+        search(
+            &format!("all-{i}"),
+            &["--shard", &format!("{i}/2"), "--jdk-collections", "all"],
+        );
+    }
+    let (ran, all) = merge(&dir, &["all-1", "all-2"], "merged-all");
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert_eq!(all["escalation_due"], Value::Null, "{all}");
+    for key in ["execution", "kind", "message"] {
+        assert_eq!(all["bugs"][0][key], whole["bugs"][0][key], "{key}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -19,7 +19,7 @@
 
 mod cli_support;
 
-use cli_support::{rankcheck, root, scratch, LIMIT};
+use cli_support::{javac, rankcheck, root, scratch, LIMIT};
 use serde_json::Value;
 use std::path::Path;
 
@@ -317,4 +317,50 @@ fn a_collection_used_alone_while_its_later_user_ran_is_searched_again() {
         assert_eq!(json["alone_then_shared"], Value::Null, "{fixed}: {both}");
         assert_eq!(json["escalated_from"], Value::Null, "{fixed}: {both}");
     }
+}
+
+/// A table a static initializer fills and threads then read: code a static initializer runs is
+/// never preempted (with any `--jdk-collections`), so its uses alone are no blind spot — no
+/// warning, and no second search. Before, every execution said it and the search ran twice.
+#[test]
+fn a_collection_filled_by_a_static_initializer_is_no_blind_spot() {
+    let dir = scratch("reach-clinit-table");
+    let source = "package codes;\n\
+        import java.util.HashMap;\n\
+        import java.util.Map;\n\
+        public class Main {\n\
+        static class Registry {\n\
+        static final Map<String, Integer> CODES = new HashMap<>();\n\
+        static { for (int i = 0; i < 5; i++) CODES.put(\"c\" + i, i); }\n\
+        static int code(String k) { return CODES.get(k); }\n\
+        }\n\
+        public static void main(String[] args) throws Exception {\n\
+        int[] got = new int[2];\n\
+        Thread a = new Thread(() -> got[0] = Registry.code(\"c3\"));\n\
+        Thread b = new Thread(() -> got[1] = Registry.code(\"c4\"));\n\
+        a.start(); b.start(); a.join(); b.join();\n\
+        if (got[0] != 3 || got[1] != 4) throw new IllegalStateException(got[0] + \" \" + got[1]);\n\
+        }\n\
+        }\n";
+    let classes = javac(&dir, &[("codes/Main.java", source)]);
+    let ran = rankcheck(
+        &dir,
+        &[
+            "test",
+            "--cp",
+            classes.to_str().unwrap(),
+            "--main",
+            "codes.Main",
+            "--budget",
+            "100",
+            "-j",
+            "1",
+            "--json",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let json: Value = serde_json::from_str(ran.stdout.trim()).unwrap();
+    assert_eq!(json["alone_then_shared"], Value::Null, "{}", ran.both());
+    assert_eq!(json["escalated_from"], Value::Null, "{}", ran.both());
 }

@@ -128,7 +128,9 @@ fn site_table_names_original_instructions() {
             // `passes::real_monitors`).
             SiteKind::MonitorEnter => &[0xc2, 0xb6, 0xb9],
             SiteKind::MonitorExit => &[0xc3, 0xb6, 0xb9],
-            SiteKind::SyncMethodEnter => &[op_at_zero(&s.class, &s.method, &s.descriptor)],
+            SiteKind::SyncMethodEnter | SiteKind::ClassInitBegin => {
+                &[op_at_zero(&s.class, &s.method, &s.descriptor)]
+            }
             SiteKind::SyncMethodExit => &[0, 0xac, 0xad, 0xae, 0xaf, 0xb0, 0xb1],
             SiteKind::Call(_) => &[0xb6, 0xb7, 0xb8, 0xb9],
         };

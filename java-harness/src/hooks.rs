@@ -217,6 +217,13 @@ pub enum Hook {
     /// collections whose own code has none (`ConcurrentHashMap`, …): the call is then one
     /// access of the collection, as it is atomic in the JVM.
     CollectionCall,
+    // --- announcements ---
+    /// First in every static initializer of the program's classes (class file version 49 and
+    /// later): the class. The agent knows from it, without walking the stack, that the thread
+    /// runs a static initializer until the class is initialized; what an initializer does is
+    /// published to every thread by the JVM's class-initialization lock (JVMS §5.5), which the
+    /// model does not see.
+    ClassInitBegin,
 }
 
 /// A JVM method, by owner, name and descriptor (internal names).
@@ -287,6 +294,7 @@ impl Hook {
         Hook::ArrayElementVarHandle,
         Hook::UnsafeObjectFieldOffset,
         Hook::CollectionCall,
+        Hook::ClassInitBegin,
     ];
 
     /// `(method name in RC, descriptor, placement)`.
@@ -390,6 +398,7 @@ impl Hook {
                 Replace,
             ),
             Hook::CollectionCall => ("collectionCall", "(Ljava/lang/Object;ZJ)V", Before),
+            Hook::ClassInitBegin => ("classInitBegin", "(Ljava/lang/Class;J)V", Before),
         }
     }
 
@@ -585,6 +594,8 @@ pub enum SiteKind {
     SyncMethodEnter,
     /// An exit of a synchronized method (its implicit monitorexit), normal or exceptional.
     SyncMethodExit,
+    /// Entry of a static initializer ([`Hook::ClassInitBegin`]).
+    ClassInitBegin,
     /// A replaced call; the hook says which.
     Call(Hook),
 }
@@ -604,6 +615,7 @@ impl SiteKind {
             SiteKind::MonitorExit => "monitor-exit",
             SiteKind::SyncMethodEnter => "sync-method-enter",
             SiteKind::SyncMethodExit => "sync-method-exit",
+            SiteKind::ClassInitBegin => "class-init-begin",
             SiteKind::Call(h) => h.name(),
         }
     }
@@ -622,6 +634,7 @@ impl SiteKind {
             SiteKind::MonitorExit,
             SiteKind::SyncMethodEnter,
             SiteKind::SyncMethodExit,
+            SiteKind::ClassInitBegin,
         ];
         FIXED
             .iter()

@@ -117,6 +117,9 @@ pub struct Config {
     /// (`StringBuffer`, `Hashtable`) in the model's monitor of the receiver (see
     /// `passes::real_monitors`). Off for JDK classes.
     pub real_monitor_calls: bool,
+    /// Begin every static initializer with `Hook::ClassInitBegin` (see there). Off for JDK
+    /// classes.
+    pub class_init_marks: bool,
 }
 
 impl Config {
@@ -133,6 +136,7 @@ impl Config {
             pin_nondeterminism: true,
             atomic_entry: false,
             real_monitor_calls: true,
+            class_init_marks: true,
         }
     }
 
@@ -155,6 +159,7 @@ impl Config {
             pin_nondeterminism: false,
             atomic_entry: true,
             real_monitor_calls: false,
+            class_init_marks: false,
             ..Config::sync_only()
         }
     }

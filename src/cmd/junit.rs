@@ -91,12 +91,12 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
         let began = Instant::now();
         let mut part = json!({"test": test.id, "display_name": test.display_name});
         let ran =
-            search
-                .run(&program)
-                .and_then(|first| match args.search.escalation(&search, &first) {
+            search.run(&program).and_then(|first| {
+                match super::search_args::Escalation::due(&search, &first) {
                     Some(e) => e.run_again(&search, &program, first, progress_label(i)),
                     None => Ok(first),
-                });
+                }
+            });
         let (verdict, executions) = match ran {
             Ok(result) => {
                 if search.shard.is_some() {

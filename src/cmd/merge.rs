@@ -83,6 +83,14 @@ fn merge_search(args: &Args, files: &[ShardFile]) -> anyhow::Result<Outcome> {
     if bugs.is_empty() && inconclusive.is_empty() {
         say(format!("coverage: {}", text(&merged["coverage"])));
     }
+    if let Some(w) = merged["escalation_due"].as_str() {
+        eprintln!("rankcheck: warning: {w}");
+    } else if let Some(w) = merged["alone_then_shared"]
+        .as_str()
+        .filter(|_| bugs.is_empty())
+    {
+        eprintln!("rankcheck: warning: {w}");
+    }
     if args.json {
         crate::error::set_json_report(merged.clone());
     }
@@ -135,6 +143,9 @@ fn merge_junit(args: &Args, files: &[ShardFile]) -> anyhow::Result<Outcome> {
             }
             "inconclusive" => line += &format!(": {}", text(&t["error"])),
             _ => {}
+        }
+        if let Some(w) = t["escalation_due"].as_str() {
+            line += &format!("\n  warning: {w}");
         }
         if args.json {
             eprintln!("{line}");

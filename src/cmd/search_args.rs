@@ -252,6 +252,33 @@ pub struct Escalation {
 }
 
 impl Escalation {
+    /// Whether the clean, whole search `first` is to be run again with `--jdk-collections
+    /// all`: its executions say interleavings inside collections went unexplored, and the user
+    /// named no mode (a user who names `on` keeps one search and the warning; a shard keeps
+    /// one, and `merge` says what the second would be).
+    pub fn due(search: &Search, first: &SearchResult) -> Option<Escalation> {
+        let clean = first.bugs.is_empty()
+            && first.inconclusive.is_empty()
+            && first.unreproduced.is_empty()
+            && !first.finished.time_limited;
+        // Too little of `--time-limit` left for a second search (a tenth of it, at least).
+        let out_of_time = search
+            .time_limit
+            .is_some_and(|t| first.finished.seconds >= t.as_secs_f64() * 0.9);
+        if !clean || out_of_time || search.shard.is_some() || !search.escalate {
+            return None;
+        }
+        let hit = crate::driver::session::alone_then_shared(&first.finished.counted);
+        (hit > 0).then(|| Escalation {
+            executions: first.finished.executions,
+            seconds: first.finished.seconds,
+            warning: format!(
+                "in {hit} of them a thread used a JDK collection alone while a thread that \
+                 touched it later was running (no switch inside those uses was explored)"
+            ),
+        })
+    }
+
     /// Says why, then runs `search` again with `--jdk-collections all` (progress labelled
     /// `label`): the second search's result, with the first's nondeterminism findings.
     pub fn run_again(
@@ -268,6 +295,7 @@ impl Escalation {
         ));
         let mut all = search.clone();
         all.jdk_collections = "all".into();
+        all.escalate = false;
         // `--time-limit` is the whole command's: the second search gets what the first left.
         all.time_limit = search
             .time_limit
@@ -282,37 +310,6 @@ impl Escalation {
 }
 
 impl SearchArgs {
-    /// Whether the clean, whole search `first` is to be run again with `--jdk-collections
-    /// all`: its executions say interleavings inside collections went unexplored, and the user
-    /// named no mode (a user who names `on` keeps one search and the warning).
-    pub fn escalation(&self, search: &Search, first: &SearchResult) -> Option<Escalation> {
-        let clean = first.bugs.is_empty()
-            && first.inconclusive.is_empty()
-            && first.unreproduced.is_empty()
-            && !first.finished.time_limited;
-        // Too little of `--time-limit` left for a second search (a tenth of it, at least).
-        let out_of_time = search
-            .time_limit
-            .is_some_and(|t| first.finished.seconds >= t.as_secs_f64() * 0.9);
-        if !clean
-            || out_of_time
-            || search.shard.is_some()
-            || self.jdk_collections.is_some()
-            || search.jdk_collections != "on"
-        {
-            return None;
-        }
-        let hit = crate::driver::session::alone_then_shared(&first.finished.counted);
-        (hit > 0).then(|| Escalation {
-            executions: first.finished.executions,
-            seconds: first.finished.seconds,
-            warning: format!(
-                "in {hit} of them a thread used a JDK collection alone while a thread that \
-                 touched it later was running (no switch inside those uses was explored)"
-            ),
-        })
-    }
-
     /// The search these flags describe, checked (one JVM per core unless `-j`).
     pub fn search(&self) -> anyhow::Result<Search> {
         let info = self.strategy.checked()?;
@@ -349,6 +346,7 @@ impl SearchArgs {
             jvm_args: self.jvm.jvm_arg.clone(),
             cpus: self.jvm.cpus.map(usize::from),
             jdk_collections: self.jdk_collections.clone().unwrap_or_else(|| "on".into()),
+            escalate: self.jdk_collections.is_none(),
             out: self.report.out.clone(),
             // The command that runs the search shows the progress (`driver::progress`).
             progress: None,

@@ -108,7 +108,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     let due = if args.selective {
         None
     } else {
-        args.search.escalation(&search, &first)
+        super::search_args::Escalation::due(&search, &first)
     };
     let (result, escalation) = match due {
         Some(e) => (

@@ -70,6 +70,10 @@ pub struct Search {
     /// Field and array accesses inside the JDK's collections are scheduling points: `on`
     /// (once a second thread touched the object), `all` (always) or `off`.
     pub jdk_collections: String,
+    /// `jdk_collections` is the default's `on` (not named): a clean search that may have
+    /// skipped switches inside collections is run again with `all` (`cmd::search_args`); a
+    /// shard cannot, and its merge says so.
+    pub escalate: bool,
     /// Report folders go here.
     pub out: PathBuf,
     /// Where executions, bugs and phases are counted for the progress shown (`None`: nowhere).
@@ -196,6 +200,7 @@ impl Search {
             jvm_args: Vec::new(),
             cpus: None,
             jdk_collections: "on".into(),
+            escalate: false,
             out,
             progress: None,
             // A sweep runs hundreds of searches: one more JVM each is too dear there.

@@ -36,6 +36,7 @@ pub fn shard_body(search: &Search, result: &SearchResult, program: &Program) -> 
         "budget": search.budget,
         "keep_going": search.keep_going,
         "prune": search.prune,
+        "escalate": search.escalate,
         "counted": f.counted,
         "bugs": result.bugs.iter().map(|b| b.to_json()).collect::<Vec<_>>(),
         "inconclusive": inconclusive,
@@ -111,6 +112,12 @@ pub fn merge_bodies(bodies: &[&Value]) -> anyhow::Result<Value> {
         .filter_map(|b| b["seconds"].as_f64())
         .fold(0.0, f64::max);
     let first_report = bugs.first().cloned().unwrap_or(Value::Null);
+    let unreproduced = all("unreproduced");
+    let time_limited = bodies.iter().any(|b| b["time_limited"] == true);
+    let clean = bugs.is_empty() && inconclusive.is_empty() && unreproduced.is_empty();
+    let escalation_due = (clean && !time_limited && bodies.iter().all(|b| b["escalate"] == true))
+        .then(|| escalation_due(&counted))
+        .flatten();
     Ok(json!({
         "bug": !bugs.is_empty(),
         "executions": counted.len(),
@@ -126,12 +133,31 @@ pub fn merge_bodies(bodies: &[&Value]) -> anyhow::Result<Value> {
         "bugs": bugs,
         "uninstrumented_classes": first["uninstrumented_classes"],
         "instrumentation_warnings": first["instrumentation_warnings"],
-        "unreproduced": all("unreproduced"),
+        "unreproduced": unreproduced,
         "inconclusive": inconclusive,
-        "time_limited": bodies.iter().any(|b| b["time_limited"] == true),
+        "time_limited": time_limited,
         "nondeterminism": all("nondeterminism"),
         "alone_then_shared": super::session::alone_then_shared_warning(&counted),
+        "escalation_due": escalation_due,
     }))
+}
+
+/// What the unsharded search would do after a clean first search whose executions used a
+/// collection alone while another thread ran (`cmd::search_args::Escalation`): search again
+/// with `--jdk-collections all`. No shard can decide that from its own part, so the merge says
+/// it, and how to run that second search in shards.
+fn escalation_due(counted: &[Counted]) -> Option<String> {
+    let hit = super::session::alone_then_shared(counted);
+    (hit > 0).then(|| {
+        format!(
+            "in {hit} of the {} execution(s) a thread used a JDK collection alone while a thread \
+             that touched it later was running, so the unsharded search would now search again \
+             with --jdk-collections all (the same budget); a shard sees only its part and cannot: \
+             run every shard again with --jdk-collections all and merge those folders for that \
+             search's verdict",
+            counted.len()
+        )
+    })
 }
 
 /// The bodies of a partitioned enumeration's shards with every execution numbered as the
@@ -265,6 +291,9 @@ pub fn merge_tests(files: &[ShardFile]) -> anyhow::Result<Value> {
         let m = merged.unwrap_or_default();
         row["executions"] = m["executions"].clone();
         row["seconds"] = m["seconds"].clone();
+        if m["escalation_due"].is_string() {
+            row["escalation_due"] = m["escalation_due"].clone();
+        }
         for key in ["strategy", "bounds", "seed"] {
             row[key] = searches[0][key].clone();
         }

@@ -128,31 +128,61 @@ impl Control {
     /// Whether a class this thread prepared may still be being initialized (the cheap test
     /// before the stack walk of [`in_clinit`](Self::in_clinit)).
     pub(super) fn initializing(&self) -> bool {
-        PENDING_INIT.with(|p| {
-            let mut pending = p.borrow_mut();
-            if pending.is_empty() {
-                return false;
-            }
-            let done = crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED
-                | crate::jvmti_sys::JVMTI_CLASS_STATUS_ERROR;
-            let env = crate::ffi::current_env();
-            pending.retain(|&k| {
-                let finished = self.jvmti.class_status(k).map_or(true, |s| s & done != 0);
-                if finished && !env.is_null() {
+        self.any_uninitialized(&PENDING_INIT)
+    }
+
+    /// Forgets this thread's pending and running class initializations (at its end).
+    pub(super) fn forget_pending(env: *mut JNIEnv) {
+        for list in [&PENDING_INIT, &RUNNING_INIT] {
+            list.with(|p| {
+                for k in p.borrow_mut().drain(..) {
                     crate::ffi::delete_global(env, k);
                 }
-                !finished
             });
-            !pending.is_empty()
+        }
+    }
+
+    /// `RC.classInitBegin`: the current thread begins the static initializer of the program's
+    /// class `klass`.
+    pub fn class_init_begun(&self, env: *mut JNIEnv, klass: jni::sys::jclass) {
+        if current().is_none() || klass.is_null() {
+            return;
+        }
+        let global = crate::ffi::new_global(env, klass);
+        RUNNING_INIT.with(|r| r.borrow_mut().push(global));
+    }
+
+    /// Whether the current thread runs the static initializer of one of the program's classes
+    /// (one it began and that is not initialized yet): no stack walk, one thread-local look
+    /// while it runs none.
+    pub(super) fn running_program_init(&self) -> bool {
+        self.any_uninitialized(&RUNNING_INIT)
+    }
+
+    /// Whether `classes` (this thread's) still holds a class not initialized yet; drops the
+    /// others.
+    fn any_uninitialized(&self, classes: &'static ClassList) -> bool {
+        classes.with(|c| {
+            let mut classes = c.borrow_mut();
+            if classes.is_empty() {
+                return false;
+            }
+            self.drop_initialized(&mut classes);
+            !classes.is_empty()
         })
     }
 
-    /// Forgets this thread's pending classes (at its end).
-    pub(super) fn forget_pending(env: *mut JNIEnv) {
-        PENDING_INIT.with(|p| {
-            for k in p.borrow_mut().drain(..) {
+    /// Removes (and frees) the classes of `classes` whose initialization has ended.
+    fn drop_initialized(&self, classes: &mut Vec<jni::sys::jclass>) {
+        let done = crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED
+            | crate::jvmti_sys::JVMTI_CLASS_STATUS_ERROR;
+        let env = crate::ffi::current_env();
+        classes.retain(|&k| {
+            let finished = self.jvmti.class_status(k).map_or(true, |s| s & done != 0);
+            if finished && !env.is_null() {
                 crate::ffi::delete_global(env, k);
             }
+            !finished
         });
     }
 

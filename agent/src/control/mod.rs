@@ -32,7 +32,7 @@ use scheduler::{
     Decision, ExecError, Execution, Loc, ObjId, Op, OpKind, OpOutcome, SiteId, Stop, ThreadId,
     ThreadStatus, VarId,
 };
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -66,9 +66,15 @@ thread_local! {
     /// Classes with a static initializer that this thread prepared and that were
     /// not initialized yet when last looked at (JNI global references): while there are any,
     /// the thread may be running a static initializer, and scheduling points look at its stack.
-    static PENDING_INIT: std::cell::RefCell<Vec<jni::sys::jclass>> =
-        const { std::cell::RefCell::new(Vec::new()) };
+    static PENDING_INIT: RefCell<Vec<jni::sys::jclass>> = const { RefCell::new(Vec::new()) };
+    /// The program's classes whose static initializer this thread began (`RC.classInitBegin`)
+    /// and that were not initialized yet when last looked at (JNI global references).
+    static RUNNING_INIT: RefCell<Vec<jni::sys::jclass>> = const { RefCell::new(Vec::new()) };
 }
+
+/// A thread's list of classes (JNI global references), as [`PENDING_INIT`] and
+/// [`RUNNING_INIT`] hold them.
+type ClassList = std::thread::LocalKey<RefCell<Vec<jni::sys::jclass>>>;
 
 fn current() -> Option<(u32, ThreadId)> {
     ME.with(|m| m.get())

@@ -110,7 +110,14 @@ impl ExecView<'_> {
         // program's objects between the search and a replay.
         let ex = &mut *self.ex;
         let id = control.known_id(ex, obj);
-        let started = u32::try_from(ex.threads.len()).unwrap_or(u32::MAX);
+        // What the program's static initializers do is published to every thread by the
+        // class-initialization lock, and is never preempted: no use alone there is a blind
+        // spot, as if no thread had been running.
+        let started = if control.running_program_init() {
+            0
+        } else {
+            u32::try_from(ex.threads.len()).unwrap_or(u32::MAX)
+        };
         !ex.confinement
             .touch(id, self.me, started, self.events.len(), write)
     }

@@ -162,6 +162,25 @@ fn find_super_call(code: &CodeAttr, cp: &ConstantPool) -> Option<usize> {
     None
 }
 
+/// `ldc_w <this class>; ldc2_w <site>; invokestatic RC.classInitBegin` first in a static
+/// initializer (`ldc` of a class needs class file version 49).
+fn class_init_mark(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
+    if !ctx.config.class_init_marks || ctx.method_name != "<clinit>" || ctx.major < 49 {
+        return Ok(());
+    }
+    let [a, b] = ctx.this_class.to_be_bytes();
+    let mut v = vec![op::LDC_W, a, b];
+    v.extend(ctx.site_and_hook(
+        SiteKind::ClassInitBegin,
+        0,
+        String::new(),
+        Hook::ClassInitBegin,
+    )?);
+    ctx.edits.prologue.extend(v);
+    ctx.edits.need_stack(3);
+    Ok(())
+}
+
 /// Instruments one method; `None` when nothing changed.
 fn instrument_method(ctx: &mut MethodCtx) -> Result<Option<Vec<u8>>, RewriteError> {
     let code = ctx.code;
@@ -173,6 +192,7 @@ fn instrument_method(ctx: &mut MethodCtx) -> Result<Option<Vec<u8>>, RewriteErro
     // monitor's bridge share an instruction, the first's code before the second's, so the
     // order only fixes the order of site numbers within an instruction.
     sync::on_method_entry(ctx)?;
+    class_init_mark(ctx)?;
     if ctx.config.atomic_entry {
         atomics::on_method_entry(ctx)?;
     }

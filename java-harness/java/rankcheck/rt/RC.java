@@ -91,6 +91,10 @@ public final class RC {
         } else if (Trace.ON) Trace.access(array, site);
     }
 
+    public static void classInitBegin(Class<?> c, long site) {
+        if (on) nClassInitBegin(c);
+    }
+
     public static void allocated(Object obj, long site) {
         if (on) nAllocated(obj, site);
         else if (Trace.ON) Trace.allocated(obj, site);
@@ -601,6 +605,7 @@ public final class RC {
 
     private static native void nAccess(Object obj, int index, long site, boolean write);
     private static native void nAllocated(Object obj, long site);
+    private static native void nClassInitBegin(Class<?> c);
     private static native void nMonitorEnter(Object obj, long site);
     private static native void nMonitorExit(Object obj, long site);
     private static native int nWait(Object obj, long millis, long site);
