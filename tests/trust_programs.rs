@@ -561,3 +561,43 @@ fn hundred_million_tracked_accesses_is_no_bug() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `name`'s fixed variant ends under every strategy and gets no report in 2,000 executions;
+/// `name` itself is a deadlock whose message holds `needle`, found within 300 executions and
+/// replayed.
+fn deadlock_found_and_fix_clean(name: &str, needle: &str) {
+    let fixed = format!("{name}Fixed");
+    spin_ends_under_every_strategy(&fixed);
+    fixed_gets_no_report(&fixed);
+    let dir = scratch(&format!("trust-{name}"));
+    let manifest = program_dir("tests/programs", name);
+    let (ran, json) = test_manifest(
+        &dir,
+        &manifest,
+        &["--budget", "300", "--seed", "1", "-j", "1"],
+    );
+    assert_eq!(ran.code, 1, "{}\n{}", troubles(&json), ran.both());
+    let bug = &json["bugs"][0];
+    assert_eq!(bug["kind"], "deadlock", "{bug}");
+    let message = bug["message"].as_str().unwrap_or("");
+    assert!(message.contains(needle), "{message}");
+    assert_report_replays(&dir, &json, name);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `synchronized (t) { while (t.isAlive()) t.wait(); }`: woken by the notifyAll the JVM does on
+/// a `Thread` object as its thread ends, a correct program. Without the `isAlive()` check, the
+/// worker that ended before main waited is a deadlock.
+#[test]
+fn waiting_on_a_worker_thread_object_is_woken_by_its_end() {
+    deadlock_found_and_fix_clean("WaitOnWorkerThread", "Object.wait on java.lang.Thread");
+}
+
+/// Static initializers that wait for other threads (a join, a pool task's `Future.get()`) let
+/// the others run there: a correct program. When the helper calls back into the class being
+/// initialized, it waits for that initialization for ever (JVMS §5.5): a deadlock, named as
+/// one.
+#[test]
+fn a_static_initializer_that_waits_for_another_thread() {
+    deadlock_found_and_fix_clean("InitJoinsLoader", "Main$Catalog to be initialized");
+}

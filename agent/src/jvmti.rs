@@ -88,6 +88,19 @@ impl Jvmti {
         Ok(state as u32)
     }
 
+    /// Whether `thread` waits for, or to enter, a monitor (JVMTI `GetCurrentContendedMonitor`):
+    /// also true of a wait inside the JVM itself, such as for a class another thread is
+    /// initializing (JVMS §5.5), where its state stays runnable.
+    pub fn waits_on_monitor(self, thread: jobject) -> bool {
+        let mut monitor: jobject = std::ptr::null_mut();
+        let err = call!(self.0, GetCurrentContendedMonitor, thread, &mut monitor);
+        if monitor.is_null() {
+            return false;
+        }
+        crate::ffi::delete_local(crate::ffi::current_env(), monitor);
+        err == jvmtiError_JVMTI_ERROR_NONE
+    }
+
     /// CPU time the thread has used, in nanoseconds.
     pub fn cpu_time(self, thread: jobject) -> JResult<u64> {
         let mut nanos: jlong = 0;

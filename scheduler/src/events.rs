@@ -18,7 +18,9 @@ pub struct Event {
     /// The variable of an access; the answer of a thread query ([`Op::is_thread_query`]: the
     /// `Thread.State` ordinal, the count of live threads), so that two executions whose query
     /// saw different answers have different happens-before graphs (HB pruning must not take
-    /// one for the other); `VarId::UNKNOWN` otherwise.
+    /// one for the other); for an `End`, the thread's own `Thread` object when its monitor was
+    /// in use (the end woke its waiters: [`Execution::thread_object`](crate::Execution::thread_object));
+    /// `VarId::UNKNOWN` otherwise.
     pub var: VarId,
     /// The announcing site (`0` for `Begin`, `End`, `WaitReturn`).
     pub site: SiteId,
@@ -56,6 +58,15 @@ impl Event {
     pub(crate) fn answered(self, answer: u32) -> Event {
         Event {
             var: VarId(answer),
+            ..self
+        }
+    }
+
+    /// This `End`, labelled with the thread's own `Thread` object, whose waiters it woke. Object
+    /// ids are numbered per execution from 1 and stay far below `u32::MAX`.
+    pub(crate) fn ended_on(self, obj: crate::ObjId) -> Event {
+        Event {
+            var: VarId(obj.0 as u32),
             ..self
         }
     }

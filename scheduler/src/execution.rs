@@ -234,6 +234,9 @@ struct ThreadState {
     /// The virtual time at which its pending timed wait, join or park times out (set when the
     /// operation is announced, or for a wait performed).
     deadline: u64,
+    /// Its own `Thread` object, when a monitor operation named it: ending takes that monitor
+    /// and wakes every thread waiting on it ([`Execution::thread_object`]).
+    object: Option<ObjId>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -649,6 +652,33 @@ impl<S: Strategy> Execution<S> {
         })
     }
 
+    /// Whether `t`, running, would wait if it announced `op` now: a `wait`, or a join, park or
+    /// monitor entry that is not enabled at once (a timed one that could only time out
+    /// counts: it would wait out its time).
+    pub fn would_block(&self, t: ThreadId, op: &Op) -> bool {
+        match op {
+            Op::Wait { .. } => true,
+            Op::Join { .. } | Op::Park { .. } | Op::MonitorEnter { .. } => self
+                .threads
+                .get(t.index())
+                .is_none_or(|s| self.enabled_via(t, s, op) != Some(Via::Ready)),
+            _ => false,
+        }
+    }
+
+    /// Tells the model that `obj` is thread `t`'s own `Thread` object, before `t` announces
+    /// [`Op::End`]. The JVM ends a thread by taking that object's monitor, marking the thread
+    /// terminated and waking every thread waiting on it, in one stretch under the monitor
+    /// (`join` is built on it; programs also write `synchronized (t) { while (t.isAlive())
+    /// t.wait(); }`). So `End` is then enabled only while no other thread holds the monitor,
+    /// and performing it wakes the monitor's waiters (when no monitor operation named `obj`,
+    /// nothing changes).
+    pub fn thread_object(&mut self, t: ThreadId, obj: ObjId) -> Result<(), ExecError> {
+        self.thread(t)?;
+        self.threads[t.index()].object = Some(obj);
+        Ok(())
+    }
+
     fn monitor_owner(&self, obj: ObjId) -> Option<ThreadId> {
         self.monitor_of
             .get(&obj)
@@ -681,6 +711,10 @@ impl<S: Strategy> Execution<S> {
                     None
                 }
             }
+            Op::End => match s.object.and_then(|obj| self.monitor_owner(obj)) {
+                Some(o) if o != t => None,
+                _ => Some(Via::Ready),
+            },
             Op::Join { target, timed, .. } => {
                 if self.threads[target.index()].finished {
                     Some(Via::Ready)
@@ -888,21 +922,21 @@ impl<S: Strategy> Execution<S> {
     }
 
     /// The running thread `running` performs `next` at once, with no choice of thread: for an
-    /// operation the model must see where no thread switch may happen (a thread started by a
-    /// static initializer, which holds the class's initialization lock). It counts as a step
-    /// and a schedule choice of `running`, and strategies hear of it as a skipped step (as in
-    /// a quiet stretch), so a replay stays in step. Only for operations that are enabled now:
-    /// `Start`, data accesses, `MonitorEnter` of a monitor free or already `running`'s (one
-    /// entered inside a quiet stretch, or inside a synchronized JDK method, learnt
-    /// afterwards) and `MonitorExit` (one left where no scheduling point saw it).
+    /// operation the model must see where no thread switch may happen (inside a static
+    /// initializer, which holds the class's initialization lock: a thread it starts, a permit
+    /// it gives, an interrupt, a notify, a query answered from the model; a monitor entered
+    /// inside a quiet stretch or a synchronized JDK method, learnt afterwards). It counts as a
+    /// step and a schedule choice of `running`, and strategies hear of it as a skipped step
+    /// (as in a quiet stretch), so a replay stays in step. Only for operations enabled now,
+    /// and never `Begin`, `End`, `Wait` or `WaitReturn` (a wait always lets others run).
     pub fn perform_now(&mut self, running: ThreadId, next: Op) -> Result<Decision, ExecError> {
         if self.phase != Phase::Live {
             return Err(ExecError::Ended);
         }
         let state = self.thread(running)?;
-        let allowed = matches!(
+        let allowed = !matches!(
             next,
-            Op::Start { .. } | Op::Access { .. } | Op::MonitorEnter { .. } | Op::MonitorExit { .. }
+            Op::Begin | Op::End | Op::Wait { .. } | Op::WaitReturn { .. }
         );
         if self.running != Some(running)
             || state.pending.is_some()
@@ -961,6 +995,10 @@ impl<S: Strategy> Execution<S> {
         self.push_event(match outcome {
             OpOutcome::State(state) => event.answered(state.java_ordinal()),
             OpOutcome::Count(n) => event.answered(n),
+            OpOutcome::Woke(_) if op == Op::End => match self.threads[picked.index()].object {
+                Some(obj) => event.ended_on(obj),
+                None => event,
+            },
             _ => event,
         });
         if let Op::Exit { status, .. } = op {
@@ -979,7 +1017,19 @@ impl<S: Strategy> Execution<S> {
             Op::Begin | Op::Access { .. } | Op::Exit { .. } => OpOutcome::Normal,
             Op::End => {
                 self.threads[ti].finished = true;
-                OpOutcome::Normal
+                let object = self.threads[ti].object;
+                match object.and_then(|obj| self.monitor_of.get(&obj)) {
+                    Some(&m) => {
+                        let woken = std::mem::take(&mut self.monitors[m as usize].waiters);
+                        for &w in &woken {
+                            if let Some(ws) = self.threads[w.index()].waiting.as_mut() {
+                                ws.notified = true;
+                            }
+                        }
+                        OpOutcome::Woke(woken)
+                    }
+                    None => OpOutcome::Normal,
+                }
             }
             Op::MonitorEnter { obj, .. } => {
                 let m = self.monitor_index(obj) as usize;

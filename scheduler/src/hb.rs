@@ -14,13 +14,42 @@
 //! interleaving, incremental, and the same for every prefix that executed the same event set.
 
 use crate::events::Event;
-use crate::ids::ThreadId;
+use crate::ids::{ThreadId, VarId};
 use crate::op::{Op, OpKind};
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::HashMap;
 
 /// A conflict key: a memory location, a monitor, a thread's lifecycle, a park permit…
 pub type Key = u64;
+
+/// The keys one event touches: none, one, or two (a thread's end writes its lifecycle key and,
+/// when it woke the waiters of its own `Thread` object, that monitor's key).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Touches {
+    keys: [(Key, Mode); 2],
+    len: u8,
+}
+
+impl Touches {
+    const NONE: Touches = Touches {
+        keys: [(0, Mode::Read); 2],
+        len: 0,
+    };
+
+    fn one(key: Key, mode: Mode) -> Touches {
+        Touches::NONE.and(key, mode)
+    }
+
+    fn and(mut self, key: Key, mode: Mode) -> Touches {
+        self.keys[usize::from(self.len)] = (key, mode);
+        self.len += 1;
+        self
+    }
+
+    pub fn as_slice(&self) -> &[(Key, Mode)] {
+        &self.keys[..usize::from(self.len)]
+    }
+}
 
 /// How an event touches a key. Reads of the same key commute; everything else conflicts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -285,10 +314,11 @@ impl HbTracker {
 /// lifecycle key of the thread concerned (so start → begin and end → join are edges); interrupts
 /// and interrupt queries write the target's interrupt-flag key; park/unpark the target's permit
 /// key; `Exit` a global key; a thread-status query reads the target's lifecycle key.
-/// `Sleep`/`Yield`/`LiveThreads` touch nothing. A thread query's label holds its answer
+/// `Sleep`/`Yield`/`LiveThreads` touch nothing. An `End` that woke the waiters of its thread's
+/// `Thread` object also writes that monitor. A thread query's label holds its answer
 /// ([`Event::var`]), so prefixes whose queries saw different states never share a hash. Treating a sync operation as a write
 /// over-approximates dependence, which can only make pruning prune less, never wrongly.
-pub fn event_touches(e: &Event) -> (u64, Option<(Key, Mode)>) {
+pub fn event_touches(e: &Event) -> (u64, Touches) {
     const LOC: u64 = 1;
     const MONITOR: u64 = 2;
     const LIFECYCLE: u64 = 3;
@@ -298,26 +328,29 @@ pub fn event_touches(e: &Event) -> (u64, Option<(Key, Mode)>) {
     let label = mix_all([e.kind as u64, e.target, u64::from(e.var.0), e.site as u64]);
     let key = |space: u64| key_in(space, e.target);
     let touch = match e.kind {
-        OpKind::Read => Some((key(LOC), Mode::Read)),
-        OpKind::Write => Some((key(LOC), Mode::Write)),
+        OpKind::Read => Touches::one(key(LOC), Mode::Read),
+        OpKind::Write => Touches::one(key(LOC), Mode::Write),
         OpKind::MonitorEnter
         | OpKind::MonitorExit
         | OpKind::Wait
         | OpKind::WaitReturn
         | OpKind::Notify
-        | OpKind::NotifyAll => Some((key(MONITOR), Mode::Write)),
+        | OpKind::NotifyAll => Touches::one(key(MONITOR), Mode::Write),
+        // An end that woke its `Thread` object's waiters names that object (see `Event::var`).
+        OpKind::End if e.var != VarId::UNKNOWN => Touches::one(key(LIFECYCLE), Mode::Write)
+            .and(key_in(MONITOR, u64::from(e.var.0)), Mode::Write),
         OpKind::Start | OpKind::Begin | OpKind::End | OpKind::Join => {
-            Some((key(LIFECYCLE), Mode::Write))
+            Touches::one(key(LIFECYCLE), Mode::Write)
         }
         // `isAlive()` seeing the end is an edge (JLS 17.4.4, like `join`); two queries commute.
-        OpKind::ThreadStatus => Some((key(LIFECYCLE), Mode::Read)),
+        OpKind::ThreadStatus => Touches::one(key(LIFECYCLE), Mode::Read),
         OpKind::Interrupt | OpKind::Interrupted | OpKind::IsInterrupted => {
-            Some((key(INTERRUPT), Mode::Write))
+            Touches::one(key(INTERRUPT), Mode::Write)
         }
-        OpKind::Park | OpKind::Unpark => Some((key(PERMIT), Mode::Write)),
-        OpKind::Exit => Some((key_in(EXIT, 0), Mode::Write)),
+        OpKind::Park | OpKind::Unpark => Touches::one(key(PERMIT), Mode::Write),
+        OpKind::Exit => Touches::one(key_in(EXIT, 0), Mode::Write),
         // `activeCount()` orders nothing (the JLS gives it no edge); its label holds its answer.
-        OpKind::Sleep | OpKind::Yield | OpKind::LiveThreads => None,
+        OpKind::Sleep | OpKind::Yield | OpKind::LiveThreads => Touches::NONE,
     };
     (label, touch)
 }

@@ -195,12 +195,13 @@ impl Control {
         let epoch = st.epoch;
         let mut last_progress = super::watchdog::Stillness::start();
         loop {
-            let ex = st.exec.as_mut().unwrap();
+            let State { exec, model, .. } = &mut *st;
+            let ex = exec.as_mut().unwrap();
             if ex.end.is_some() && ex.stacks_ready {
                 break;
             }
             if ex.end.is_none() {
-                if let Some(end) = self.watchdog(ex, &mut last_progress) {
+                if let Some(end) = self.watchdog(ex, model, &mut last_progress) {
                     drop(st);
                     self.end_execution(epoch, end);
                     st = self.lock();

@@ -83,11 +83,20 @@ impl Control {
                 && self.initializing()
                 && self.in_clinit(&mut st.clinit_methods));
         let counted = untracked || app_clinit;
-        if not_a_point {
-            // A thread a static initializer starts (a pool it prestarts) must still be a model
-            // thread, or it would run uncontrolled: its start is performed at once, without a
-            // choice of thread. (The JDK's own threads, started under JDK code, stay its own.)
-            if matches!(op, Op::Start { .. }) && !op.site().is_some_and(jdk_own) {
+        // A static initializer that waits (joins the thread it started, waits for a task of a
+        // pool, takes a lock another thread holds) must let the others run, or nothing ever
+        // would: that wait is a scheduling point, where the thread cannot go on anyway.
+        let waits_in_init = not_a_point
+            && !untracked
+            && !op.site().is_some_and(jdk_own)
+            && st.model.would_block(me, &op);
+        if not_a_point && !waits_in_init {
+            // What a static initializer does to other threads must reach the model, or it would
+            // be lost: a thread it starts (a pool it prestarts) would run uncontrolled, a permit
+            // it gives or an interrupt it sends would never wake anyone, a query would get the
+            // JVM's answer. So it is performed at once, without a choice of thread. (The JDK's
+            // own uses stay its own; monitors are learnt at the next point; accesses below.)
+            if performed_in_init(&op) && !op.site().is_some_and(jdk_own) {
                 let decision = st.model.perform_now(me, op);
                 return self.settle(st, epoch, me, decision, Mode::Condvar);
             }
@@ -359,4 +368,20 @@ impl Control {
             st = cv.wait(st).unwrap_or_else(|e| e.into_inner());
         }
     }
+}
+
+/// Whether `op`, met where there is no scheduling point (a static initializer), is performed
+/// in the model at once: everything with an effect on the model or an answer from it, but
+/// accesses (counted as steps), monitors (learnt at the next point) and the lifecycle.
+fn performed_in_init(op: &Op) -> bool {
+    !matches!(
+        op,
+        Op::Begin
+            | Op::End
+            | Op::Access { .. }
+            | Op::MonitorEnter { .. }
+            | Op::MonitorExit { .. }
+            | Op::Wait { .. }
+            | Op::WaitReturn { .. }
+    )
 }

@@ -156,6 +156,7 @@ impl Control {
             self.settle(st, epoch, me, decision, Mode::Leave);
             return;
         }
+        self.announce_thread_object(&mut st, me);
         let decision = st.model.announce(me, Op::End);
         let Turn::Go(_) = self.settle(st, epoch, me, decision, Mode::Condvar) else {
             return;
@@ -183,6 +184,28 @@ impl Control {
         }
         let decision = st.model.thread_finished(me);
         self.settle(st, epoch, me, decision, Mode::Leave);
+    }
+
+    /// Tells the model `me`'s own `Thread` object before its `End`: when a monitor operation
+    /// of the execution named it by the time the end is performed, the end waits for that
+    /// monitor and wakes its waiters, as the JVM's does. (`Thread.start` gave the object its
+    /// final id; the main thread's has one only if the program used it.)
+    fn announce_thread_object(&self, st: &mut State, me: ThreadId) {
+        let Some(ex) = st.exec.as_ref() else {
+            return;
+        };
+        let thread = ex.threads[me.index()].thread;
+        if thread.is_null() {
+            return;
+        }
+        // The object's id if it has a final one: a monitor operation would have given it.
+        let Some(id) = self
+            .tagged_id(ex.epoch, thread)
+            .filter(|id| id & PROVISIONAL_ID == 0)
+        else {
+            return;
+        };
+        let _ = st.model.thread_object(me, ObjId(id));
     }
 
     /// `Thread.start` was announced and performed: `child` is the new thread's id.

@@ -28,7 +28,12 @@ impl Stillness {
 impl Control {
     /// The watchdog: the wall-clock bound, and the running thread blocked where rankcheck
     /// cannot see.
-    pub(super) fn watchdog(&self, ex: &mut Exec, last: &mut Stillness) -> Option<End> {
+    pub(super) fn watchdog(
+        &self,
+        ex: &mut Exec,
+        model: &Model,
+        last: &mut Stillness,
+    ) -> Option<End> {
         let timeout = Duration::from_millis(self.options.timeout_ms);
         if ex.started.elapsed() > timeout {
             let running = self.running_description(ex);
@@ -90,7 +95,23 @@ impl Control {
                 .find(|f| !f.starts_with("at rankcheck."))
                 .map(|f| format!(" {f}"))
                 .unwrap_or_default();
-            let what = if jvmti::is_blocked(state) {
+            let init_wait =
+                (idle && !jvmti::is_blocked(state) && self.jvmti.waits_on_monitor(rec.thread))
+                    .then(|| self.class_init_wait(ex, model, id))
+                    .flatten();
+            if let Some((message, true)) = init_wait {
+                return Some(End {
+                    kind: "deadlock",
+                    bug: true,
+                    message,
+                    bound: None,
+                    exit_status: None,
+                    trace: None,
+                });
+            }
+            let what = if let Some((what, _)) = init_wait {
+                what
+            } else if jvmti::is_blocked(state) {
                 format!(
                     "t{id} ({}) is {}{place} where rankcheck cannot see it, and nothing else may \
                      run; it has not moved for {} ms",
@@ -126,6 +147,88 @@ impl Control {
             exit_status: None,
             trace: None,
         })
+    }
+
+    /// The running thread `stuck` waits, runnable, on a monitor inside the JVM: it waits for
+    /// a class that another thread is initializing (JVMS §5.5). Finds that thread: one not
+    /// running whose stack is inside a static initializer. Says what happens, and whether it
+    /// is a deadlock of the program (`true`): the initializing thread is blocked in the model
+    /// inside the initializer (it joins `stuck`, waits for a task `stuck` runs, wants a lock
+    /// `stuck` holds) and no other thread can run, so nothing can ever go on, in any JVM.
+    fn class_init_wait(&self, ex: &Exec, model: &Model, stuck: usize) -> Option<(String, bool)> {
+        let waiter = &ex.threads[stuck];
+        for (u, rec) in ex.threads.iter().enumerate() {
+            if u == stuck || rec.thread.is_null() || rec.finished || rec.place == Place::Gone {
+                continue;
+            }
+            let stack = self.jvmti.stack(rec.thread, 64).unwrap_or_default();
+            let Some(init) = stack.iter().find(|f| f.contains(".<clinit>(")) else {
+                continue;
+            };
+            // Where the initializer is: its innermost frame of the program (or of a library),
+            // past rankcheck's and the JDK's own.
+            let at = stack
+                .iter()
+                .find(|f| {
+                    !f.starts_with("at rankcheck.")
+                        && !f.starts_with("at java.")
+                        && !f.starts_with("at jdk.")
+                })
+                .unwrap_or(init);
+            let class = init
+                .trim_start_matches("at ")
+                .split(".<clinit>(")
+                .next()
+                .unwrap_or_default();
+            let how = match model.status(ThreadId(u as u32)) {
+                Some(ThreadStatus::Joining { target }) => Some(format!("joining {target}")),
+                Some(ThreadStatus::BlockedOnMonitor {
+                    owner: Some(owner), ..
+                }) => Some(format!("waiting for a lock {owner} holds")),
+                Some(ThreadStatus::Waiting { .. }) => Some("waiting to be notified".into()),
+                Some(ThreadStatus::Parked) => Some("parked".into()),
+                _ => None,
+            };
+            // Another thread could go on (and might let the initializer finish).
+            let others_can_run = (0..model.thread_count())
+                .filter(|&o| o as usize != stuck)
+                .any(|o| matches!(model.status(ThreadId(o)), Some(ThreadStatus::Ready(_))));
+            let names = format!(
+                "t{stuck} ({}) waits for class {class} to be initialized, and t{u} ({}), which \
+                 initializes it",
+                waiter.name, rec.name
+            );
+            // It waits for `stuck` itself, or for anything while nothing else can run.
+            let cycle = matches!(
+                model.status(ThreadId(u as u32)),
+                Some(ThreadStatus::Joining { target }) if target.index() == stuck
+            ) || matches!(
+                model.status(ThreadId(u as u32)),
+                Some(ThreadStatus::BlockedOnMonitor { owner: Some(o), .. }) if o.index() == stuck
+            );
+            return Some(match how {
+                Some(how) if cycle || !others_can_run => (
+                    format!(
+                        "deadlock: {names}, waits inside its static initializer ({how}, {at}): \
+                         neither can go on"
+                    ),
+                    true,
+                ),
+                Some(how) => (
+                    format!(
+                        "{names}, waits inside its static initializer ({how}, {at}) while other \
+                         threads could run, but rankcheck does not yet schedule a thread that \
+                         waits for a class's initialization"
+                    ),
+                    false,
+                ),
+                None => (
+                    format!("{names}, was switched out inside its static initializer ({at})"),
+                    false,
+                ),
+            });
+        }
+        None
     }
 
     /// CPU time of the running thread (0 when there is none yet).

@@ -849,3 +849,59 @@ fn an_adopted_monitor_blocks_others_until_its_unseen_exit_is_performed() {
     assert_eq!(e.announce(T0, Op::Yield { site: 6 }), normal(T1));
     assert_eq!(e.monitor(M), Some((T1, 1)));
 }
+
+/// `synchronized (t) { while (t.isAlive()) t.wait(); }` with `t` ending: the end waits for the
+/// monitor of `t`'s `Thread` object and wakes its waiters, as the JVM's does. Without
+/// [`Execution::thread_object`] the same schedule leaves the waiter waiting for ever.
+#[test]
+fn a_thread_end_wakes_the_waiters_on_its_thread_object() {
+    let thread_object = ObjId(9);
+    let wait = Op::Wait {
+        obj: thread_object,
+        timed: false,
+        nanos: 0,
+        site: 2,
+    };
+    let mut e = Execution::new(Config::default(), Highest);
+    for told in [true, false] {
+        e.announce(T0, Op::Begin).unwrap();
+        let enter = Op::MonitorEnter {
+            obj: thread_object,
+            site: 1,
+        };
+        assert_eq!(e.announce(T0, enter), normal(T0));
+        assert_eq!(
+            e.announce(T0, Op::Start { site: 1 }),
+            run(T0, OpOutcome::Started(T1))
+        );
+        // The highest thread, T1, begins before T0's wait.
+        assert_eq!(e.announce(T0, wait), normal(T1));
+        if told {
+            e.thread_object(T1, thread_object).unwrap();
+            // T0 holds the monitor: T1's end must wait for T0's wait to release it.
+            assert_eq!(e.announce(T1, Op::End), normal(T0));
+            assert_eq!(
+                e.announce(T0, Op::WaitReturn { obj: thread_object }),
+                run(T1, OpOutcome::Woke(vec![T0]))
+            );
+            let end = *e.events().as_slice().last().unwrap();
+            assert_eq!(end.kind, OpKind::End);
+            assert_eq!(
+                crate::hb::event_touches(&end).1.as_slice().len(),
+                2,
+                "the end also writes the monitor it notified"
+            );
+            assert_eq!(e.thread_finished(T1), normal(T0));
+        } else {
+            // T1 ends at once, T0 waits afterwards: nobody is left to wake it.
+            assert_eq!(e.announce(T1, Op::End), normal(T1));
+            assert_eq!(e.thread_finished(T1), normal(T0));
+            assert!(matches!(
+                e.announce(T0, Op::WaitReturn { obj: thread_object }),
+                Ok(Decision::Deadlock { .. })
+            ));
+        }
+        e.finish(false).unwrap();
+        e.restart().unwrap();
+    }
+}

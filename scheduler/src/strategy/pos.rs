@@ -53,13 +53,12 @@ impl Pos {
         }
     }
 
-    fn races(&self, a: Option<(u64, Mode)>, b: Option<(u64, Mode)>) -> bool {
-        match (a, b) {
-            (Some((ka, ma)), Some((kb, mb))) if ka == kb => {
-                !(self.relax_reads && ma == Mode::Read && mb == Mode::Read)
-            }
-            _ => false,
-        }
+    fn races(&self, a: &[(u64, Mode)], b: &[(u64, Mode)]) -> bool {
+        a.iter().any(|&(ka, ma)| {
+            b.iter().any(|&(kb, mb)| {
+                ka == kb && !(self.relax_reads && ma == Mode::Read && mb == Mode::Read)
+            })
+        })
     }
 
     fn slot<T: Clone>(v: &mut Vec<Option<T>>, t: ThreadId) -> &mut Option<T> {
@@ -93,7 +92,7 @@ impl Strategy for Pos {
                 }
                 if let Some(op) = self.pending[u.index()] {
                     let p = hb::pending_event(u, &op, 0, view.threads);
-                    if self.races(touched, hb::event_touches(&p).1) {
+                    if self.races(touched.as_slice(), hb::event_touches(&p).1.as_slice()) {
                         *Self::slot(&mut self.priority, u) = None;
                     }
                 }

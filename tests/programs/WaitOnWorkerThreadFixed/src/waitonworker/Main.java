@@ -1,0 +1,29 @@
+package waitonworker;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.Map;
+
+public class Main {
+    public static void main(String[] args) throws InterruptedException {
+        Map<String, Integer> lengths = new ConcurrentHashMap<>();
+        List<Thread> workers = new ArrayList<>();
+        for (String word : new String[] {"alpha", "beta"}) {
+            Thread t = new Thread(() -> lengths.put(word, word.length()));
+            workers.add(t);
+            t.start();
+        }
+        for (Thread t : workers) {
+            synchronized (t) {
+                while (t.isAlive()) {
+                    t.wait();
+                }
+            }
+        }
+        if (lengths.size() != 2) {
+            throw new IllegalStateException("missing lengths: " + lengths);
+        }
+        System.out.println(lengths);
+    }
+}
