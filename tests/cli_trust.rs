@@ -607,7 +607,7 @@ public class Main {
     assert_eq!(json["bugs"][0]["schedule_independent"], true, "{json}");
     assert!(
         ran.stderr
-            .contains("fails without any thread switch (does not depend on the schedule)"),
+            .contains("fails in every schedule tried (it does not seem to depend on the schedule)"),
         "{}",
         ran.both()
     );
@@ -616,6 +616,28 @@ public class Main {
     let run: Value =
         serde_json::from_str(&std::fs::read_to_string(report.join("run.json")).unwrap()).unwrap();
     assert_eq!(run["schedule_independent"], true);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A lost signal fails in the schedule without preemptions (main signals before the consumer
+/// awaits) but not in others: it is not said to be independent of the schedule, even when
+/// `nonpreemptive` itself found it.
+#[test]
+fn a_failure_without_preemptions_is_not_schedule_independent_by_that_alone() {
+    let dir = scratch("trust-missed-signal");
+    let manifest = root().join("tests/programs/MissedSignal");
+    let (ran, json) = test_manifest(
+        &dir,
+        &manifest,
+        &["--strategy", "nonpreemptive", "--budget", "1"],
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert_eq!(json["schedule_independent"], false, "{json}");
+    assert!(
+        !ran.stderr.contains("every schedule tried"),
+        "{}",
+        ran.both()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -10,7 +10,9 @@
 use crate::driver::classpath::{self, Mode};
 use crate::driver::progress::Shown;
 use crate::driver::report::Origin;
-use crate::driver::search::{Program, Search, SearchResult, SCHEDULE_INDEPENDENT};
+use crate::driver::search::{
+    Program, Search, SearchResult, RANDOM_SCHEDULES, SCHEDULE_INDEPENDENT,
+};
 use crate::driver::search_merge;
 use crate::driver::shard_file::ShardFile;
 use crate::error::{bad_input, Outcome};
@@ -360,8 +362,9 @@ fn print(
         }
         if bug.schedule_independent {
             say(format!(
-                "  note: it {SCHEDULE_INDEPENDENT}: one run without preemptions fails the same \
-                 way (under rankcheck a sleep ends at once and a timed wait may run out at once)"
+                "  note: it {SCHEDULE_INDEPENDENT}: one run without preemptions and \
+                 {RANDOM_SCHEDULES} random schedules fail the same way (under rankcheck a sleep \
+                 ends at once and a timed wait may run out at once)"
             ));
         }
         for note in &bug.notes {

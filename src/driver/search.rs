@@ -98,7 +98,8 @@ pub struct Reported {
     pub kind: String,
     pub message: String,
     pub dir: PathBuf,
-    /// It fails the same way without any thread switch: it does not depend on the schedule.
+    /// It fails the same way in every schedule tried (the one without preemptions, and
+    /// [`RANDOM_SCHEDULES`] random ones): it does not seem to depend on the schedule.
     pub schedule_independent: bool,
     /// The cause, from the steps of the replay (`explanation.txt`); empty when unknown.
     pub cause: Vec<String>,
@@ -151,9 +152,15 @@ pub enum Verdict {
     NotABug { why: String, dir: PathBuf },
 }
 
-/// The words for a bug that fails without any thread switch.
+/// The words for a bug that fails in every schedule tried: the one without preemptions and
+/// [`RANDOM_SCHEDULES`] random ones (one run without preemptions alone proves nothing: a lost
+/// notification or a read before the write fails there and passes elsewhere).
 pub const SCHEDULE_INDEPENDENT: &str =
-    "fails without any thread switch (does not depend on the schedule)";
+    "fails in every schedule tried (it does not seem to depend on the schedule)";
+
+/// Random schedules run, besides the one without preemptions, before a failure is said not to
+/// depend on the schedule.
+pub const RANDOM_SCHEDULES: u64 = 10;
 
 /// How a search ended.
 #[derive(Debug)]
@@ -507,13 +514,22 @@ pub fn confirm(
     let schedule_independent = schedule_check
         && ((launch.option("strategy") == Some(NONPREEMPTIVE)
             && launch.option("replay").is_none())
-            || fails_without_switches(&launch, &kind, &message, work));
+            || fails_the_same_way(&launch, NONPREEMPTIVE, 1, &kind, &message, work))
+        && fails_the_same_way(
+            &launch,
+            scheduler::strategy::RANDOM,
+            RANDOM_SCHEDULES,
+            &kind,
+            &message,
+            work,
+        );
     if schedule_independent {
         std::fs::write(
             dir.join("SCHEDULE-INDEPENDENT.txt"),
             format!(
                 "This failure {SCHEDULE_INDEPENDENT}: one execution under strategy \
-                 nonpreemptive (no preemption) fails the same way.\n"
+                 nonpreemptive (no preemption) and {RANDOM_SCHEDULES} under strategy random \
+                 (seed 1) fail the same way.\n"
             ),
         )?;
     }
@@ -563,29 +579,41 @@ pub fn confirm(
 
 /// True when one execution of `launch`'s program under strategy `nonpreemptive` (a fresh JVM,
 /// no preemption at all) fails as `kind`/`message` did. A JVM that fails to run says false.
-fn fails_without_switches(launch: &Launch, kind: &str, message: &str, work: &Path) -> bool {
+fn fails_the_same_way(
+    launch: &Launch,
+    strategy: &str,
+    executions: u64,
+    kind: &str,
+    message: &str,
+    work: &Path,
+) -> bool {
     let mut once = launch.clone();
     for key in ["replay", "state", "time-limit-ms", "c-mode"] {
         once.remove_option(key);
     }
-    once.set_option("strategy", NONPREEMPTIVE);
-    once.set_option("executions", "1");
-    once.set_option("keep-going", "off");
+    once.set_option("strategy", strategy);
+    once.set_option("executions", executions.to_string());
+    once.set_option("seed", "1");
+    once.set_option("keep-going", "on");
+    once.set_option("max-inconclusive", executions.to_string());
     if std::fs::create_dir_all(work).is_err() {
         return false;
     }
-    once.log = Some(work.join("nonpreemptive-jvm.log"));
-    match once.run(&work.join("nonpreemptive.jsonl")) {
-        Ok(run) => run.results.first().is_some_and(|r| {
-            // The same failure at whatever step: the schedule is another one.
-            let expected = Expected {
-                outcome: "bug".into(),
-                kind: kind.into(),
-                message: message.into(),
-                steps: None,
-            };
-            difference(&expected, r).is_none()
-        }),
+    once.log = Some(work.join(format!("{strategy}-jvm.log")));
+    match once.run(&work.join(format!("{strategy}.jsonl"))) {
+        Ok(run) => {
+            run.results.len() as u64 == executions
+                && run.results.iter().all(|r| {
+                    // The same failure at whatever step: the schedule is another one.
+                    let expected = Expected {
+                        outcome: "bug".into(),
+                        kind: kind.into(),
+                        message: message.into(),
+                        steps: None,
+                    };
+                    difference(&expected, r).is_none()
+                })
+        }
         Err(_) => false,
     }
 }
