@@ -126,7 +126,14 @@ impl Confinement {
                 let missed = Missed { first, events: at };
                 // A conflict: this touch writes, or the first thread wrote while this one ran.
                 let conflicting = write || thread.0 < wrote_threads;
-                self.candidate = (running && conflicting).then_some(missed);
+                // A read conflicts with the first thread's writes only: whether it could have
+                // come between them is told by the last one, not by reads alone after it (a
+                // map filled, published through a volatile, then read by both threads).
+                let conflict = match wrote {
+                    Some(events) if !write => Missed { first, events },
+                    _ => missed,
+                };
+                self.candidate = (running && conflicting).then_some(conflict);
                 self.handed = Some(match wrote {
                     Some(events) => (Missed { first, events }, true),
                     None => (missed, false),
@@ -271,6 +278,44 @@ mod tests {
         assert!(c.touch(3, r2, 3, 11, false));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1);
+    }
+
+    #[test]
+    fn a_read_is_checked_against_the_first_threads_last_write_not_its_later_reads() {
+        let mut c = Confinement::default();
+        let (main, reader) = (ThreadId(0), ThreadId(1));
+        // Main fills the map while the reader runs (event 4), publishes it, reads it (event 9);
+        // the reader then reads it: its touch conflicts with the write at 4 only.
+        assert!(!c.touch(1, main, 2, 4, true));
+        assert!(!c.touch(1, main, 2, 9, false));
+        assert!(c.touch(1, reader, 2, 12, false));
+        let mut asked = None;
+        c.settle(|m| {
+            asked = Some(m);
+            false
+        });
+        assert_eq!(
+            asked,
+            Some(Missed {
+                first: main,
+                events: 4
+            })
+        );
+        // A write conflicts with every use alone: the last one.
+        assert!(!c.touch(2, main, 2, 4, true));
+        assert!(!c.touch(2, main, 2, 9, false));
+        assert!(c.touch(2, reader, 2, 12, true));
+        c.settle(|m| {
+            asked = Some(m);
+            false
+        });
+        assert_eq!(
+            asked,
+            Some(Missed {
+                first: main,
+                events: 9
+            })
+        );
     }
 
     #[test]

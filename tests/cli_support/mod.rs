@@ -217,6 +217,31 @@ pub fn test_manifest(cwd: &Path, manifest: &Path, extra: &[&str]) -> (Ran, serde
     test_manifest_within(cwd, manifest, extra, LIMIT)
 }
 
+/// `rankcheck test --cp CLASSES --main MAIN --json EXTRA…` in `cwd`; the parsed JSON object.
+pub fn test_classes(
+    cwd: &Path,
+    classes: &Path,
+    main: &str,
+    extra: &[&str],
+) -> (Ran, serde_json::Value) {
+    let mut args = vec!["test", "--cp", classes.to_str().unwrap(), "--main", main];
+    args.extend(extra);
+    args.push("--json");
+    let ran = rankcheck(cwd, &args, LIMIT);
+    let json = json_stdout(&args, &ran);
+    (ran, json)
+}
+
+/// The one JSON object `ran` (the command `args`) printed.
+fn json_stdout(args: &[&str], ran: &Ran) -> serde_json::Value {
+    serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "{args:?}: stdout is not one JSON object ({e}):\n{}",
+            ran.both()
+        )
+    })
+}
+
 /// [`test_manifest`] with its own bound on the command.
 pub fn test_manifest_within(
     cwd: &Path,
@@ -227,12 +252,7 @@ pub fn test_manifest_within(
     let mut args = vec!["test", "--manifest", manifest.to_str().unwrap(), "--json"];
     args.extend(extra);
     let ran = rankcheck(cwd, &args, limit);
-    let json = serde_json::from_str(ran.stdout.trim()).unwrap_or_else(|e| {
-        panic!(
-            "{args:?}: stdout is not one JSON object ({e}):\n{}",
-            ran.both()
-        )
-    });
+    let json = json_stdout(&args, &ran);
     (ran, json)
 }
 
