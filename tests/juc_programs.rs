@@ -62,6 +62,17 @@ fn no_report(name: &str, budget: &str) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A lock-order deadlock of `ReentrantLock`s names, for each parked thread, the lock it waits
+/// for and the thread that holds it.
+#[test]
+fn reentrant_lock_order_deadlock_names_the_locks_and_holders() {
+    finds_and_replays(
+        "ReentrantTransferDeadlock",
+        "deadlock",
+        "blocked at LockSupport.park on ReentrantLock held by t",
+    );
+}
+
 #[test]
 fn reentrant_lock_check_outside_is_found_and_replays() {
     finds_and_replays("LockCheckOutside", "uncaught", "2 bookings for 1 seat");
@@ -71,7 +82,11 @@ fn reentrant_lock_check_outside_is_found_and_replays() {
 fn condition_missed_signal_is_a_model_deadlock() {
     // The lost signal: the consumer parks in Condition.await (a disabled model Park) while main
     // joins it; the model sees the deadlock at once, no watchdog involved.
-    finds_and_replays("MissedSignal", "deadlock", "LockSupport.park");
+    finds_and_replays(
+        "MissedSignal",
+        "deadlock",
+        "LockSupport.park on a Condition",
+    );
 }
 
 #[test]

@@ -36,6 +36,7 @@ use std::cell::{Cell, RefCell};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+mod blockers;
 mod execution;
 mod handoff;
 mod java;
@@ -131,6 +132,9 @@ struct ThreadRec {
     name: String,
     /// The operating system's id of its thread (0 until it started under control).
     os_tid: i32,
+    /// JNI global reference to the blocker of its pending `LockSupport.park(blocker)` (null
+    /// otherwise): what a deadlock report says it waits for.
+    blocker: jobject,
 }
 
 // SAFETY: `thread` is a JNI global reference, valid in every thread.
@@ -149,6 +153,7 @@ impl ThreadRec {
             daemon: false,
             name: String::new(),
             os_tid: 0,
+            blocker: std::ptr::null_mut(),
         }
     }
 }

@@ -103,6 +103,7 @@ impl Control {
             rec.place = Place::Gone;
             let global = std::mem::replace(&mut rec.thread, std::ptr::null_mut());
             crate::ffi::delete_global(env, global);
+            super::blockers::release_blocker(env, rec);
         }
         self.harness_cv.notify_all();
         drop(st);

@@ -65,6 +65,7 @@ impl Control {
                                 .model
                                 .monitor(*obj)
                                 .map(|(h, _)| format!(" held by {h} ({})", name(h))),
+                            Op::Park { .. } => self.park_blocker(ex, *t),
                             _ => None,
                         };
                         format!(

@@ -366,7 +366,7 @@ extern "system" fn n_live_threads(env: *mut JNIEnv, _: jclass, site: jlong) -> j
 extern "system" fn n_park(
     env: *mut JNIEnv,
     _: jclass,
-    _blocker: jobject,
+    blocker: jobject,
     time: jlong,
     absolute: jboolean,
     site: jlong,
@@ -387,13 +387,17 @@ extern "system" fn n_park(
     } else {
         time.max(0) as u64
     };
-    let turn = c.point(|_, _| {
+    let turn = c.point(|c, v| {
+        c.remember_blocker(env, v, blocker);
         Some(Op::Park {
             timed,
             nanos: timeout,
             site,
         })
     });
+    if !blocker.is_null() {
+        c.forget_blocker(env);
+    }
     // Park never throws InterruptedException: an interrupted park just returns.
     match turn {
         Turn::Go(OpOutcome::Interrupted) => JNI_TRUE,
