@@ -8,12 +8,15 @@
 //! [`Guided`] strategy runs a guide: the running thread keeps the turn while it is enabled
 //! unless a preemption of the guide says to switch here; when it cannot go on (blocked,
 //! finished, spinning), the guide's switch for that point picks the next thread, or else the
-//! lowest enabled one. So any subset of a failing schedule's preemptions is a runnable
-//! candidate, and a guide with all of them makes the original schedule again.
+//! lowest enabled one, or the first enabled of the guide's preferred threads. So any subset
+//! of a failing schedule's preemptions is a runnable candidate, and a guide with all of them
+//! makes the original schedule again. Which thread runs where the running one cannot go on is
+//! a free choice (no preemption), so a preference costs nothing in the ranking.
 //!
 //! [`minimize`] is the search: delta debugging (ddmin) over the preemptions, a pass that
 //! redirects preemptions to threads already involved, and a pass that moves preemptions
-//! earlier while the execution gets shorter. Candidates are judged by a caller-supplied
+//! earlier while the execution gets shorter, and passes that let a thread the failure is
+//! about run first wherever the choice is free. Candidates are judged by a caller-supplied
 //! oracle (a JVM, or the simulator), in batches, so that a caller that starts a process per
 //! batch starts few. The execution of the chosen guide is recorded as usual: its ordinary
 //! schedule replays with [`Replay`](crate::strategy::Replay).
@@ -27,6 +30,7 @@
 //! w t0@7 t2     # the notify of t0's 7th step wakes t2
 //! p t1@0/-52 t2  # preemption before t1's first operation (occurrence 0) at site -52
 //! p t2@0/-53+ t1 # preemption right after t2's first operation at site -53
+//! f t3           # where no switch says who runs, t3 runs if it is enabled
 //! ```
 //!
 //! A preemption found in a recording is keyed by the site where the preempted thread stood
@@ -116,6 +120,9 @@ impl TracedStep {
 pub struct Guide {
     pub switches: Vec<Switch>,
     pub wakes: Vec<Wake>,
+    /// Where the running thread cannot go on and no switch says who runs next: the first
+    /// enabled of these, before the lowest enabled thread.
+    pub prefer: Vec<ThreadId>,
 }
 
 impl Guide {
@@ -227,6 +234,16 @@ impl Guide {
         Guide {
             switches,
             wakes: self.wakes.clone(),
+            prefer: self.prefer.clone(),
+        }
+    }
+
+    /// This guide's preemptions alone, with `first` preferred wherever the choice is free.
+    fn preferring(&self, first: ThreadId) -> Guide {
+        Guide {
+            switches: self.preemptions().copied().collect(),
+            wakes: self.wakes.clone(),
+            prefer: vec![first],
         }
     }
 
@@ -251,6 +268,9 @@ impl Guide {
                 "w t{}@{} t{}\n",
                 w.notifier.0, w.after, w.waiter.0
             ));
+        }
+        for t in &self.prefer {
+            out.push_str(&format!("f t{}\n", t.0));
         }
         out
     }
@@ -286,6 +306,10 @@ impl Guide {
                 return Err(err(format!("expected the header `{GUIDE_HEADER}`")));
             };
             let words: Vec<&str> = line.split_whitespace().collect();
+            if let ["f", first] = words[..] {
+                guide.prefer.push(thread(first).map_err(&err)?);
+                continue;
+            }
             let [kind, at, to] = words[..] else {
                 return Err(err(format!("expected `KIND tN@STEPS tM`, found `{line}`")));
             };
@@ -324,7 +348,11 @@ impl Guide {
                     after,
                     waiter: to,
                 }),
-                _ => return Err(err(format!("unknown entry `{kind}` (expected p, s or w)"))),
+                _ => {
+                    return Err(err(format!(
+                        "unknown entry `{kind}` (expected p, s, w or f)"
+                    )))
+                }
             }
         }
         if guides.is_empty() {
@@ -376,6 +404,7 @@ pub struct Guided {
     /// Each thread's last operation with a site: the site and its occurrence (0-based).
     last_done: HashMap<ThreadId, (i64, u64)>,
     wakes: HashMap<(ThreadId, u64), ThreadId>,
+    prefer: Vec<ThreadId>,
     /// Steps performed by each thread in this execution.
     counts: Vec<u64>,
     last: Option<ThreadId>,
@@ -398,6 +427,7 @@ impl Guided {
             occurrences: HashMap::new(),
             last_done: HashMap::new(),
             wakes: HashMap::new(),
+            prefer: Vec::new(),
             counts: Vec::new(),
             last: None,
         }
@@ -445,12 +475,18 @@ impl Strategy for Guided {
             .iter()
             .map(|w| ((w.notifier, w.after), w.waiter))
             .collect();
+        self.prefer = guide.prefer.clone();
         self.counts.clear();
         self.last = None;
     }
 
     fn pick(&mut self, view: &View<'_>) -> Pick {
-        let lowest = view.enabled[0].thread;
+        let lowest = self
+            .prefer
+            .iter()
+            .copied()
+            .find(|&t| view.candidate(t).is_some())
+            .unwrap_or(view.enabled[0].thread);
         let picked = match view.running {
             None => lowest,
             Some(a) => {
@@ -710,6 +746,7 @@ pub fn minimize<T>(
     let bare = Guide {
         switches: original.preemptions().copied().collect(),
         wakes: original.wakes.clone(),
+        prefer: Vec::new(),
     };
     let mut start = search.batch();
     for guide in [
@@ -726,18 +763,32 @@ pub fn minimize<T>(
         better(&mut bests[0], tested);
         better(&mut bests[1], second);
     }
-    for start in &mut bests {
+    for k in 0..bests.len() {
+        // The free start cannot beat one preemption between two threads by much (a shorter
+        // execution at most), and it costs as many candidates again.
+        let reached = bests[..k]
+            .iter()
+            .flatten()
+            .any(|(g, _, _)| g.preemptions().count() <= 1);
+        if reached {
+            continue;
+        }
+        let start = &mut bests[k];
         // Moving a preemption earlier can make another one needless: rounds until nothing
         // moves (the limits bound them).
         for round in 0..8 {
             if start.is_none() {
                 break;
             }
+            // A thread that must run early costs a preemption of every thread before it:
+            // letting it run first where the choice is free makes most of them needless.
+            let first = one_batch(&mut search, start, better, |g, b| preferences(g, places, b));
             ddmin(&mut search, start, better);
             let fewer = fewer_threads(&mut search, start, better);
             let moved = earlier(&mut search, start, better);
-            let elsewhere = !moved && relocate(&mut search, start, better, places);
-            if round == 7 || !(fewer || moved || elsewhere) {
+            let elsewhere =
+                !moved && one_batch(&mut search, start, better, |g, b| relocations(g, places, b));
+            if round == 7 || !(first || fewer || moved || elsewhere) {
                 break;
             }
         }
@@ -753,13 +804,21 @@ pub fn minimize<T>(
         let base = Guide {
             switches: Vec::new(),
             wakes: original.wakes.clone(),
+            prefer: Vec::new(),
         };
+        let focus = bests
+            .iter()
+            .flatten()
+            .min_by_key(|(g, l, _)| rank(g, *l))
+            .map(|(g, _, _)| focus(g, places))
+            .unwrap_or_default();
         few(
             &mut search,
             &mut bests[1],
             better,
             places,
             &base,
+            &focus,
             smallest.unwrap_or(0),
         );
     }
@@ -941,20 +1000,18 @@ impl Place {
 }
 
 /// Up to two preemptions anywhere the recorded execution went: singles first (one batch),
-/// then pairs of two threads preempting each other, when `current` is above 2.
+/// then pairs of two threads preempting each other, when `current` is above 2. Singles also
+/// with each `focus` thread preferred where the choice is free, preempting it for another
+/// focus thread (so that a long execution's are few too).
 fn few<T>(
     search: &mut Search<'_, T>,
     best: &mut Option<(Guide, u64, T)>,
     better: Better<T>,
     places: &[Place],
     base: &Guide,
+    focus: &[ThreadId],
     current: usize,
 ) {
-    // A long execution has too many places to try them all.
-    if places.len() > 200 {
-        return;
-    }
-    let threads: BTreeSet<ThreadId> = places.iter().map(|p| p.thread).collect();
     let at = |p: &(Place, bool), to: ThreadId| Switch {
         from: p.0.thread,
         after: p.0.occurrence,
@@ -963,14 +1020,30 @@ fn few<T>(
         to,
         preempt: true,
     };
-    // Before every place, and after each thread's last one.
-    let mut spots: Vec<(Place, bool)> = places.iter().map(|&p| (p, false)).collect();
-    for &t in &threads {
-        if let Some(&last) = places.iter().rev().find(|p| p.thread == t) {
-            spots.push((last, true));
+    let mut singles = search.batch();
+    for &first in focus {
+        let preferred = Guide {
+            prefer: vec![first],
+            ..base.clone()
+        };
+        for p in spots(places, |t| t == first) {
+            for &to in focus.iter().filter(|&&t| t != p.0.thread) {
+                if singles.full() {
+                    break;
+                }
+                singles.push(preferred.with_preemptions(&[at(&p, to)]));
+            }
         }
     }
-    let mut singles = search.batch();
+    // A long execution has too many places to try them all.
+    if places.len() > 200 {
+        if let Some(tested) = search.test(singles) {
+            better(best, tested);
+        }
+        return;
+    }
+    let threads: BTreeSet<ThreadId> = places.iter().map(|p| p.thread).collect();
+    let spots = spots(places, |_| true);
     for p in &spots {
         for &to in threads.iter().filter(|&&t| t != p.0.thread) {
             singles.push(base.with_preemptions(&[at(p, to)]));
@@ -995,18 +1068,95 @@ fn few<T>(
     }
 }
 
-/// Drops one preemption and puts another somewhere else the recorded execution went (the
-/// preemptions a smaller schedule needs may sit where the search's schedule had none).
-fn relocate<T>(
+/// Where a single preemption may go: before every place of the threads `of` keeps, and right
+/// after each one's last.
+fn spots(places: &[Place], of: impl Fn(ThreadId) -> bool) -> Vec<(Place, bool)> {
+    let mut out: Vec<(Place, bool)> = places
+        .iter()
+        .filter(|p| of(p.thread))
+        .map(|&p| (p, false))
+        .collect();
+    let threads: BTreeSet<ThreadId> = places.iter().map(|p| p.thread).collect();
+    for t in threads.into_iter().filter(|&t| of(t)) {
+        if let Some(&last) = places.iter().rev().find(|p| p.thread == t) {
+            out.push((last, true));
+        }
+    }
+    out
+}
+
+/// How many threads [`focus`] names at most: each is a base for a batch of candidates.
+const FOCUS: usize = 4;
+
+/// The threads a failure is most likely about, first first: the thread of the recorded
+/// execution's last step (the one that threw, or the last to block), then those `guide`'s
+/// preemptions involve, the most preempted first.
+fn focus(guide: &Guide, places: &[Place]) -> Vec<ThreadId> {
+    let mut out: Vec<ThreadId> = places.last().map(|p| p.thread).into_iter().collect();
+    let mut counts: HashMap<ThreadId, usize> = HashMap::new();
+    for s in guide.preemptions() {
+        *counts.entry(s.from).or_insert(0) += 1;
+        *counts.entry(s.to).or_insert(0) += 1;
+    }
+    let mut involved: Vec<(ThreadId, usize)> = counts.into_iter().collect();
+    involved.sort_by_key(|&(t, n)| (std::cmp::Reverse(n), t));
+    for (t, _) in involved {
+        if out.len() >= FOCUS {
+            break;
+        }
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// Up to how many preemptions [`preferences`] tries each alone (one candidate per focus thread
+/// and preemption); ddmin takes a longer list apart.
+const PREFERRED_SINGLES: usize = 100;
+
+/// Candidates that let each [`focus`] thread run first wherever the choice is free (dropping
+/// the switches that fixed who ran there), with all of `guide`'s preemptions, each alone, and
+/// none (a thread that must run early costs preemptions of every thread that ran before it),
+/// until `batch` is full.
+fn preferences(guide: &Guide, places: &[Place], mut batch: Batch) -> Batch {
+    let current: Vec<Switch> = guide.preemptions().copied().collect();
+    if current.is_empty() {
+        return batch;
+    }
+    for first in focus(guide, places) {
+        let base = guide.preferring(first);
+        if base == *guide {
+            continue;
+        }
+        batch.push(base.with_preemptions(&[]));
+        if current.len() > 1 && current.len() <= PREFERRED_SINGLES {
+            for s in &current {
+                if batch.full() {
+                    break;
+                }
+                batch.push(base.with_preemptions(&[*s]));
+            }
+        }
+        batch.push(base);
+        if batch.full() {
+            break;
+        }
+    }
+    batch
+}
+
+/// Runs the one batch `build` makes of `best`'s guide, and keeps the best of it.
+fn one_batch<T>(
     search: &mut Search<'_, T>,
     best: &mut Option<(Guide, u64, T)>,
     better: Better<T>,
-    places: &[Place],
+    build: impl FnOnce(&Guide, Batch) -> Batch,
 ) -> bool {
     let Some((guide, _, _)) = best.as_ref() else {
         return false;
     };
-    let batch = relocations(guide, places, search.batch());
+    let batch = build(guide, search.batch());
     if batch.is_empty() {
         return false;
     }
@@ -1016,7 +1166,9 @@ fn relocate<T>(
     }
 }
 
-/// [`relocate`]'s candidates, until `batch` is full: a long execution has millions of places,
+/// Candidates that drop one preemption and put another somewhere else the recorded execution
+/// went (the preemptions a smaller schedule needs may sit where the search's schedule had
+/// none), until `batch` is full: a long execution has millions of places,
 /// and every candidate is a whole guide.
 fn relocations(guide: &Guide, places: &[Place], mut batch: Batch) -> Batch {
     let current: Vec<Switch> = guide.preemptions().copied().collect();

@@ -157,6 +157,12 @@ pub fn minimize_report(
     if proven["steps_trace"].is_null() {
         return Ok(Err("the replay kept no steps to shrink".into()));
     }
+    if found["kind"].as_str() == Some("livelock") {
+        // Every candidate would spin to the step bound, a million steps each.
+        return Ok(Err(
+            "a livelock is not shrunk (every candidate would run to the step bound)".into(),
+        ));
+    }
     std::fs::create_dir_all(work)?;
     let index = found["index"].as_u64().unwrap_or(0);
     let (steps, complete, preempted) = traced_steps(proven);
@@ -258,7 +264,7 @@ pub fn minimize_report(
     };
     let (preemptions, threads, summary) = words(&told);
     // A shrinking its limits stopped found a smaller schedule, not necessarily the smallest.
-    let summary = if result.complete {
+    let summary = if result.complete || preemptions == 0 {
         summary
     } else {
         format!(

@@ -120,6 +120,10 @@ fn noisy_failure(program: &Program) -> (Outcome, Schedule, BTreeSet<u64>, Vec<Tr
 }
 
 fn shrink(program: &Program) -> (usize, Minimized<Schedule>, BTreeSet<u64>) {
+    shrink_with(program, Limits::default())
+}
+
+fn shrink_with(program: &Program, limits: Limits) -> (usize, Minimized<Schedule>, BTreeSet<u64>) {
     let (outcome, schedule, preempted, steps) = noisy_failure(program);
     let original = Guide::from_schedule(&schedule, &steps, true);
     assert_eq!(original.preemptions().count(), preempted.len());
@@ -136,12 +140,7 @@ fn shrink(program: &Program) -> (usize, Minimized<Schedule>, BTreeSet<u64>) {
                 .collect(),
         )
     };
-    let result = minimize(
-        &original,
-        &Place::of_steps(&steps),
-        Limits::default(),
-        &mut oracle,
-    );
+    let result = minimize(&original, &Place::of_steps(&steps), limits, &mut oracle);
     let (_, schedule) = result.found.clone().expect("the original reproduces");
     // The minimal schedule is an ordinary one: it replays, and fails the same way with as
     // many preemptions as its guide.
@@ -236,11 +235,12 @@ fn guides_round_trip_through_text() {
             after: 7,
             waiter: ThreadId(2),
         }],
+        prefer: vec![ThreadId(2)],
     };
     let text = Guide::many_to_text(&[g.clone(), Guide::default()]);
     assert_eq!(
         text,
-        "rankcheck-guide 1\np t1@3/-52 t2\ns t0@5 t1\nw t0@7 t2\nrankcheck-guide 1\n"
+        "rankcheck-guide 1\np t1@3/-52 t2\ns t0@5 t1\nw t0@7 t2\nf t2\nrankcheck-guide 1\n"
     );
     assert_eq!(Guide::parse_many(&text).unwrap(), vec![g, Guide::default()]);
     for (bad, needle) in [
@@ -248,6 +248,7 @@ fn guides_round_trip_through_text() {
         ("p t1@3 t2\n", "expected the header"),
         ("rankcheck-guide 2\n", "unsupported"),
         ("rankcheck-guide 1\nx t1@3 t2\n", "unknown entry"),
+        ("rankcheck-guide 1\nf 3\n", "bad thread"),
         ("rankcheck-guide 1\np t1 t2\n", "tN@STEPS"),
         ("rankcheck-guide 1\np t1@3\n", "expected `KIND"),
     ] {
@@ -278,6 +279,7 @@ fn relocation_builds_no_more_candidates_than_can_run() {
     let guide = Guide {
         switches: vec![switch(0, 1, 3), switch(1, 2, 5), switch(2, 0, 8)],
         wakes: Vec::new(),
+        prefer: Vec::new(),
     };
     let places: Vec<Place> = (0..1_000_000u64)
         .map(|i| Place {
@@ -299,7 +301,8 @@ fn relocation_builds_no_more_candidates_than_can_run() {
     assert!(relocations(
         &Guide {
             switches: vec![switch(0, 1, 3)],
-            wakes: Vec::new()
+            wakes: Vec::new(),
+            prefer: Vec::new(),
         },
         &places,
         Batch::new(9)
@@ -331,6 +334,7 @@ fn many_preemptions(n: u64) -> Guide {
     Guide {
         switches,
         wakes: Vec::new(),
+        prefer: Vec::new(),
     }
 }
 
@@ -389,4 +393,114 @@ fn a_schedule_of_many_preemptions_is_minimized_in_bounded_batches() {
     assert!(largest > BATCH_SWITCHES / 2, "{largest}");
     assert!(!result.complete);
     assert!(result.found.is_some());
+}
+
+/// Reorder-`n`: `n - 1` threads write `a = 1; b = 1`, one reads `a` then `b` and asserts
+/// `b <= a` (it fails only when it read `a` before any write and `b` after a whole pair; a
+/// writer preempted between its writes is no failure); main starts them all, then joins them.
+fn reorder(n: u32) -> Program {
+    let setter = vec![
+        Write {
+            var: A,
+            val: Val::Const(1),
+        },
+        Write {
+            var: 1,
+            val: Val::Const(1),
+        },
+    ];
+    let checker = vec![
+        Read { var: A, reg: 0 },
+        Read { var: 1, reg: 1 },
+        Assert {
+            reg: 1,
+            cmp: Cmp::Le,
+            val: Val::Reg(0),
+            msg: "saw the second write before the first",
+        },
+    ];
+    let mut bodies = vec![Vec::new()];
+    let mut main = Vec::new();
+    for t in 1..=n {
+        bodies.push(if t == n {
+            checker.clone()
+        } else {
+            setter.clone()
+        });
+        main.push(Start(t));
+    }
+    for t in 1..=n {
+        main.push(Join(t));
+    }
+    bodies[0] = main;
+    Program {
+        name: "reorder",
+        vars: vec![0; 2],
+        bodies,
+    }
+}
+
+/// A failing schedule of `reorder(n)` that preempts every writer right after it began, so
+/// that the reader reads `a` before any write, and the reader between its reads: `n`
+/// preemptions, and main's join hands the free choice to the first writer.
+fn writers_first(n: u32) -> Guide {
+    let p = |from: u32, after: u64, to: u32| Switch {
+        from: ThreadId(from),
+        after,
+        site: None,
+        past: false,
+        to: ThreadId(to),
+        preempt: true,
+    };
+    let mut switches: Vec<Switch> = (1..n).map(|w| p(w, 1, w + 1)).collect();
+    switches.push(p(n, 2, 1));
+    Guide {
+        switches,
+        ..Guide::default()
+    }
+}
+
+/// Every writer preempted so that the reader can read first: where the lowest thread runs
+/// whenever the choice is free, the first writer runs before the reader and must be preempted
+/// too (two preemptions), but preferring the reader where main's join leaves the choice free
+/// needs only the reader's own.
+#[test]
+fn a_thread_that_must_run_first_is_preferred_instead_of_preempting_the_others() {
+    let program = reorder(8);
+    let original = writers_first(8);
+    let (outcome, schedule) = run(&program, &original);
+    assert!(outcome.is_bug(), "{outcome:?}");
+    let (_, marks, steps) = replayed(&program, &schedule);
+    assert_eq!(marks.len(), 8, "{}", schedule.to_text());
+    // Its preemptions alone (the guide `from_schedule` makes would also name who ran where
+    // main blocked, which leaves a shortcut through those hints).
+    let mut oracle = |batch: &[Guide]| -> Option<Vec<Tested<Schedule>>> {
+        Some(
+            batch
+                .iter()
+                .map(|g| {
+                    let (got, s) = run(&program, g);
+                    (got == outcome).then(|| (s.len(), s))
+                })
+                .collect(),
+        )
+    };
+    let result = minimize(
+        &original,
+        &Place::of_steps(&steps),
+        Limits { candidates: 2000 },
+        &mut oracle,
+    );
+    assert_eq!(result.preemptions, 1, "{}", result.guide.to_text());
+    assert_eq!(
+        result.guide.prefer,
+        vec![ThreadId(8)],
+        "{}",
+        result.guide.to_text()
+    );
+    assert!(result.complete);
+    let (_, schedule) = result.found.expect("reproduces");
+    let (again, marks, _) = replayed(&program, &schedule);
+    assert_eq!(again, outcome);
+    assert_eq!(marks.len(), 1);
 }
