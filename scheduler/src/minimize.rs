@@ -1026,12 +1026,15 @@ fn few<T>(
             prefer: vec![first],
             ..base.clone()
         };
-        for p in spots(places, |t| t == first) {
+        // Its last places: a thread that loops has thousands, and what went wrong is
+        // usually near its end.
+        let mine = spots(places, |t| t == first);
+        for p in &mine[mine.len().saturating_sub(FOCUS_SPOTS)..] {
             for &to in focus.iter().filter(|&&t| t != p.0.thread) {
                 if singles.full() {
                     break;
                 }
-                singles.push(preferred.with_preemptions(&[at(&p, to)]));
+                singles.push(preferred.with_preemptions(&[at(p, to)]));
             }
         }
     }
@@ -1087,6 +1090,9 @@ fn spots(places: &[Place], of: impl Fn(ThreadId) -> bool) -> Vec<(Place, bool)> 
 
 /// How many threads [`focus`] names at most: each is a base for a batch of candidates.
 const FOCUS: usize = 4;
+
+/// Of each focus thread's places, how many (its last) [`few`] tries a single preemption at.
+const FOCUS_SPOTS: usize = 64;
 
 /// The threads a failure is most likely about, first first: the thread of the recorded
 /// execution's last step (the one that threw, or the last to block), then those `guide`'s
