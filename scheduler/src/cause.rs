@@ -759,16 +759,21 @@ fn wasted_notify(steps: &[Step], blocked: &[Blocked]) -> Option<Cause> {
     None
 }
 
+/// A notify that found no waiter on an object a thread then waited on for ever, made after that
+/// thread last woke from a wait on it (an earlier one was superseded by the wake-up) and
+/// before its last wait, when no notify of that object came after that wait (a later one that
+/// woke another waiter passed it over: a wasted notify's story, not a lost one's). Of such
+/// notifies, the last.
 fn missed_signal(steps: &[Step], blocked: &[Blocked]) -> Option<Cause> {
     let mut waiting: HashMap<u64, u32> = HashMap::new();
-    let mut lost: HashMap<u64, usize> = HashMap::new();
+    let mut lost: Vec<usize> = Vec::new();
     for (i, s) in steps.iter().enumerate() {
         match s.kind {
             OpKind::Wait => *waiting.entry(s.target).or_default() += 1,
             OpKind::Notify | OpKind::NotifyAll => {
                 let w = waiting.entry(s.target).or_default();
                 if *w == 0 {
-                    lost.insert(s.target, i);
+                    lost.push(i);
                 } else if s.kind == OpKind::Notify {
                     *w -= 1;
                 } else {
@@ -778,15 +783,43 @@ fn missed_signal(steps: &[Step], blocked: &[Blocked]) -> Option<Cause> {
             _ => {}
         }
     }
-    let (waiter, notify) = blocked
+    let notifies = |s: &Step, obj: u64| {
+        matches!(s.kind, OpKind::Notify | OpKind::NotifyAll) && s.target == obj
+    };
+    blocked
         .iter()
         .enumerate()
         .filter(|(_, b)| b.kind == OpKind::WaitReturn)
-        .find_map(|(i, b)| lost.get(&b.target).map(|&n| (i, n)))?;
-    Some(Cause::MissedSignal {
-        notify,
-        waiter: Some(waiter),
-    })
+        .find_map(|(waiter, b)| {
+            let last_wait = steps
+                .iter()
+                .rposition(|s| {
+                    s.thread == b.thread && s.kind == OpKind::Wait && s.target == b.target
+                })
+                .unwrap_or(steps.len());
+            if steps[last_wait.min(steps.len())..]
+                .iter()
+                .any(|s| notifies(s, b.target))
+            {
+                return None;
+            }
+            // A wake-up before that wait superseded an earlier lost notify.
+            let woken = steps[..last_wait.min(steps.len())]
+                .iter()
+                .rposition(|s| {
+                    s.thread == b.thread && s.kind == OpKind::WaitReturn && s.target == b.target
+                })
+                .map_or(0, |w| w + 1);
+            let notify = lost
+                .iter()
+                .rev()
+                .copied()
+                .find(|&n| (woken..last_wait).contains(&n) && steps[n].target == b.target)?;
+            Some(Cause::MissedSignal {
+                notify,
+                waiter: Some(waiter),
+            })
+        })
 }
 
 #[cfg(test)]
@@ -1280,6 +1313,38 @@ mod tests {
                 between: 3,
                 second: 6,
                 woke: Some(5)
+            }
+        );
+    }
+
+    /// Producers and consumers of one slot with `notify`: the first put's notify found nobody
+    /// waiting, which harmed nothing (later notifies passed the consumer over, t1 never
+    /// waited before it). The lost notify is no cause; the wasted one is.
+    #[test]
+    fn a_lost_notify_followed_by_others_is_no_missed_signal() {
+        let s = steps(&[
+            (1, MonitorEnter, 3),
+            (1, Notify, 3), // put, nobody waits: harmless
+            (1, MonitorExit, 3),
+            (2, MonitorEnter, 3),
+            (2, Wait, 3), // a consumer waits
+            (4, MonitorEnter, 3),
+            (4, Wait, 3), // a producer waits (the slot is full)
+            (3, MonitorEnter, 3),
+            (3, Notify, 3), // the other consumer takes and notifies: wakes the consumer
+            (3, MonitorExit, 3),
+            (2, WaitReturn, 3),
+            (2, Read, 9),
+            (2, Wait, 3), // the slot is empty: waits again
+        ]);
+        let blocked = [bl(2, WaitReturn, 3, 0), bl(4, WaitReturn, 3, 0)];
+        assert_eq!(
+            explain(&s, &blocked, None),
+            Cause::WastedNotify {
+                notify: 8,
+                woke: 10,
+                rewait: 12,
+                waiter: 1
             }
         );
     }
