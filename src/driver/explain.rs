@@ -108,6 +108,12 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>)
         (None, _) if !owner.is_empty() => simple_class(&owner).to_string(),
         (None, _) => String::new(),
     };
+    // A read of a JDK class's static (an enum constant, `TimeUnit.MINUTES`) looks a constant
+    // up: never the state a thread behind should have set, so never offered as a cause.
+    let jdk_constant = kind == OpKind::Read
+        && v["obj"].is_null()
+        && !owner.is_empty()
+        && is_jdk_frame_class(&owner);
     Some(Named {
         step: Step {
             step: v["step"].as_u64().unwrap_or(0),
@@ -116,7 +122,7 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>)
             target: v["target"].as_u64().unwrap_or(0),
             site,
             preempted: v["preempted"].as_bool().unwrap_or(false),
-            library: v["library"].as_bool().unwrap_or(false),
+            library: v["library"].as_bool().unwrap_or(false) || jdk_constant,
             sync: rec.is_some_and(synchronizing)
                 || (!field.is_empty() && volatile.contains(&format!("{owner}.{field}"))),
         },
@@ -1099,6 +1105,61 @@ mod tests {
         );
         let page = html(&story, "boom", &json!([]));
         assert!(page.contains(CSP) && page.matches("class=\"on race\"").count() == 3);
+    }
+
+    /// Two threads each start a shared thread if `getState() == NEW`: the failing one read
+    /// `Thread.State.NEW` last, a JDK constant nobody writes. The cause names its read of the
+    /// program's field instead.
+    #[test]
+    fn a_jdk_constant_read_is_never_the_cause() {
+        let static_site = |id: i64, detail: &str| {
+            let rec = SiteRecord {
+                id,
+                class: "p/Main".into(),
+                method: "ensureStarted".into(),
+                descriptor: "()V".into(),
+                bci: 0,
+                line: Some(7),
+                kind: SiteKind::FieldRead,
+                detail: detail.into(),
+            };
+            (id, rec)
+        };
+        let sites: HashMap<i64, SiteRecord> = [
+            static_site(1, "p/Main.flusher:Ljava/lang/Thread;"),
+            static_site(2, "java/lang/Thread$State.NEW:Ljava/lang/Thread$State;"),
+        ]
+        .into_iter()
+        .collect();
+        let at = |step: u64, thread: u32, op: &str, target: u64, site: i64| {
+            json!({"step": step, "thread": thread, "op": op, "target": target, "obj": null,
+                   "class": null, "index": null, "site": site, "preempted": false})
+        };
+        let result = json!({"message": "uncaught in thread t1", "steps_trace": {
+        "threads": ["main", "Thread-1", "Thread-2", "Thread-0"], "omitted": 0, "blocked": [],
+        "steps": [
+            at(1, 0, "write", 50, 1),
+            at(2, 0, "start", 1, 0),
+            at(3, 0, "start", 2, 0),
+            at(4, 1, "read", 50, 1),
+            at(5, 2, "read", 50, 1),
+            at(6, 2, "read", 60, 2),
+            at(7, 2, "read", 50, 1),
+            at(8, 2, "start", 3, 0),
+            at(9, 2, "end", 2, 0),
+            at(10, 1, "read", 60, 2),
+            at(11, 1, "read", 50, 1),
+        ]}});
+        let story = story(&result, &sites, &HashSet::new()).unwrap();
+        match &story.cause {
+            Cause::Order { read, .. } => assert_eq!(story.steps[*read].step.step, 11),
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            !story.explanation()[0].contains("NEW"),
+            "{:?}",
+            story.explanation()
+        );
     }
 
     #[test]
