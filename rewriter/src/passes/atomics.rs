@@ -336,12 +336,27 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     } else {
         (SiteKind::FieldWrite, Hook::FieldWrite)
     };
-    let mut v = target;
-    v.extend(ctx.site_and_hook(kind, 0, detail, hook)?);
+    let mut v = target.clone();
+    v.extend(ctx.site_and_hook(kind, 0, detail.clone(), hook)?);
     ctx.edits.prologue.extend(v);
     ctx.edits.need_stack(3);
+    if ANNOUNCED_ON_RETURN.contains(&(ctx.class_name, ctx.method_name.as_str())) {
+        for i in 0..ctx.code.insns.len() {
+            let insn = &ctx.code.insns[i];
+            if (op::IRETURN..=op::RETURN).contains(&insn.op) {
+                let mut v = target.clone();
+                v.extend(ctx.site_and_hook(kind, insn.offset, detail.clone(), hook)?);
+                ctx.edits.before[i].extend(v);
+            }
+        }
+    }
     Ok(())
 }
+
+/// Hand-overs whose waiter may get the other side's item by spinning, without parking: no event
+/// of the model orders the giver's past before the taker's future but a second announcement,
+/// as the method returns (the giver's entry comes before it, whoever entered first).
+const ANNOUNCED_ON_RETURN: &[(&str, &str)] = &[("java/util/concurrent/Exchanger", "exchange")];
 
 #[cfg(test)]
 mod tests {
