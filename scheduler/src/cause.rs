@@ -343,19 +343,63 @@ fn order(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
         .iter()
         .position(|s| s.kind == OpKind::Start && s.target as u32 == reader);
     let mut writers = Writers::default();
-    // Last read of each rank: partial, shared, unwritten, initialized.
-    let mut last = [None; 4];
+    let mut last = LastReads::default();
     for (i, s) in steps.iter().enumerate().filter(|(_, s)| !s.library) {
         if s.kind == OpKind::Write {
             writers.note(s, i, reader, reader_start);
         } else if s.kind == OpKind::Read && s.thread == reader {
-            last[writers.rank(s.target, &behind)] = Some(i);
+            last.note(steps, i, writers.rank(s.target, &behind), ());
         }
     }
-    Some(Cause::Order {
-        read: last.into_iter().flatten().next()?,
-        behind,
-    })
+    let (read, ()) = last.cause(steps, 4)?;
+    Some(Cause::Order { read, behind })
+}
+
+/// The reader's last read of each rank of [`Writers::rank`] (with what goes with it), and per
+/// site its last read of an unwritten location.
+struct LastReads<T> {
+    by_rank: [Option<(usize, T)>; 4],
+    unwritten_at: HashMap<i64, (usize, T)>,
+}
+
+impl<T> Default for LastReads<T> {
+    fn default() -> Self {
+        LastReads {
+            by_rank: [None, None, None, None],
+            unwritten_at: HashMap::new(),
+        }
+    }
+}
+
+impl<T: Clone> LastReads<T> {
+    fn note(&mut self, steps: &[Step], i: usize, rank: usize, with: T) {
+        if rank == 2 {
+            self.unwritten_at.insert(steps[i].site, (i, with.clone()));
+        }
+        self.by_rank[rank] = Some((i, with));
+    }
+
+    /// The read of the best of the first `ranks` ranks. A read of what another thread wrote
+    /// gives way to a read of an unwritten location at the same code: a loop that summed
+    /// every worker's slot read the slots written and the one a worker behind had not
+    /// written yet, and that one is what went wrong.
+    fn cause(self, steps: &[Step], ranks: usize) -> Option<(usize, T)> {
+        let LastReads {
+            by_rank,
+            mut unwritten_at,
+        } = self;
+        let (rank, (read, with)) = by_rank
+            .into_iter()
+            .take(ranks)
+            .enumerate()
+            .find_map(|(rank, r)| r.map(|r| (rank, r)))?;
+        if rank == 1 {
+            if let Some(unwritten) = unwritten_at.remove(&steps[read].site) {
+                return Some(unwritten);
+            }
+        }
+        Some((read, with))
+    }
 }
 
 /// Per location, the threads that wrote it and whether one other than the reader did after
@@ -398,8 +442,8 @@ fn order_at_the_read(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
     let mut ended: Vec<u32> = Vec::new();
     let mut last_kind: HashMap<u32, OpKind> = HashMap::new();
     let mut writers = Writers::default();
-    // Last read of each rank (as in `order`), with who was behind then.
-    let mut last: [Option<(usize, Vec<u32>)>; 4] = Default::default();
+    // With who was behind then.
+    let mut last = LastReads::default();
     for (i, s) in steps.iter().enumerate() {
         if s.kind == OpKind::Read && s.thread == reader && !s.library {
             let idle = |t: &u32| matches!(last_kind.get(t), Some(OpKind::Park | OpKind::Wait));
@@ -409,8 +453,7 @@ fn order_at_the_read(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
                 .filter(|t| *t != reader && !ended.contains(t) && !idle(t))
                 .collect();
             if !behind.is_empty() {
-                let rank = writers.rank(s.target, &behind);
-                last[rank] = Some((i, behind));
+                last.note(steps, i, writers.rank(s.target, &behind), behind);
             }
         }
         match s.kind {
@@ -421,9 +464,9 @@ fn order_at_the_read(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
         }
         last_kind.insert(s.thread, s.kind);
     }
-    // Only a read of what another thread wrote: a static nobody wrote (`TimeUnit.MINUTES`)
-    // read while workers were behind is no cause.
-    let (read, behind) = last.into_iter().take(2).flatten().next()?;
+    // Only a read of what another thread wrote (or one beside it): a static nobody wrote
+    // (`TimeUnit.MINUTES`) read while workers were behind is no cause.
+    let (read, behind) = last.cause(steps, 2)?;
     Some(Cause::Order { read, behind })
 }
 
@@ -1553,6 +1596,51 @@ mod tests {
         let mut done = s.clone();
         done.insert(3, st(4, 1, End, 1));
         assert_eq!(explain(&done, &[], Some(2)), Cause::Unknown);
+    }
+
+    #[test]
+    fn a_slot_nobody_wrote_read_beside_written_ones_is_the_cause() {
+        // Three workers each fill a slot (5, 6, 7) and count a latch down (9); main, let go
+        // after two counts, sums the slots in one loop (site 40): slot 7's worker had not
+        // run, so the read of 7 is the cause, not the later read of 6 (written by a worker
+        // after main started them).
+        let mut s = steps(&[
+            (0, Start, 1),
+            (0, Start, 2),
+            (0, Start, 3),
+            (1, Write, 5),
+            (1, Write, 9),
+            (1, End, 1),
+            (2, Write, 6),
+            (2, Write, 9),
+            (2, End, 2),
+            (0, Read, 9),
+            (0, Read, 5),
+            (0, Read, 7),
+            (0, Read, 6),
+        ]);
+        for x in &mut s {
+            x.sync = x.target == 9;
+        }
+        for x in &mut s[10..13] {
+            x.site = 40;
+        }
+        assert_eq!(
+            explain(&s, &[], Some(0)),
+            Cause::Order {
+                read: 11,
+                behind: vec![3]
+            }
+        );
+        // Read elsewhere, a location nobody wrote (a JDK static) does not outrank the slot.
+        s[11].site = 41;
+        assert_eq!(
+            explain(&s, &[], Some(0)),
+            Cause::Order {
+                read: 12,
+                behind: vec![3]
+            }
+        );
     }
 
     #[test]
