@@ -82,6 +82,11 @@ const BUGGY: &[(&str, &str)] = &[
     // A digest that keeps the bytes hashed so far in its own buffer: before the JDK's digests
     // were rewritten with the formats, 300 executions of a shared MessageDigest found nothing.
     ("SharedDigest", "checksum mismatch"),
+    // Check-then-acts across two calls of thread-safe collections that take a lock of their
+    // own (LinkedBlockingQueue, CopyOnWriteArrayList): found before, but explained "no
+    // conflicting accesses", since the queue's accesses are the library's own.
+    ("PrintQueueCheckThenRemove", "NoSuchElementException"),
+    ("ListenerCheckThenAdd", "listener registered twice"),
 ];
 
 /// Check-then-acts across two calls of a JDK class whose state rankcheck does not see: the
@@ -91,6 +96,21 @@ const ACROSS_CALLS: &[&str] = &[
     "StringBufferCheckThenAppend",
     "HashtableCheckThenPut",
     "MapHashtableCheckThenPut",
+];
+
+/// Check-then-acts across two calls of a thread-safe collection: the cause names the
+/// collection and the program's lines of the check and the act.
+const CALL_LEVEL: &[(&str, &str, &str)] = &[
+    (
+        "PrintQueueCheckThenRemove",
+        "LinkedBlockingQueue",
+        "read at Main.java:22 and its write at Main.java:23",
+    ),
+    (
+        "ListenerCheckThenAdd",
+        "CopyOnWriteArrayList",
+        "read at Main.java:11 and its write at Main.java:12",
+    ),
 ];
 
 /// `rankcheck test --manifest tests/programs/NAME --json EXTRA…` in `cwd`: exit code and JSON.
@@ -132,6 +152,16 @@ fn collection_stream_and_pool_bugs_are_found_and_replayed() {
                 assert!(
                     why.contains("atomicity violation across lock sections"),
                     "{name}: the cause should name the two lock sections\n{why}"
+                );
+            }
+            if let Some((_, class, lines)) = CALL_LEVEL.iter().find(|(n, ..)| *n == name) {
+                let why = std::fs::read_to_string(Path::new(report).join("explanation.txt"))
+                    .unwrap_or_default();
+                assert!(
+                    why.contains("atomicity violation")
+                        && why.contains(class)
+                        && why.contains(lines),
+                    "{name}: the cause should be the check and the act on the {class}\n{why}"
                 );
             }
             let replay = rankcheck(&dir, &["replay", report], LIMIT);

@@ -28,6 +28,23 @@ pub const UNREWRITTEN_CONCURRENT_COLLECTIONS: &[&str] = &[
     "java/util/concurrent/ConcurrentLinkedDeque",
 ];
 
+/// The thread-safe collections of `java.util.concurrent` that are rewritten (they take a
+/// lock of their own, a point of the model): a program's call of one is also one access of
+/// the whole collection (`RC.collectionCall`), at the program's line, with `collections` on,
+/// so that a check and an act in two calls are explained as such (the accesses inside are the
+/// library's own, never named as a cause).
+pub const LOCKED_CONCURRENT_COLLECTIONS: &[&str] = &[
+    "java/util/concurrent/LinkedBlockingQueue",
+    "java/util/concurrent/LinkedBlockingDeque",
+    "java/util/concurrent/ArrayBlockingQueue",
+    "java/util/concurrent/PriorityBlockingQueue",
+    "java/util/concurrent/DelayQueue",
+    "java/util/concurrent/SynchronousQueue",
+    "java/util/concurrent/LinkedTransferQueue",
+    "java/util/concurrent/CopyOnWriteArrayList",
+    "java/util/concurrent/CopyOnWriteArraySet",
+];
+
 /// The JDK collections whose field and array accesses become scheduling points with
 /// `collections=on` (with their nested classes: nodes, iterators, views). Left out: classes
 /// with synchronized methods (`Vector`, `Hashtable`, `StringBuffer`): their monitors are real

@@ -490,8 +490,8 @@ extern "system" fn n_field_key(env: *mut JNIEnv, _: jclass, detail: jstring) -> 
 
 /// `RC.nUncontrolledCollection`: whether a program's calls on objects of `class` are
 /// scheduling points: one of the thread-safe collections left unrewritten
-/// (`jdk_classes::UNREWRITTEN_CONCURRENT_COLLECTIONS`, their views and iterators too), with
-/// `collections` on. Asked once per class (`RC` keeps the answer in a `ClassValue`).
+/// (`jdk_classes::UNREWRITTEN_CONCURRENT_COLLECTIONS`) or the locked ones
+/// (`LOCKED_CONCURRENT_COLLECTIONS`), their views and iterators too, with `collections` on. Asked once per class (`RC` keeps the answer in a `ClassValue`).
 extern "system" fn n_uncontrolled_collection(
     _env: *mut JNIEnv,
     _: jclass,
@@ -502,10 +502,11 @@ extern "system" fn n_uncontrolled_collection(
     };
     let uncontrolled = c.options.load.collections
         && c.jvmti.class_name(class).is_some_and(|name| {
-            crate::jdk_classes::is_in(
-                crate::jdk_classes::UNREWRITTEN_CONCURRENT_COLLECTIONS,
-                &name,
-            )
+            use crate::jdk_classes::{
+                is_in, LOCKED_CONCURRENT_COLLECTIONS, UNREWRITTEN_CONCURRENT_COLLECTIONS,
+            };
+            is_in(UNREWRITTEN_CONCURRENT_COLLECTIONS, &name)
+                || is_in(LOCKED_CONCURRENT_COLLECTIONS, &name)
         });
     jboolean::from(uncontrolled)
 }

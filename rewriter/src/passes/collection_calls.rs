@@ -17,6 +17,14 @@
 //! at the receiver's class (once per class) and makes the point only for those collections.
 //! Iterators are left alone: a weakly consistent iteration has nothing to race with.
 //!
+//! The rewritten thread-safe collections (`LinkedBlockingQueue`, `CopyOnWriteArrayList`, …:
+//! `agent::jdk_classes::LOCKED_CONCURRENT_COLLECTIONS`) get the same hook. Their code has
+//! points (the lock they take), but those accesses are the library's own, never offered as the
+//! cause of a failure; the one access per call, at the program's line, is what makes
+//! `if (!queue.isEmpty()) queue.remove()` explained as the check and the act another thread
+//! came between. A call that announces itself as a synchronizer operation (`put`, `take`,
+//! `offer`, `poll` of a blocking queue named by its class) needs no second point.
+//!
 //! Only with data accesses on (application classes). Not subject to `data_sites`: the
 //! points-to analysis does not name these sites, and an extra point is sound.
 
@@ -35,6 +43,7 @@ const OWNERS: &[&str] = &[
     "java/lang/Iterable",
     "java/util/Collection",
     "java/util/AbstractCollection",
+    "java/util/List",
     "java/util/Set",
     "java/util/AbstractSet",
     "java/util/SortedSet",
@@ -53,6 +62,18 @@ const OWNERS: &[&str] = &[
     "java/util/concurrent/ConcurrentSkipListSet",
     "java/util/concurrent/ConcurrentLinkedQueue",
     "java/util/concurrent/ConcurrentLinkedDeque",
+    "java/util/concurrent/BlockingQueue",
+    "java/util/concurrent/BlockingDeque",
+    "java/util/concurrent/TransferQueue",
+    "java/util/concurrent/LinkedBlockingQueue",
+    "java/util/concurrent/LinkedBlockingDeque",
+    "java/util/concurrent/ArrayBlockingQueue",
+    "java/util/concurrent/PriorityBlockingQueue",
+    "java/util/concurrent/DelayQueue",
+    "java/util/concurrent/SynchronousQueue",
+    "java/util/concurrent/LinkedTransferQueue",
+    "java/util/concurrent/CopyOnWriteArrayList",
+    "java/util/concurrent/CopyOnWriteArraySet",
 ];
 
 /// Methods of those types that only look: every other method may change the collection
@@ -150,6 +171,9 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     }
     let owner = decode_mutf8(m.owner);
     let name = decode_mutf8(m.name);
+    if super::atomics::sync_op(&owner, &name).is_some() {
+        return Ok(false);
+    }
     let Some(types) = params(&decode_mutf8(m.descriptor)) else {
         return Ok(false);
     };
@@ -206,6 +230,10 @@ mod tests {
         ));
         assert!(!is_collection_owner(b"java/util/MapLike"));
         assert!(!is_collection_owner(b"java/util/HashMap"));
+        assert!(is_collection_owner(b"java/util/List"));
+        assert!(is_collection_owner(
+            b"java/util/concurrent/CopyOnWriteArrayList"
+        ));
         assert!(!is_collection_owner(b"java/util/Iterator"));
     }
 }
