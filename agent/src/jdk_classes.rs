@@ -14,36 +14,12 @@ pub fn is_juc_target(name: &str) -> bool {
         && !name.contains('.')
 }
 
-/// The thread-safe collections of `java.util.concurrent` left as they are: `ConcurrentHashMap`
-/// (class loading uses it while holding the JVM's and the class loader's real locks, so a
-/// scheduling point inside it could leave other threads blocked where rankcheck cannot see)
-/// and the lock-free ones (nothing but compare-and-set on private nodes). Their operations are
-/// atomic to the model; a program's call of one is a scheduling point of its own, one access
-/// of the whole collection (`RC.collectionCall`), with `collections` on.
-pub const UNREWRITTEN_CONCURRENT_COLLECTIONS: &[&str] = &[
-    "java/util/concurrent/ConcurrentHashMap",
-    "java/util/concurrent/ConcurrentSkipListMap",
-    "java/util/concurrent/ConcurrentSkipListSet",
-    "java/util/concurrent/ConcurrentLinkedQueue",
-    "java/util/concurrent/ConcurrentLinkedDeque",
-];
-
-/// The thread-safe collections of `java.util.concurrent` that are rewritten (they take a
-/// lock of their own, a point of the model): a program's call of one is also one access of
-/// the whole collection (`RC.collectionCall`), at the program's line, with `collections` on,
-/// so that a check and an act in two calls are explained as such (the accesses inside are the
-/// library's own, never named as a cause).
-pub const LOCKED_CONCURRENT_COLLECTIONS: &[&str] = &[
-    "java/util/concurrent/LinkedBlockingQueue",
-    "java/util/concurrent/LinkedBlockingDeque",
-    "java/util/concurrent/ArrayBlockingQueue",
-    "java/util/concurrent/PriorityBlockingQueue",
-    "java/util/concurrent/DelayQueue",
-    "java/util/concurrent/SynchronousQueue",
-    "java/util/concurrent/LinkedTransferQueue",
-    "java/util/concurrent/CopyOnWriteArrayList",
-    "java/util/concurrent/CopyOnWriteArraySet",
-];
+/// The thread-safe collections whose calls are one access each: the rewriter's lists (the
+/// `RC.collectionCall` hook goes before the calls of exactly these), which the agent leaves
+/// unrewritten or rewrites.
+pub use rewriter::passes::collection_calls::{
+    LOCKED_CONCURRENT_COLLECTIONS, UNREWRITTEN_CONCURRENT_COLLECTIONS,
+};
 
 /// The JDK collections whose field and array accesses become scheduling points with
 /// `collections=on` (with their nested classes: nodes, iterators, views). Left out: classes

@@ -4,7 +4,7 @@
 //!
 //! **Why.** The agent leaves the thread-safe collections of `java.util.concurrent` that hold
 //! no lock of their own unrewritten (`ConcurrentHashMap`, the skip lists, the lock-free
-//! queues: `agent::jdk_classes::UNREWRITTEN_CONCURRENT_COLLECTIONS`), so their code has no
+//! queues: [`UNREWRITTEN_CONCURRENT_COLLECTIONS`]), so their code has no
 //! scheduling point. Each of their operations is atomic, which is right, but a program's
 //! `if (map.get(k) == null) map.put(k, v)` then had no point between the check and the act
 //! either, and the lost update, the most common misuse of these classes, was never explored.
@@ -18,7 +18,7 @@
 //! Iterators are left alone: a weakly consistent iteration has nothing to race with.
 //!
 //! The rewritten thread-safe collections (`LinkedBlockingQueue`, `CopyOnWriteArrayList`, …:
-//! `agent::jdk_classes::LOCKED_CONCURRENT_COLLECTIONS`) get the same hook. Their code has
+//! [`LOCKED_CONCURRENT_COLLECTIONS`]) get the same hook. Their code has
 //! points (the lock they take), but those accesses are the library's own, never offered as the
 //! cause of a failure; the one access per call, at the program's line, is what makes
 //! `if (!queue.isEmpty()) queue.remove()` explained as the check and the act another thread
@@ -38,7 +38,38 @@ use java_harness::hooks::{Hook, SiteKind};
 const ICONST_0: u8 = 0x03;
 const ICONST_1: u8 = 0x04;
 
-/// The static types through which a program calls the collections the hook is for.
+/// The thread-safe collections of `java.util.concurrent` the agent leaves unrewritten:
+/// `ConcurrentHashMap` (class loading uses it while holding the JVM's and the class loader's
+/// real locks, so a scheduling point inside it could leave other threads blocked where
+/// rankcheck cannot see) and the lock-free ones (nothing but compare-and-set on private
+/// nodes). Their operations are atomic to the model; a program's call of one is a scheduling
+/// point of its own, one access of the whole collection.
+pub const UNREWRITTEN_CONCURRENT_COLLECTIONS: &[&str] = &[
+    "java/util/concurrent/ConcurrentHashMap",
+    "java/util/concurrent/ConcurrentSkipListMap",
+    "java/util/concurrent/ConcurrentSkipListSet",
+    "java/util/concurrent/ConcurrentLinkedQueue",
+    "java/util/concurrent/ConcurrentLinkedDeque",
+];
+
+/// The thread-safe collections of `java.util.concurrent` that are rewritten (they take a
+/// lock of their own, a point of the model): a program's call of one is also one access of
+/// the whole collection, at the program's line, so that a check and an act in two calls are
+/// explained as such (the accesses inside are the library's own, never named as a cause).
+pub const LOCKED_CONCURRENT_COLLECTIONS: &[&str] = &[
+    "java/util/concurrent/LinkedBlockingQueue",
+    "java/util/concurrent/LinkedBlockingDeque",
+    "java/util/concurrent/ArrayBlockingQueue",
+    "java/util/concurrent/PriorityBlockingQueue",
+    "java/util/concurrent/DelayQueue",
+    "java/util/concurrent/SynchronousQueue",
+    "java/util/concurrent/LinkedTransferQueue",
+    "java/util/concurrent/CopyOnWriteArrayList",
+    "java/util/concurrent/CopyOnWriteArraySet",
+];
+
+/// The interfaces and abstract classes through which a program calls the collections the hook
+/// is for (besides the collections' own classes above).
 const OWNERS: &[&str] = &[
     "java/lang/Iterable",
     "java/util/Collection",
@@ -57,23 +88,9 @@ const OWNERS: &[&str] = &[
     "java/util/NavigableMap",
     "java/util/concurrent/ConcurrentMap",
     "java/util/concurrent/ConcurrentNavigableMap",
-    "java/util/concurrent/ConcurrentHashMap",
-    "java/util/concurrent/ConcurrentSkipListMap",
-    "java/util/concurrent/ConcurrentSkipListSet",
-    "java/util/concurrent/ConcurrentLinkedQueue",
-    "java/util/concurrent/ConcurrentLinkedDeque",
     "java/util/concurrent/BlockingQueue",
     "java/util/concurrent/BlockingDeque",
     "java/util/concurrent/TransferQueue",
-    "java/util/concurrent/LinkedBlockingQueue",
-    "java/util/concurrent/LinkedBlockingDeque",
-    "java/util/concurrent/ArrayBlockingQueue",
-    "java/util/concurrent/PriorityBlockingQueue",
-    "java/util/concurrent/DelayQueue",
-    "java/util/concurrent/SynchronousQueue",
-    "java/util/concurrent/LinkedTransferQueue",
-    "java/util/concurrent/CopyOnWriteArrayList",
-    "java/util/concurrent/CopyOnWriteArraySet",
 ];
 
 /// Methods of those types that only look: every other method may change the collection
@@ -150,7 +167,12 @@ pub fn writes(name: &str) -> bool {
 
 /// Whether a call of `owner` (internal name) is one the hook is for.
 fn is_collection_owner(owner: &[u8]) -> bool {
-    OWNERS.iter().any(|o| {
+    let classes = [
+        OWNERS,
+        UNREWRITTEN_CONCURRENT_COLLECTIONS,
+        LOCKED_CONCURRENT_COLLECTIONS,
+    ];
+    classes.concat().iter().any(|o| {
         owner
             .strip_prefix(o.as_bytes())
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(b"$"))
