@@ -133,6 +133,7 @@ fn site_table_names_original_instructions() {
             }
             SiteKind::SyncMethodExit => &[0, 0xac, 0xad, 0xae, 0xaf, 0xb0, 0xb1],
             SiteKind::Call(_) => &[0xb6, 0xb7, 0xb8, 0xb9],
+            SiteKind::ClassInitWait => panic!("{}: only the agent learns such sites", s.to_line()),
         };
         assert!(
             expected.contains(&op),

@@ -599,5 +599,18 @@ fn waiting_on_a_worker_thread_object_is_woken_by_its_end() {
 /// one.
 #[test]
 fn a_static_initializer_that_waits_for_another_thread() {
-    deadlock_found_and_fix_clean("InitJoinsLoader", "Main$Catalog to be initialized");
+    deadlock_found_and_fix_clean("InitJoinsLoader", "class initjoin.Main$Catalog, which t0");
+}
+
+/// Two classes whose static initializers need each other, first used by two threads at once:
+/// each thread initializes one and waits inside the JVM for the other's initialization (JVMS
+/// §5.5), a deadlock found by switching threads where an initializer begins. In the fixed
+/// variant a thread that waits for another's initialization goes on once it ended, under
+/// every strategy.
+#[test]
+fn a_class_initialization_cycle_between_two_threads() {
+    deadlock_found_and_fix_clean(
+        "InitCycle",
+        "class-initialization lock for class initcycle.Main$",
+    );
 }

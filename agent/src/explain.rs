@@ -29,6 +29,8 @@ pub fn op_named(op: &Op, object: &dyn Fn(scheduler::ObjId) -> String) -> String 
         Op::WaitReturn { obj } => format!("Object.wait on {}", object(*obj)),
         Op::Join { target, .. } => format!("join of {target}"),
         Op::Park { .. } => "LockSupport.park".to_string(),
+        Op::ClassInitWait { .. } => "the JVM's class-initialization lock".to_string(),
+        Op::ClassInit { .. } => "the start of a static initializer".to_string(),
         Op::Access { write, .. } => if *write { "write" } else { "read" }.to_string(),
         other => other.kind().as_str().to_string(),
     }
@@ -62,6 +64,9 @@ pub fn state(status: ThreadStatus, names: &Names<'_>) -> String {
         ThreadStatus::Waiting { obj, .. } => format!("waiting on {}", (names.object)(obj)),
         ThreadStatus::Joining { target } => format!("joining {target}"),
         ThreadStatus::Parked => "parked".to_string(),
+        ThreadStatus::InitWaiting => {
+            "waiting inside the JVM for a class another thread is initializing".to_string()
+        }
         ThreadStatus::Finished => "finished".to_string(),
     }
 }

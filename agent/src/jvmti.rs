@@ -8,6 +8,7 @@ use std::ffi::CStr;
 use std::os::raw::c_char;
 
 mod frames;
+mod monitors;
 pub use frames::FrameParts;
 
 /// The agent's JVMTI environment. JVMTI environments may be used from any attached thread.
@@ -86,19 +87,6 @@ impl Jvmti {
         let mut state: jint = 0;
         check(call!(self.0, GetThreadState, thread, &mut state))?;
         Ok(state as u32)
-    }
-
-    /// Whether `thread` waits for, or to enter, a monitor (JVMTI `GetCurrentContendedMonitor`):
-    /// also true of a wait inside the JVM itself, such as for a class another thread is
-    /// initializing (JVMS §5.5), where its state stays runnable.
-    pub fn waits_on_monitor(self, thread: jobject) -> bool {
-        let mut monitor: jobject = std::ptr::null_mut();
-        let err = call!(self.0, GetCurrentContendedMonitor, thread, &mut monitor);
-        if monitor.is_null() {
-            return false;
-        }
-        crate::ffi::delete_local(crate::ffi::current_env(), monitor);
-        err == jvmtiError_JVMTI_ERROR_NONE
     }
 
     /// CPU time the thread has used, in nanoseconds.
@@ -254,39 +242,6 @@ impl Jvmti {
         // SAFETY: JVMTI returned `count` thread references at `threads`.
         let out = unsafe { std::slice::from_raw_parts(threads, count.max(0) as usize) }.to_vec();
         let _ = check(call!(self.0, Deallocate, threads as *mut u8));
-        Ok(out)
-    }
-
-    /// The thread that owns `obj`'s monitor (a local reference; null when nobody does).
-    pub fn monitor_owner(self, obj: jobject) -> JResult<jobject> {
-        // SAFETY: plain data, filled by JVMTI.
-        let mut usage: jvmtiMonitorUsage = unsafe { std::mem::zeroed() };
-        check(call!(self.0, GetObjectMonitorUsage, obj, &mut usage))?;
-        for list in [usage.waiters, usage.notify_waiters] {
-            if !list.is_null() {
-                let _ = check(call!(self.0, Deallocate, list as *mut u8));
-            }
-        }
-        Ok(usage.owner)
-    }
-
-    /// The monitors the current thread owns (local references).
-    pub fn owned_monitors(self) -> JResult<Vec<jobject>> {
-        let mut count: jint = 0;
-        let mut monitors: *mut jobject = std::ptr::null_mut();
-        check(call!(
-            self.0,
-            GetOwnedMonitorInfo,
-            std::ptr::null_mut(),
-            &mut count,
-            &mut monitors
-        ))?;
-        if monitors.is_null() {
-            return Ok(Vec::new());
-        }
-        // SAFETY: JVMTI returned `count` references at `monitors`.
-        let out = unsafe { std::slice::from_raw_parts(monitors, count.max(0) as usize) }.to_vec();
-        let _ = check(call!(self.0, Deallocate, monitors as *mut u8));
         Ok(out)
     }
 

@@ -195,7 +195,7 @@ fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     caps.set_can_get_monitor_info(1);
     caps.set_can_get_owned_monitor_info(1);
     caps.set_can_get_owned_monitor_stack_depth_info(1);
-    // A thread waiting for another's static initializer (control/watchdog.rs).
+    // A thread waiting for another's static initializer (control/class_init.rs, watchdog.rs).
     caps.set_can_get_current_contended_monitor(1);
     // The JVM's identity hashes of an execution's objects, pinned (natives/identity.rs).
     caps.set_can_generate_native_method_bind_events(1);

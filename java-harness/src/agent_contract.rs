@@ -49,7 +49,7 @@ pub const RC_NATIVES: &[Native] = &[
     native("nAccessField", "(Ljava/lang/Object;JZJ)V"),
     native("nFieldKey", "(Ljava/lang/String;)J"),
     native("nUncontrolledCollection", "(Ljava/lang/Class;)Z"),
-    native("nClassInitBegin", "(Ljava/lang/Class;)V"),
+    native("nClassInitBegin", "(Ljava/lang/Class;J)V"),
 ];
 
 /// The natives of `rankcheck.harness.Agent` (the per-execution protocol of the harness),

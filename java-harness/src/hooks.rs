@@ -219,10 +219,12 @@ pub enum Hook {
     CollectionCall,
     // --- announcements ---
     /// First in every static initializer of the program's classes (class file version 49 and
-    /// later): the class. The agent knows from it, without walking the stack, that the thread
-    /// runs a static initializer until the class is initialized; what an initializer does is
-    /// published to every thread by the JVM's class-initialization lock (JVMS §5.5), which the
-    /// model does not see.
+    /// later): the class. A scheduling point: the JVM has just made the thread the class's
+    /// initializer (JVMS §5.5), so a thread switched in here that touches the class waits for
+    /// it, inside the JVM, where the agent finds it (a class-initialization cycle between two
+    /// threads is a deadlock). The agent also knows from it, without walking the stack, that the
+    /// thread runs a static initializer until the class is initialized; the rest of the
+    /// initializer has no scheduling points.
     ClassInitBegin,
 }
 
@@ -596,6 +598,9 @@ pub enum SiteKind {
     SyncMethodExit,
     /// Entry of a static initializer ([`Hook::ClassInitBegin`]).
     ClassInitBegin,
+    /// Where a thread waited inside the JVM for a class another thread was initializing: learnt
+    /// by the agent from the thread's frame, never written by the rewriter.
+    ClassInitWait,
     /// A replaced call; the hook says which.
     Call(Hook),
 }
@@ -616,6 +621,7 @@ impl SiteKind {
             SiteKind::SyncMethodEnter => "sync-method-enter",
             SiteKind::SyncMethodExit => "sync-method-exit",
             SiteKind::ClassInitBegin => "class-init-begin",
+            SiteKind::ClassInitWait => "class-init-wait",
             SiteKind::Call(h) => h.name(),
         }
     }
@@ -635,6 +641,7 @@ impl SiteKind {
             SiteKind::SyncMethodEnter,
             SiteKind::SyncMethodExit,
             SiteKind::ClassInitBegin,
+            SiteKind::ClassInitWait,
         ];
         FIXED
             .iter()

@@ -44,7 +44,8 @@ pub struct Blocked {
     pub thread: u32,
     pub kind: OpKind,
     /// As in [`Step::target`]: the monitor's object for `MonitorEnter`/`WaitReturn`, the
-    /// target thread for `Join`.
+    /// target thread for `Join`, the initializer for `ClassInitWait` (the thread itself when
+    /// unknown).
     pub target: u64,
     pub site: i64,
 }
@@ -711,6 +712,10 @@ fn deadlock_links(steps: &[Step], blocked: &[Blocked]) -> Vec<Link> {
                     .get(&b.target)
                     .map_or((None, None), |&(t, at)| (Some(t), Some(at))),
                 OpKind::Join => (Some(b.target as u32), None),
+                // The initializer, when the agent knew it (else the thread itself).
+                OpKind::ClassInitWait if b.target != u64::from(b.thread) => {
+                    (Some(b.target as u32), None)
+                }
                 _ => (None, None),
             };
             Link {

@@ -127,6 +127,8 @@ pub enum ExecError {
     NotFinishedYet,
     /// `adopt_monitor` for a monitor the model gives to another thread.
     MonitorHeld { obj: ObjId, owner: ThreadId },
+    /// `class_init_ended` for a thread whose pending operation is not `ClassInitWait`.
+    NotWaitingForInit(ThreadId),
 }
 
 impl fmt::Display for ExecError {
@@ -168,6 +170,9 @@ impl fmt::Display for ExecError {
                 "the monitor of object {} is {owner}'s in the model",
                 obj.0
             ),
+            ExecError::NotWaitingForInit(t) => {
+                write!(f, "{t} does not wait for a class initialization")
+            }
         }
     }
 }
@@ -198,6 +203,8 @@ pub enum ThreadStatus {
     },
     /// Its `Park` waits for a permit.
     Parked,
+    /// Its `ClassInitWait` waits, inside the JVM, for a class another thread initializes.
+    InitWaiting,
     Finished,
 }
 
@@ -237,6 +244,8 @@ struct ThreadState {
     /// Its own `Thread` object, when a monitor operation named it: ending takes that monitor
     /// and wakes every thread waiting on it ([`Execution::thread_object`]).
     object: Option<ObjId>,
+    /// The class initialization its pending [`Op::ClassInitWait`] waits for has ended.
+    init_ended: bool,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -556,6 +565,7 @@ impl<S: Strategy> Execution<S> {
             },
             Op::Join { target, .. } => ThreadStatus::Joining { target },
             Op::Park { .. } => ThreadStatus::Parked,
+            Op::ClassInitWait { .. } => ThreadStatus::InitWaiting,
             _ => match s.waiting {
                 Some(w) => ThreadStatus::Waiting {
                     obj: w.obj,
@@ -679,6 +689,18 @@ impl<S: Strategy> Execution<S> {
         Ok(())
     }
 
+    /// Tells the model that the class initialization `t` waits for ([`Op::ClassInitWait`]) has
+    /// ended: the agent learns it at the next scheduling point of any thread after the
+    /// initializer returned, the same point in every run of one schedule.
+    pub fn class_init_ended(&mut self, t: ThreadId) -> Result<(), ExecError> {
+        let s = self.thread(t)?;
+        if !matches!(s.pending, Some(Op::ClassInitWait { .. })) {
+            return Err(ExecError::NotWaitingForInit(t));
+        }
+        self.threads[t.index()].init_ended = true;
+        Ok(())
+    }
+
     fn monitor_owner(&self, obj: ObjId) -> Option<ThreadId> {
         self.monitor_of
             .get(&obj)
@@ -726,6 +748,7 @@ impl<S: Strategy> Execution<S> {
                     None
                 }
             }
+            Op::ClassInitWait { .. } => s.init_ended.then_some(Via::Ready),
             Op::Park { timed, .. } => {
                 if s.permit {
                     Some(Via::Ready)
@@ -1014,7 +1037,13 @@ impl<S: Strategy> Execution<S> {
     fn perform(&mut self, t: ThreadId, op: &Op, via: Via) -> Result<OpOutcome, Halt> {
         let ti = t.index();
         let outcome = match *op {
-            Op::Begin | Op::Access { .. } | Op::Exit { .. } => OpOutcome::Normal,
+            Op::Begin | Op::Access { .. } | Op::Exit { .. } | Op::ClassInit { .. } => {
+                OpOutcome::Normal
+            }
+            Op::ClassInitWait { .. } => {
+                self.threads[ti].init_ended = false;
+                OpOutcome::Normal
+            }
             Op::End => {
                 self.threads[ti].finished = true;
                 let object = self.threads[ti].object;

@@ -313,7 +313,8 @@ impl HbTracker {
 /// their object (synchronization order per monitor). `Start`, `Begin`, `End` and `Join` write the
 /// lifecycle key of the thread concerned (so start → begin and end → join are edges); interrupts
 /// and interrupt queries write the target's interrupt-flag key; park/unpark the target's permit
-/// key; `Exit` a global key; a thread-status query reads the target's lifecycle key.
+/// key; `Exit` a global key; a thread-status query reads the target's lifecycle key; a class
+/// initialization's begin and a wait for one a global key of their own.
 /// `Sleep`/`Yield`/`LiveThreads` touch nothing. An `End` that woke the waiters of its thread's
 /// `Thread` object also writes that monitor. A thread query's label holds its answer
 /// ([`Event::var`]), so prefixes whose queries saw different states never share a hash. Treating a sync operation as a write
@@ -325,6 +326,7 @@ pub fn event_touches(e: &Event) -> (u64, Touches) {
     const INTERRUPT: u64 = 4;
     const PERMIT: u64 = 5;
     const EXIT: u64 = 6;
+    const CLASS_INIT: u64 = 7;
     let label = mix_all([e.kind as u64, e.target, u64::from(e.var.0), e.site as u64]);
     let key = |space: u64| key_in(space, e.target);
     let touch = match e.kind {
@@ -349,6 +351,11 @@ pub fn event_touches(e: &Event) -> (u64, Touches) {
         }
         OpKind::Park | OpKind::Unpark => Touches::one(key(PERMIT), Mode::Write),
         OpKind::Exit => Touches::one(key_in(EXIT, 0), Mode::Write),
+        // Which class a wait is for is not known: every initialization conflicts with every
+        // other and with every wait for one (an over-approximation, as for sync operations).
+        OpKind::ClassInit | OpKind::ClassInitWait => {
+            Touches::one(key_in(CLASS_INIT, 0), Mode::Write)
+        }
         // `activeCount()` orders nothing (the JLS gives it no edge); its label holds its answer.
         OpKind::Sleep | OpKind::Yield | OpKind::LiveThreads => Touches::NONE,
     };

@@ -88,6 +88,15 @@ pub enum Op {
     Unpark { target: ThreadId, site: SiteId },
     /// `System.exit` / `Runtime.exit` / `Runtime.halt`: performing it ends the execution.
     Exit { status: i32, site: SiteId },
+    /// The first instruction of a static initializer of the program's: the JVM has just made the
+    /// thread the class's initializer (JVMS §5.5), so a thread that touches the class before the
+    /// initializer returns waits for it. Always enabled.
+    ClassInit { site: SiteId },
+    /// Waiting, inside the JVM, for a class another thread is initializing: announced on behalf of
+    /// a thread the agent found waiting there. Enabled once the agent saw the initialization end
+    /// ([`Execution::class_init_ended`](crate::Execution::class_init_ended)). `site`: where
+    /// the thread touched the class.
+    ClassInitWait { site: SiteId },
 }
 
 /// The kind of an [`Op`], without its operands (for the event record and for counting).
@@ -115,11 +124,13 @@ pub enum OpKind {
     Park,
     Unpark,
     Exit,
+    ClassInit,
+    ClassInitWait,
 }
 
 impl OpKind {
     /// Every kind, in declaration order.
-    pub const ALL: [OpKind; 22] = [
+    pub const ALL: [OpKind; 24] = [
         OpKind::Begin,
         OpKind::End,
         OpKind::Read,
@@ -142,6 +153,8 @@ impl OpKind {
         OpKind::Park,
         OpKind::Unpark,
         OpKind::Exit,
+        OpKind::ClassInit,
+        OpKind::ClassInitWait,
     ];
 
     /// The kind named `name` ([`OpKind::as_str`]).
@@ -174,6 +187,8 @@ impl OpKind {
             OpKind::Park => "park",
             OpKind::Unpark => "unpark",
             OpKind::Exit => "exit",
+            OpKind::ClassInit => "class-init",
+            OpKind::ClassInitWait => "class-init-wait",
         }
     }
 }
@@ -204,6 +219,8 @@ impl Op {
             Op::Park { .. } => OpKind::Park,
             Op::Unpark { .. } => OpKind::Unpark,
             Op::Exit { .. } => OpKind::Exit,
+            Op::ClassInit { .. } => OpKind::ClassInit,
+            Op::ClassInitWait { .. } => OpKind::ClassInitWait,
         }
     }
 
@@ -227,7 +244,9 @@ impl Op {
             | Op::LiveThreads { site }
             | Op::Park { site, .. }
             | Op::Unpark { site, .. }
-            | Op::Exit { site, .. } => Some(site),
+            | Op::Exit { site, .. }
+            | Op::ClassInit { site }
+            | Op::ClassInitWait { site } => Some(site),
         }
     }
 

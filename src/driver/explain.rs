@@ -561,6 +561,11 @@ impl Story {
                             (OpKind::Join, Some(h)) => {
                                 format!("{who} waits at {} to join {}", self.blocked_at(b), self.who(h))
                             }
+                            (OpKind::ClassInitWait, Some(h)) => format!(
+                                "{who} waits at {} for a class {} is initializing",
+                                self.blocked_at(b),
+                                self.who(h)
+                            ),
                             (OpKind::WaitReturn, _) => format!(
                                 "{who} waits on {} at {}, which nobody notifies",
                                 b.what(),
@@ -604,6 +609,12 @@ impl Story {
                             l.taken
                                 .map(|i| format!(" since {} (step {})", self.steps[i].place(), self.steps[i].step.step))
                                 .unwrap_or_default()
+                        ),
+                        OpKind::ClassInitWait => format!(
+                            "  {} waits at {} for a class {} is initializing (a thread that touches a class another thread is initializing waits inside the JVM until it is done, JVMS §5.5)",
+                            self.who(b.step.thread),
+                            self.blocked_at(b),
+                            l.holder.map_or_else(|| "another thread".to_string(), |h| self.who(h))
                         ),
                         OpKind::Join => format!(
                             "  {} waits at {} to join {}",

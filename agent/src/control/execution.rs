@@ -81,7 +81,10 @@ impl Control {
             .enumerate()
             .filter(|(_, r)| {
                 !r.thread.is_null()
-                    && matches!(r.place, Place::Running | Place::Parked | Place::RealWait)
+                    && matches!(
+                        r.place,
+                        Place::Running | Place::Parked | Place::RealWait | Place::InitWait
+                    )
             })
             .map(|(i, r)| {
                 let modelled = st
@@ -175,6 +178,7 @@ impl Control {
             next_confinement_id: 0,
             young: Default::default(),
             real_monitors: Vec::new(),
+            inits: Vec::new(),
             adoptions: Vec::new(),
             handovers: Vec::new(),
             library_ops: Default::default(),
@@ -200,6 +204,7 @@ impl Control {
             if ex.end.is_some() && ex.stacks_ready {
                 break;
             }
+            let mut tick = Duration::from_millis(20);
             if ex.end.is_none() {
                 if let Some(end) = self.watchdog(ex, model, &mut last_progress) {
                     drop(st);
@@ -207,10 +212,23 @@ impl Control {
                     st = self.lock();
                     continue;
                 }
+                // A thread that waits for another's class initialization waits inside the
+                // JVM: found here, soon, so that the others run (class_init.rs).
+                if self.init_watch(ex) {
+                    tick = Duration::from_millis(1);
+                    if self.initializer_switched_out(ex) {
+                        drop(st);
+                        let caught = self.catch_init_wait(epoch);
+                        st = self.lock();
+                        if caught {
+                            continue;
+                        }
+                    }
+                }
             }
             st = self
                 .harness_cv
-                .wait_timeout(st, Duration::from_millis(20))
+                .wait_timeout(st, tick)
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
         }
@@ -250,16 +268,18 @@ impl Control {
                     .0;
                 checks += 1;
                 // Threads that block each other on real monitors (a deadlock inside
-                // synchronized JDK methods) never take an asynchronous exception: waiting
-                // the whole patience out for them only slows the search down.
-                if !then_stop && checks % 20 == 0 && self.all_blocked_entering(&st) {
+                // synchronized JDK methods) or on class initializations never take an
+                // asynchronous exception: waiting the whole patience out for them only slows
+                // the search down.
+                if checks % 20 == 0 && self.all_stuck(&st) {
                     break;
                 }
             }
             let ex = st.exec.as_mut().unwrap();
-            if ex.live <= 0 || !then_stop {
+            if ex.live <= 0 || !then_stop || self.all_stuck(&st) {
                 break;
             }
+            let ex = st.exec.as_mut().unwrap();
             // Still alive: blocked where rankcheck cannot see, spinning without hooks, or not yet
             // at its ThreadStart. An asynchronous ExecutionAborted wakes and unwinds it.
             if let Some(abort) = abort {
@@ -288,8 +308,9 @@ impl Control {
         debug_assert_eq!(ex.epoch, epoch);
     }
 
-    /// Whether every application thread still alive is blocked entering a real monitor.
-    fn all_blocked_entering(&self, st: &State) -> bool {
+    /// Whether every application thread still alive is blocked entering a real monitor, or
+    /// waiting for a class initialization that has not ended: none can ever go on.
+    fn all_stuck(&self, st: &State) -> bool {
         let ex = st.exec.as_ref().unwrap();
         let mut alive = ex
             .threads
@@ -298,10 +319,12 @@ impl Control {
             .peekable();
         alive.peek().is_some()
             && alive.all(|r| {
-                self.jvmti.thread_state(r.thread).is_ok_and(|s| {
-                    s & crate::jvmti_sys::JVMTI_THREAD_STATE_ALIVE == 0
-                        || s & crate::jvmti_sys::JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER != 0
-                })
+                self.stuck_in_init_wait(r)
+                    || self.jvmti.thread_state(r.thread).is_ok_and(|s| {
+                        s & crate::jvmti_sys::JVMTI_THREAD_STATE_ALIVE == 0
+                            || s & crate::jvmti_sys::JVMTI_THREAD_STATE_BLOCKED_ON_MONITOR_ENTER
+                                != 0
+                    })
             })
     }
 
@@ -359,6 +382,7 @@ impl Control {
         let warm_up = ex.index < self.options.first_execution;
         let steps_trace = (self.options.trace && !warm_up)
             .then(|| self.steps_trace(&st, &ex, end.kind == "deadlock"));
+        super::class_init::release_all(&mut ex);
         let more = st.model.finish(bug).unwrap_or(false) && !st.model.strategy().exhausted();
         let exhausted = st.model.strategy().exhausted();
         if let Some(path) = &self.options.state {

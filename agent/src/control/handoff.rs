@@ -25,7 +25,7 @@ impl Control {
         let Some((epoch, me)) = current() else {
             return Turn::Pass;
         };
-        let mut st = self.lock();
+        let st = self.lock();
         if !live(&st, epoch) {
             // The execution is over. Under JDK code (a dying thread's cached buffer freed by
             // the JDK's cleaner, which answers any exception with System.exit(1)) the real
@@ -37,12 +37,17 @@ impl Control {
                 Turn::Abort
             };
         }
+        let mut st = match self.after_init_wait(st, epoch, me) {
+            Ok(st) => st,
+            Err(turn) => return turn,
+        };
         if let Some(decision) = self.close_quiet(&mut st, me) {
             return self.settle(st, epoch, me, decision, Mode::Condvar);
         }
         if let Some(decision) = self.sync_real_monitors(&mut st, me) {
             return self.settle(st, epoch, me, decision, Mode::Condvar);
         }
+        let mut st = self.release_init_waits(st);
         let op = {
             let State {
                 exec, sites, model, ..
@@ -72,16 +77,19 @@ impl Control {
         let app_clinit = op.site().is_some_and(|s| {
             st.sites.get(&s).is_some_and(|i| i.clinit) && !crate::juc::is_jdk_site(s)
         });
-        let not_a_point = untracked
-            || op.site().is_some_and(jdk_own)
-            || op
-                .site()
-                .and_then(|s| st.sites.get(&s))
-                .is_some_and(|s| s.clinit)
-            || (self.options.clinit_check
-                && st.model.thread_count() > 1
-                && self.initializing()
-                && self.in_clinit(&mut st.clinit_methods));
+        // The first instruction of a program's static initializer is a point (class_init.rs).
+        let class_init = matches!(op, Op::ClassInit { .. });
+        let not_a_point = !class_init
+            && (untracked
+                || op.site().is_some_and(jdk_own)
+                || op
+                    .site()
+                    .and_then(|s| st.sites.get(&s))
+                    .is_some_and(|s| s.clinit)
+                || (self.options.clinit_check
+                    && st.model.thread_count() > 1
+                    && self.initializing()
+                    && self.in_clinit(&mut st.clinit_methods)));
         let counted = untracked || app_clinit;
         // A static initializer that waits (joins the thread it started, waits for a task of a
         // pool, takes a lock another thread holds) must let the others run, or nothing ever
@@ -149,16 +157,6 @@ impl Control {
                 }
             });
         }
-    }
-
-    /// `RC.classInitBegin`: the current thread begins the static initializer of the program's
-    /// class `klass`.
-    pub fn class_init_begun(&self, env: *mut JNIEnv, klass: jni::sys::jclass) {
-        if current().is_none() || klass.is_null() {
-            return;
-        }
-        let global = crate::ffi::new_global(env, klass);
-        RUNNING_INIT.with(|r| r.borrow_mut().push(global));
     }
 
     /// Whether the current thread runs the static initializer of one of the program's classes
@@ -302,7 +300,9 @@ impl Control {
                         Place::RealWait => {
                             let _ = self.jvmti.interrupt(rec.thread);
                         }
-                        // Not yet registered (it finds `resume` when it is), or already gone.
+                        // Not yet registered (it finds `resume` when it is), in the JVM's wait
+                        // for a class (it finds `resume` in the MonitorWaited callback), or
+                        // already gone.
                         _ => {}
                     }
                     break;
@@ -327,13 +327,14 @@ impl Control {
             Mode::Leave => {}
             Mode::RealWait => rec.place = Place::RealWait,
             Mode::Condvar => rec.place = Place::Parked,
+            Mode::InitWait => rec.place = Place::InitWait,
         }
         drop(st);
         if let Some(cv) = wake {
             cv.notify_one();
         }
         match mode {
-            Mode::Leave => Turn::Go(OpOutcome::Normal),
+            Mode::Leave | Mode::InitWait => Turn::Go(OpOutcome::Normal),
             Mode::RealWait => Turn::RealWait,
             Mode::Condvar => self.await_turn(self.lock(), epoch, me),
         }

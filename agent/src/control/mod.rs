@@ -37,6 +37,7 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 mod blockers;
+mod class_init;
 mod execution;
 mod handoff;
 mod java;
@@ -111,6 +112,9 @@ enum Place {
     Parked,
     /// In the real `Object.wait()` of a modelled wait.
     RealWait,
+    /// Waiting inside the JVM for a class another thread initializes (class_init.rs): it takes
+    /// its turn in the JVMTI MonitorWaited callback when the initialization ended.
+    InitWait,
     /// Past its JVMTI ThreadEnd.
     Gone,
 }
@@ -135,6 +139,12 @@ struct ThreadRec {
     /// JNI global reference to the blocker of its pending `LockSupport.park(blocker)` (null
     /// otherwise): what a deadlock report says it waits for.
     blocker: jobject,
+    /// JNI global reference to the JVM's class-initialization lock it waits on inside the JVM
+    /// (null otherwise; class_init.rs).
+    init_lock: jobject,
+    /// What it waits for there, found when it came to wait (reports come after the initializer
+    /// unwound).
+    init_for: class_init::WaitsFor,
 }
 
 // SAFETY: `thread` is a JNI global reference, valid in every thread.
@@ -154,6 +164,8 @@ impl ThreadRec {
             name: String::new(),
             os_tid: 0,
             blocker: std::ptr::null_mut(),
+            init_lock: std::ptr::null_mut(),
+            init_for: class_init::WaitsFor::default(),
         }
     }
 }
@@ -228,6 +240,10 @@ struct Exec {
     library_ops: rustc_hash::FxHashSet<(u32, u32)>,
     /// The value `RC.quietCovers` holds (likewise).
     quiet_covers: i32,
+    /// The program's classes whose static initializer a thread began (`RC.classInitBegin`)
+    /// while other threads existed, and that may not be initialized yet: the thread, and the
+    /// class (a JNI global reference). class_init.rs.
+    inits: Vec<class_init::Initializing>,
     /// With `trace=on`: what each access location is, `(object id, array index or -1)`
     /// (object 0: a static field), for the result's `steps_trace`.
     locs: IdMap<u64, (u64, i32)>,
@@ -411,6 +427,9 @@ enum Mode {
     Condvar,
     /// Return `RealWait`: the caller waits in the real `Object.wait()`.
     RealWait,
+    /// The thread waits inside the JVM for a class initialization (announced on its behalf by
+    /// the harness thread): hand the turn on and return.
+    InitWait,
     /// The thread finished: hand the turn on and leave.
     Leave,
 }

@@ -126,7 +126,7 @@ impl Control {
                 let site = remember_site(
                     &mut st.site_places,
                     &mut st.site_lines,
-                    site_record(self.jvmti.current_frame()),
+                    site_record(self.jvmti.current_frame(), SiteKind::SyncMethodEnter),
                 );
                 ex.real_monitors.push(RealMonitor {
                     obj: crate::ffi::new_global(env, obj),
@@ -164,7 +164,7 @@ impl Control {
             Some(frame) => remember_site(
                 &mut st.site_places,
                 &mut st.site_lines,
-                site_record(Some(frame)),
+                site_record(Some(frame), SiteKind::SyncMethodEnter),
             ),
             None => site,
         };
@@ -221,7 +221,7 @@ impl Control {
 }
 
 /// Adds `record` to the agent's site places and lines (for messages and traces); its id.
-fn remember_site(
+pub(super) fn remember_site(
     places: &mut IdMap<i64, Box<str>>,
     lines: &mut IdMap<i64, Box<str>>,
     record: SiteRecord,
@@ -236,9 +236,10 @@ fn remember_site(
     site
 }
 
-/// A place inside a JDK method (a frame), as a site-table record; its id depends only on the
-/// place, so it is the same in every JVM.
-fn site_record(frame: Option<crate::jvmti::FrameParts>) -> SiteRecord {
+/// A place inside a method (a frame) where the agent learnt something of `kind`, as a
+/// site-table record; its id depends only on the place and the kind, so it is the same in
+/// every JVM.
+pub(super) fn site_record(frame: Option<crate::jvmti::FrameParts>, kind: SiteKind) -> SiteRecord {
     let (class, method, descriptor, bci, line) = match frame {
         Some(f) => (
             f.class.replace('.', "/"),
@@ -249,7 +250,15 @@ fn site_record(frame: Option<crate::jvmti::FrameParts>) -> SiteRecord {
         ),
         None => ("?".into(), "?".into(), String::new(), 0, None),
     };
-    let key = format!("rankcheck/monitor {class}.{method}{descriptor}@{bci}");
+    let key = match kind {
+        SiteKind::SyncMethodEnter => {
+            format!("rankcheck/monitor {class}.{method}{descriptor}@{bci}")
+        }
+        other => format!(
+            "rankcheck/{} {class}.{method}{descriptor}@{bci}",
+            other.as_str()
+        ),
+    };
     SiteRecord {
         id: java_harness::hooks::site_id(&key, 0),
         class,
@@ -257,7 +266,7 @@ fn site_record(frame: Option<crate::jvmti::FrameParts>) -> SiteRecord {
         descriptor,
         bci,
         line,
-        kind: SiteKind::SyncMethodEnter,
+        kind,
         detail: String::new(),
     }
 }

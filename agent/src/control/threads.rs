@@ -103,6 +103,8 @@ impl Control {
             rec.place = Place::Gone;
             let global = std::mem::replace(&mut rec.thread, std::ptr::null_mut());
             crate::ffi::delete_global(env, global);
+            let lock = std::mem::replace(&mut rec.init_lock, std::ptr::null_mut());
+            crate::ffi::delete_global(env, lock);
             super::blockers::release_blocker(env, rec);
         }
         self.harness_cv.notify_all();
@@ -145,10 +147,13 @@ impl Control {
     /// The thread's last scheduling point: `End`, then the turn goes to the next thread (or,
     /// when only daemon threads are left, the execution ends as the JVM would).
     pub(super) fn perform_end(&self, epoch: u32, me: ThreadId) {
-        let mut st = self.lock();
+        let st = self.lock();
         if !live(&st, epoch) {
             return;
         }
+        let Ok(mut st) = self.after_init_wait(st, epoch, me) else {
+            return;
+        };
         if let Some(decision) = self.close_quiet(&mut st, me) {
             self.settle(st, epoch, me, decision, Mode::Leave);
             return;
@@ -157,6 +162,7 @@ impl Control {
             self.settle(st, epoch, me, decision, Mode::Leave);
             return;
         }
+        let mut st = self.release_init_waits(st);
         self.announce_thread_object(&mut st, me);
         let decision = st.model.announce(me, Op::End);
         let Turn::Go(_) = self.settle(st, epoch, me, decision, Mode::Condvar) else {

@@ -66,6 +66,10 @@ impl Control {
                                 .monitor(*obj)
                                 .map(|(h, _)| format!(" held by {h} ({})", name(h))),
                             Op::Park { .. } => self.park_blocker(ex, *t),
+                            Op::ClassInitWait { .. } => ex
+                                .threads
+                                .get(t.index())
+                                .and_then(|r| r.init_for.detail.clone()),
                             _ => None,
                         };
                         format!(
@@ -253,15 +257,24 @@ impl Control {
                             | ThreadStatus::Waiting { .. }
                             | ThreadStatus::Joining { .. }
                             | ThreadStatus::Parked
+                            | ThreadStatus::InitWaiting
                     )
                 );
                 let Some(op) = st.model.pending(t).filter(|_| stuck) else {
                     continue;
                 };
+                // A wait for a class initialization: the initializer, when it is known.
+                let initializer = matches!(op, Op::ClassInitWait { .. })
+                    .then(|| {
+                        ex.threads
+                            .get(t.index())
+                            .and_then(|r| r.init_for.initializer)
+                    })
+                    .flatten();
                 let target = op
                     .obj()
                     .map(|o| o.0)
-                    .or(op.target().map(|x| u64::from(x.0)))
+                    .or(op.target().or(initializer).map(|x| u64::from(x.0)))
                     .unwrap_or(u64::from(t.0));
                 blocked.push(TracedStep {
                     step: st.model.steps() + 1,

@@ -92,7 +92,7 @@ impl Jvmti {
     }
 
     /// `thread`'s frame at `depth` (0: innermost; null thread: the current one), named.
-    fn frame_at(self, thread: jobject, depth: jint) -> Option<FrameParts> {
+    pub fn frame_at(self, thread: jobject, depth: jint) -> Option<FrameParts> {
         let mut frame: std::mem::MaybeUninit<jvmtiFrameInfo> = std::mem::MaybeUninit::uninit();
         let mut count: jint = 0;
         check(call!(

@@ -37,7 +37,7 @@ pub(super) fn table() -> Vec<(&'static str, Function)> {
         ("nAccessField", fn4(n_access_field)),
         ("nFieldKey", fn1(n_field_key)),
         ("nUncontrolledCollection", fn1(n_uncontrolled_collection)),
-        ("nClassInitBegin", fn1(n_class_init_begin)),
+        ("nClassInitBegin", fn2(n_class_init_begin)),
     ]
 }
 
@@ -93,10 +93,10 @@ extern "system" fn n_access(
     finish_turn(env, c, turn, 0);
 }
 
-extern "system" fn n_class_init_begin(env: *mut JNIEnv, _: jclass, klass: jclass) {
-    if let Some(c) = control() {
-        c.class_init_begun(env, klass);
-    }
+extern "system" fn n_class_init_begin(env: *mut JNIEnv, _: jclass, klass: jclass, site: jlong) {
+    let Some(c) = control() else { return };
+    let turn = c.class_init_begun(env, klass, site);
+    finish_turn(env, c, turn, 0);
 }
 
 extern "system" fn n_allocated(_env: *mut JNIEnv, _: jclass, obj: jobject, site: jlong) {

@@ -905,3 +905,48 @@ fn a_thread_end_wakes_the_waiters_on_its_thread_object() {
         e.restart().unwrap();
     }
 }
+
+/// t1 begins a class's initializer and is switched out at its first point; t0 touches the class
+/// and waits in the JVM: its wait is enabled only once the agent saw the initializer end, and
+/// two threads each waiting for the other's class are a deadlock.
+#[test]
+fn a_wait_for_a_class_initialization_is_enabled_once_it_ended() {
+    let mut e = Execution::new(Config::default(), Highest);
+    e.announce(T0, Op::Begin).unwrap();
+    assert_eq!(
+        e.announce(T0, Op::Start { site: 1 }),
+        run(T0, OpOutcome::Started(T1))
+    );
+    // t0 goes on (its outcome was given to it already), t1 is picked at its begin.
+    assert_eq!(e.announce(T0, Op::Yield { site: 2 }), normal(T1));
+    assert_eq!(e.announce(T1, Op::ClassInit { site: 3 }), normal(T1));
+    // Highest runs t1 on; make t0 run by t1 waiting for a class t0 initializes.
+    assert_eq!(e.announce(T1, Op::ClassInitWait { site: 9 }), normal(T0));
+    assert_eq!(e.status(T1), Some(ThreadStatus::InitWaiting));
+    assert_eq!(
+        e.java_state(T1),
+        JavaThreadState::Runnable,
+        "as the JVM says"
+    );
+    assert_eq!(
+        e.class_init_ended(T0),
+        Err(ExecError::NotWaitingForInit(T0))
+    );
+    e.class_init_ended(T1).unwrap();
+    assert_eq!(
+        e.status(T1),
+        Some(ThreadStatus::Ready(Op::ClassInitWait { site: 9 }))
+    );
+    assert_eq!(e.announce(T0, Op::ClassInit { site: 4 }), normal(T1));
+    // t1 waits again (for t0's class), and t0 for t1's: nobody can go on.
+    assert_eq!(e.announce(T1, Op::ClassInitWait { site: 9 }), normal(T0));
+    assert_eq!(
+        e.announce(T0, Op::ClassInitWait { site: 9 }),
+        Ok(Decision::Deadlock {
+            blocked: vec![
+                (T0, Op::ClassInitWait { site: 9 }),
+                (T1, Op::ClassInitWait { site: 9 })
+            ]
+        })
+    );
+}

@@ -92,7 +92,7 @@ public final class RC {
     }
 
     public static void classInitBegin(Class<?> c, long site) {
-        if (on) nClassInitBegin(c);
+        if (on) nClassInitBegin(c, site);
     }
 
     public static void allocated(Object obj, long site) {
@@ -605,7 +605,7 @@ public final class RC {
 
     private static native void nAccess(Object obj, int index, long site, boolean write);
     private static native void nAllocated(Object obj, long site);
-    private static native void nClassInitBegin(Class<?> c);
+    private static native void nClassInitBegin(Class<?> c, long site);
     private static native void nMonitorEnter(Object obj, long site);
     private static native void nMonitorExit(Object obj, long site);
     private static native int nWait(Object obj, long millis, long site);

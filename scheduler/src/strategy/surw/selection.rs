@@ -17,8 +17,8 @@ use crate::ids::{SiteId, ThreadId, VarId};
 use crate::op::{Op, OpKind};
 use std::collections::{HashMap, HashSet};
 
-/// Whether an operation of this kind is interesting whatever it acts on: blocking, waking and
-/// thread queries, whose order always matters.
+/// Whether an operation of this kind is interesting whatever it acts on: blocking, waking,
+/// thread queries and class initializations, whose order always matters.
 fn always_interesting(kind: OpKind) -> bool {
     matches!(
         kind,
@@ -34,6 +34,8 @@ fn always_interesting(kind: OpKind) -> bool {
             | OpKind::IsInterrupted
             | OpKind::ThreadStatus
             | OpKind::LiveThreads
+            | OpKind::ClassInit
+            | OpKind::ClassInitWait
     )
 }
 
