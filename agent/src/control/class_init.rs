@@ -16,7 +16,7 @@
 //! deadlock of the model like any other.
 
 use super::*;
-use crate::ffi::{delete_global, delete_local, new_global};
+use crate::ffi::{call, delete_global, delete_local, new_global};
 
 /// A program's class whose static initializer a thread began.
 pub(super) struct Initializing {
@@ -246,18 +246,27 @@ impl Control {
     }
 
     /// The class-initialization lock `thread` waits on inside the JVM (a local reference): it
-    /// is runnable for the JVM (an `Object.wait()` would say waiting), yet in a monitor's wait
-    /// set.
+    /// is runnable for the JVM (an `Object.wait()` would say waiting), yet in the wait set of
+    /// a monitor, and that monitor is a class's initialization lock (HotSpot's is an empty
+    /// `int[]`). The JVM waits elsewhere too, on a class loader while another thread loads the
+    /// same class: such a waiter is woken into the loader's monitor, which the loading thread
+    /// may hold for long, so the model must not take that wait for one that ends when an
+    /// initializer returns.
     fn init_wait_of(&self, thread: jobject) -> Option<jobject> {
         let state = self.jvmti.thread_state(thread).unwrap_or(0);
         if jvmti::is_blocked(state) {
             return None;
         }
         let lock = self.jvmti.contended_monitor(thread)?;
-        if self.jvmti.in_wait_set(lock, thread) == Some(true) {
+        let env = crate::ffi::current_env();
+        let class = call!(env, GetObjectClass, lock);
+        let init_lock = self.jvmti.class_signature(class).as_deref() == Some("[I")
+            && call!(env, GetArrayLength, lock) == 0;
+        delete_local(env, class);
+        if init_lock && self.jvmti.in_wait_set(lock, thread) == Some(true) {
             Some(lock)
         } else {
-            delete_local(crate::ffi::current_env(), lock);
+            delete_local(env, lock);
             None
         }
     }

@@ -49,6 +49,17 @@ impl Control {
         let Some((epoch, me)) = current() else {
             return;
         };
+        // Woken from a wait for a class initialization, this is its first stop: it waits for
+        // its turn here, before the model learns who holds the monitor (class_init.rs).
+        {
+            let st = self.lock();
+            if !live(&st, epoch) {
+                return;
+            }
+            if self.after_init_wait(st, epoch, me).is_err() {
+                return;
+            }
+        }
         let Ok(owner) = self.jvmti.monitor_owner(obj) else {
             return;
         };
