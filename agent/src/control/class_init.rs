@@ -20,6 +20,8 @@ use crate::ffi::{call, delete_global, delete_local, new_global};
 
 /// A program's class whose static initializer a thread began.
 pub(super) struct Initializing {
+    /// Which of the execution's initializations this is (they are numbered as they begin).
+    serial: u32,
     thread: ThreadId,
     /// JNI global reference to the class.
     class: jni::sys::jclass,
@@ -36,6 +38,9 @@ pub(super) struct WaitsFor {
     pub initializer: Option<ThreadId>,
     /// For messages: ` for class p.A, which t2 (B) initializes`.
     pub detail: Option<String>,
+    /// The [`Initializing::serial`]s of the classes it could wait for; empty when none was
+    /// known (it waits for a class whose initializer has no hook).
+    classes: Vec<u32>,
 }
 
 impl Control {
@@ -62,7 +67,9 @@ impl Control {
             let alone = st.model.thread_count() < 2;
             let ex = st.exec.as_mut().expect("live execution");
             // Remembered even alone: the initializer may start a thread that comes to wait.
+            ex.inits_begun += 1;
             ex.inits.push(Initializing {
+                serial: ex.inits_begun,
                 thread: me,
                 class: new_global(env, klass),
             });
@@ -85,14 +92,9 @@ impl Control {
         if ex.inits.is_empty() {
             return false;
         }
-        let done = crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED
-            | crate::jvmti_sys::JVMTI_CLASS_STATUS_ERROR;
         let env = crate::ffi::current_env();
         ex.inits.retain(|i| {
-            let ended = self
-                .jvmti
-                .class_status(i.class)
-                .map_or(true, |s| s & done != 0);
+            let ended = self.init_ended(i.class);
             if ended {
                 delete_global(env, i.class);
             }
@@ -131,10 +133,7 @@ impl Control {
         };
         let env = crate::ffi::current_env();
         // In place before the decision: one that ends the execution (a deadlock) leaves it.
-        let waits_for = WaitsFor {
-            initializer: self.initializer_of(ex, running),
-            detail: self.init_wait_detail(ex, running),
-        };
+        let waits_for = self.waits_for(ex, running);
         let rec = &mut ex.threads[running.index()];
         rec.init_for = waits_for;
         rec.init_lock = new_global(env, lock);
@@ -188,8 +187,25 @@ impl Control {
                 if rec.init_lock.is_null() || model.status(t) != Some(ThreadStatus::InitWaiting) {
                     continue;
                 }
-                if self.jvmti.in_wait_set(rec.init_lock, rec.thread) != Some(false) {
+                // Asking the JVM whether it left the wait set stops every thread (a safepoint):
+                // asked at every point while an initializer runs long, it made programs that
+                // initialize many classes on several threads fifty times slower. The wait
+                // ends when the class's initializer returns, so it is asked once a class the
+                // thread could wait for is initialized.
+                if !self.some_init_ended(&ex.inits, &rec.init_for.classes) {
                     continue;
+                }
+                match self.jvmti.in_wait_set(rec.init_lock, rec.thread) {
+                    Some(false) => {}
+                    Some(true) => {
+                        // Not one of those it waits for: asked again once another ends.
+                        let inits = &ex.inits;
+                        rec.init_for
+                            .classes
+                            .retain(|&serial| !self.some_init_ended(inits, &[serial]));
+                        continue;
+                    }
+                    None => continue,
                 }
                 if rec.place != Place::InitWait {
                     // At its hook (or gone): it goes on when picked.
@@ -210,11 +226,7 @@ impl Control {
                 }
             }
             for t in again {
-                let waits_for = WaitsFor {
-                    initializer: self.initializer_of(ex, t),
-                    detail: self.init_wait_detail(ex, t),
-                };
-                ex.threads[t.index()].init_for = waits_for;
+                ex.threads[t.index()].init_for = self.waits_for(ex, t);
             }
             if !pending {
                 return st;
@@ -304,17 +316,44 @@ impl Control {
     /// The classes threads other than `t` began initializing and that are not initialized:
     /// what `t` may wait for.
     fn initializing_for<'e>(&self, ex: &'e Exec, t: ThreadId) -> Vec<&'e Initializing> {
-        let done = crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED
-            | crate::jvmti_sys::JVMTI_CLASS_STATUS_ERROR;
         ex.inits
             .iter()
-            .filter(|i| i.thread != t)
-            .filter(|i| {
-                self.jvmti
-                    .class_status(i.class)
-                    .is_ok_and(|s| s & done == 0)
-            })
+            .filter(|i| i.thread != t && !self.init_ended(i.class))
             .collect()
+    }
+
+    /// What `t`, found waiting for a class initialization, may wait for.
+    fn waits_for(&self, ex: &Exec, t: ThreadId) -> WaitsFor {
+        WaitsFor {
+            initializer: self.initializer_of(ex, t),
+            detail: self.init_wait_detail(ex, t),
+            classes: self
+                .initializing_for(ex, t)
+                .iter()
+                .map(|i| i.serial)
+                .collect(),
+        }
+    }
+
+    /// Whether one of the initializations `serials` ended (true when none is known: a wait
+    /// for a class without a hook in its initializer may end at any point).
+    fn some_init_ended(&self, inits: &[Initializing], serials: &[u32]) -> bool {
+        serials.is_empty()
+            || serials.iter().any(|&serial| {
+                inits
+                    .iter()
+                    .find(|i| i.serial == serial)
+                    .is_none_or(|i| self.init_ended(i.class))
+            })
+    }
+
+    /// Whether the class's initialization ended (it is initialized, or failed).
+    fn init_ended(&self, class: jni::sys::jclass) -> bool {
+        let done = crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED
+            | crate::jvmti_sys::JVMTI_CLASS_STATUS_ERROR;
+        self.jvmti
+            .class_status(class)
+            .map_or(true, |s| s & done != 0)
     }
 
     /// The thread whose class initialization `t` waits for, when only one thread initializes

@@ -179,6 +179,7 @@ impl Control {
             young: Default::default(),
             real_monitors: Vec::new(),
             inits: Vec::new(),
+            inits_begun: 0,
             adoptions: Vec::new(),
             handovers: Vec::new(),
             library_ops: Default::default(),

@@ -244,6 +244,8 @@ struct Exec {
     /// while other threads existed, and that may not be initialized yet: the thread, and the
     /// class (a JNI global reference). class_init.rs.
     inits: Vec<class_init::Initializing>,
+    /// How many class initializations began (numbers them).
+    inits_begun: u32,
     /// With `trace=on`: what each access location is, `(object id, array index or -1)`
     /// (object 0: a static field), for the result's `steps_trace`.
     locs: IdMap<u64, (u64, i32)>,
