@@ -235,8 +235,10 @@ impl Control {
             if *deadline.get_or_insert_with(|| Instant::now() + patience) <= Instant::now() {
                 // It never came to a hook (it computes for long without one): let it be
                 // picked; it stops at its hook whenever it comes.
+                // When it is let go depends on time: said, since a replay may then differ.
                 let State { exec, model, .. } = &mut *st;
                 if let Some(ex) = exec.as_mut() {
+                    let mut late = Vec::new();
                     for (i, rec) in ex.threads.iter().enumerate() {
                         let t = ThreadId(i as u32);
                         if rec.place == Place::InitWait
@@ -244,7 +246,17 @@ impl Control {
                             && self.jvmti.in_wait_set(rec.init_lock, rec.thread) == Some(false)
                         {
                             let _ = model.class_init_ended(t);
+                            late.push(format!("{t} ({})", rec.name));
                         }
+                    }
+                    if !late.is_empty() {
+                        ex.notes.push(format!(
+                            "{} woke from a class-initialization wait and did not come to a \
+                             scheduling point within {} ms; let run from then on (a replay may \
+                             differ from here)",
+                            late.join(", "),
+                            patience.as_millis()
+                        ));
                     }
                 }
                 return st;
