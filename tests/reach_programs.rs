@@ -85,7 +85,7 @@ const BUGGY: &[(&str, &str)] = &[
     // Check-then-acts across two calls of thread-safe collections that take a lock of their
     // own (LinkedBlockingQueue, CopyOnWriteArrayList): found before, but explained "no
     // conflicting accesses", since the queue's accesses are the library's own.
-    ("PrintQueueCheckThenRemove", "NoSuchElementException"),
+    ("PrintQueueCheckThenPoll", "NullPointerException"),
     ("ListenerCheckThenAdd", "listener registered twice"),
 ];
 
@@ -102,9 +102,9 @@ const ACROSS_CALLS: &[&str] = &[
 /// collection and the program's lines of the check and the act.
 const CALL_LEVEL: &[(&str, &str, &str)] = &[
     (
-        "PrintQueueCheckThenRemove",
+        "PrintQueueCheckThenPoll",
         "LinkedBlockingQueue",
-        "read at Main.java:22 and its write at Main.java:23",
+        "read at Main.java:21 and its write at Main.java:22",
     ),
     (
         "ListenerCheckThenAdd",

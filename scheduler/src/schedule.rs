@@ -1,9 +1,9 @@
 //! Schedules: the record of every choice an execution made, and their text format.
 //!
-//! # Text format, version 7
+//! # Text format, version 8
 //!
 //! ```text
-//! rankcheck-schedule 7
+//! rankcheck-schedule 8
 //! # anything after '#' on a line is a comment; blank lines are ignored
 //! t0*3
 //! t1
@@ -11,7 +11,7 @@
 //! t0*12
 //! ```
 //!
-//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 7`; another
+//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 8`; another
 //!   version number is rejected with a clear error, so the format can evolve.
 //! - The version changes whenever the *meaning* of a schedule changes, not only its syntax: a
 //!   choice is an index into what the model offers, so a new rule about what it offers makes
@@ -28,7 +28,8 @@
 //!   `CopyOnWriteArrayList`, …) is a point of its own, as calls of the lock-free ones were.
 //!   Version 7 (0.7.0): the start of a program's static initializer is a scheduling point
 //!   once other threads exist, and a thread waiting for another's class initialization is
-//!   offered only once it ended.
+//!   offered only once it ended. Version 8 (0.7.0): the calls of version 6 include `put`,
+//!   `take`, `offer` and `poll` on a receiver typed by the queue's own class.
 //!   The test
 //!   `sim::tests::the_schedule_version_changes_with_what_the_model_offers` pins `VERSION` with a
 //!   fingerprint of what the model offers, so such a change cannot go unnoticed again.
@@ -46,10 +47,10 @@ use crate::ids::ThreadId;
 use std::fmt;
 
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 
 /// The header line of [`VERSION`].
-pub const HEADER: &str = "rankcheck-schedule 7";
+pub const HEADER: &str = "rankcheck-schedule 8";
 
 /// One choice of an execution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -289,7 +290,7 @@ mod tests {
             s.push(c);
         }
         s.push(Choice::Waiter(ThreadId(2)));
-        assert_eq!(s.to_text(), "rankcheck-schedule 7\nt0*3\nt1\nw2\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 8\nt0*3\nt1\nw2\n");
         assert_eq!(s.len(), 5);
     }
 
@@ -321,9 +322,9 @@ mod tests {
 
     #[test]
     fn parse_accepts_comments_and_several_tokens_per_line() {
-        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 7\nt0 t0 t1*2 # run\nw1\n")
+        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 8\nt0 t0 t1*2 # run\nw1\n")
             .unwrap();
-        assert_eq!(s.to_text(), "rankcheck-schedule 7\nt0*2\nt1*2\nw1\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 8\nt0*2\nt1*2\nw1\n");
     }
 
     #[test]
@@ -342,11 +343,12 @@ mod tests {
             ("rankcheck-schedule 4\n", 1, "run the search again"),
             ("rankcheck-schedule 5\n", 1, "run the search again"),
             ("rankcheck-schedule 6\n", 1, "run the search again"),
-            ("rankcheck-schedule 8\n", 1, "version 8 is not supported"),
-            ("rankcheck-schedule 7\nt0\nx3\n", 3, "bad choice `x3`"),
-            ("rankcheck-schedule 7\nt0*0\n", 2, "repeat count 0"),
-            ("rankcheck-schedule 7\n\ntq\n", 3, "bad thread number"),
-            ("rankcheck-schedule 7\nt1*z\n", 2, "bad repeat count"),
+            ("rankcheck-schedule 7\n", 1, "run the search again"),
+            ("rankcheck-schedule 9\n", 1, "version 9 is not supported"),
+            ("rankcheck-schedule 8\nt0\nx3\n", 3, "bad choice `x3`"),
+            ("rankcheck-schedule 8\nt0*0\n", 2, "repeat count 0"),
+            ("rankcheck-schedule 8\n\ntq\n", 3, "bad thread number"),
+            ("rankcheck-schedule 8\nt1*z\n", 2, "bad repeat count"),
         ];
         for (text, line, needle) in cases {
             let e = Schedule::parse(text).unwrap_err();
@@ -357,8 +359,8 @@ mod tests {
 
     #[test]
     fn prefix_cuts_inside_runs() {
-        let s = Schedule::parse("rankcheck-schedule 7\nt0*3\nt1*2\n").unwrap();
-        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 7\nt0*3\nt1\n");
+        let s = Schedule::parse("rankcheck-schedule 8\nt0*3\nt1*2\n").unwrap();
+        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 8\nt0*3\nt1\n");
         assert_eq!(s.prefix(0).len(), 0);
     }
 }

@@ -22,8 +22,9 @@
 //! points (the lock they take), but those accesses are the library's own, never offered as the
 //! cause of a failure; the one access per call, at the program's line, is what makes
 //! `if (!queue.isEmpty()) queue.remove()` explained as the check and the act another thread
-//! came between. A call that announces itself as a synchronizer operation (`put`, `take`,
-//! `offer`, `poll` of a blocking queue named by its class) needs no second point.
+//! came between. Also before `put`, `take`, `offer` and `poll`, whose method announces
+//! itself as a synchronizer operation at its entry: that access is of the queue's lock, at
+//! the JDK's line, and `if (!queue.isEmpty()) queue.poll()` needs both calls on one location.
 //!
 //! Only with data accesses on (application classes). Not subject to `data_sites`: the
 //! points-to analysis does not name these sites, and an extra point is sound.
@@ -193,9 +194,6 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     }
     let owner = decode_mutf8(m.owner);
     let name = decode_mutf8(m.name);
-    if super::atomics::sync_op(&owner, &name).is_some() {
-        return Ok(false);
-    }
     let Some(types) = params(&decode_mutf8(m.descriptor)) else {
         return Ok(false);
     };

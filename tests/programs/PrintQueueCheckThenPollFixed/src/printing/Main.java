@@ -2,7 +2,6 @@ package printing;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -11,17 +10,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 public class Main {
     public static void main(String[] args) throws Exception {
-        BlockingQueue<String> queue = new LinkedBlockingQueue<>();
+        LinkedBlockingQueue<String> queue = new LinkedBlockingQueue<>();
         queue.add("report.pdf");
         queue.add("invoice.pdf");
-        AtomicInteger printed = new AtomicInteger();
+        AtomicInteger pages = new AtomicInteger();
         ExecutorService printers = Executors.newFixedThreadPool(2);
         List<Future<?>> jobs = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             jobs.add(printers.submit(() -> {
-                while (!queue.isEmpty()) {
-                    String doc = queue.remove();
-                    printed.incrementAndGet();
+                String doc;
+                while ((doc = queue.poll()) != null) {
+                    pages.addAndGet(doc.length());
                 }
             }));
         }
@@ -29,6 +28,6 @@ public class Main {
             job.get();
         }
         printers.shutdown();
-        System.out.println("printed " + printed.get() + " documents");
+        System.out.println("printed " + pages.get() + " pages");
     }
 }
