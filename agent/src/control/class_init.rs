@@ -336,14 +336,11 @@ impl Control {
 
     /// What `t`, found waiting for a class initialization, may wait for.
     fn waits_for(&self, ex: &Exec, t: ThreadId) -> WaitsFor {
+        let candidates = self.initializing_for(ex, t);
         WaitsFor {
-            initializer: self.initializer_of(ex, t),
-            detail: self.init_wait_detail(ex, t),
-            classes: self
-                .initializing_for(ex, t)
-                .iter()
-                .map(|i| i.serial)
-                .collect(),
+            initializer: initializer_of(&candidates),
+            detail: self.init_wait_detail(ex, &candidates),
+            classes: candidates.iter().map(|i| i.serial).collect(),
         }
     }
 
@@ -368,27 +365,11 @@ impl Control {
             .map_or(true, |s| s & done != 0)
     }
 
-    /// The thread whose class initialization `t` waits for, when only one thread initializes
-    /// a class `t` could wait for.
-    fn initializer_of(&self, ex: &Exec, t: ThreadId) -> Option<ThreadId> {
-        let mut threads: Vec<ThreadId> = self
-            .initializing_for(ex, t)
+    /// For a deadlock report: which of the `candidates` a thread waits for and who initializes
+    /// it, when they tell (` for class p.A, which t2 (B) initializes`).
+    fn init_wait_detail(&self, ex: &Exec, candidates: &[&Initializing]) -> Option<String> {
+        let others: Vec<String> = candidates
             .iter()
-            .map(|i| i.thread)
-            .collect();
-        threads.dedup();
-        match threads[..] {
-            [one] => Some(one),
-            _ => None,
-        }
-    }
-
-    /// For a deadlock report: which class `t` waits for and who initializes it, when the
-    /// classes other threads began initializing tell (` for class p.A, which t2 (B) initializes`).
-    fn init_wait_detail(&self, ex: &Exec, t: ThreadId) -> Option<String> {
-        let others: Vec<String> = self
-            .initializing_for(ex, t)
-            .into_iter()
             .map(|i| {
                 let class = self
                     .jvmti
@@ -415,6 +396,17 @@ impl Control {
         rec.place == Place::InitWait
             && !rec.init_lock.is_null()
             && self.jvmti.in_wait_set(rec.init_lock, rec.thread) == Some(true)
+    }
+}
+
+/// The thread whose class initialization a waiter waits for, when only one thread initializes
+/// one of its `candidates`.
+fn initializer_of(candidates: &[&Initializing]) -> Option<ThreadId> {
+    let mut threads: Vec<ThreadId> = candidates.iter().map(|i| i.thread).collect();
+    threads.dedup();
+    match threads[..] {
+        [one] => Some(one),
+        _ => None,
     }
 }
 

@@ -36,37 +36,14 @@ impl Jvmti {
     /// Whether `thread` is in `obj`'s wait set (not notified yet); `None` when JVMTI cannot
     /// say.
     pub fn in_wait_set(self, obj: jobject, thread: jobject) -> Option<bool> {
-        // SAFETY: plain data, filled by JVMTI.
-        let mut usage: jvmtiMonitorUsage = unsafe { std::mem::zeroed() };
-        check(call!(self.0, GetObjectMonitorUsage, obj, &mut usage)).ok()?;
+        let usage = self.monitor_usage(obj).ok()?;
         let env = crate::ffi::current_env();
-        let mut found = false;
-        if !usage.notify_waiters.is_null() {
-            // SAFETY: JVMTI returned `notify_waiter_count` thread references there.
-            let waiters = unsafe {
-                std::slice::from_raw_parts(
-                    usage.notify_waiters,
-                    usage.notify_waiter_count.max(0) as usize,
-                )
-            };
-            for &w in waiters {
-                found |= call!(env, IsSameObject, w, thread) != 0;
-                crate::ffi::delete_local(env, w);
-            }
-        }
-        if !usage.waiters.is_null() {
-            // SAFETY: as above, `waiter_count` references.
-            let entering = unsafe {
-                std::slice::from_raw_parts(usage.waiters, usage.waiter_count.max(0) as usize)
-            };
-            for &w in entering {
-                crate::ffi::delete_local(env, w);
-            }
-        }
-        for list in [usage.waiters, usage.notify_waiters] {
-            if !list.is_null() {
-                let _ = check(call!(self.0, Deallocate, list as *mut u8));
-            }
+        let found = usage
+            .notify_waiters
+            .iter()
+            .any(|&w| call!(env, IsSameObject, w, thread) != 0);
+        for r in usage.waiters.into_iter().chain(usage.notify_waiters) {
+            crate::ffi::delete_local(env, r);
         }
         crate::ffi::delete_local(env, usage.owner);
         Some(found)
@@ -74,15 +51,34 @@ impl Jvmti {
 
     /// The thread that owns `obj`'s monitor (a local reference; null when nobody does).
     pub fn monitor_owner(self, obj: jobject) -> JResult<jobject> {
+        let usage = self.monitor_usage(obj)?;
+        let env = crate::ffi::current_env();
+        for r in usage.waiters.into_iter().chain(usage.notify_waiters) {
+            crate::ffi::delete_local(env, r);
+        }
+        Ok(usage.owner)
+    }
+
+    /// `GetObjectMonitorUsage`, its lists copied out and given back to JVMTI (every thread
+    /// reference in it is local).
+    fn monitor_usage(self, obj: jobject) -> JResult<MonitorUsage> {
         // SAFETY: plain data, filled by JVMTI.
         let mut usage: jvmtiMonitorUsage = unsafe { std::mem::zeroed() };
         check(call!(self.0, GetObjectMonitorUsage, obj, &mut usage))?;
-        for list in [usage.waiters, usage.notify_waiters] {
-            if !list.is_null() {
-                let _ = check(call!(self.0, Deallocate, list as *mut u8));
+        let take = |list: *mut jobject, count: jint| -> Vec<jobject> {
+            if list.is_null() {
+                return Vec::new();
             }
-        }
-        Ok(usage.owner)
+            // SAFETY: JVMTI returned `count` references at `list`.
+            let out = unsafe { std::slice::from_raw_parts(list, count.max(0) as usize) }.to_vec();
+            let _ = check(call!(self.0, Deallocate, list as *mut u8));
+            out
+        };
+        Ok(MonitorUsage {
+            owner: usage.owner,
+            waiters: take(usage.waiters, usage.waiter_count),
+            notify_waiters: take(usage.notify_waiters, usage.notify_waiter_count),
+        })
     }
 
     /// The monitors the current thread owns (local references).
@@ -104,4 +100,11 @@ impl Jvmti {
         let _ = check(call!(self.0, Deallocate, monitors as *mut u8));
         Ok(out)
     }
+}
+
+/// A monitor's owner, the threads waiting to enter it and those in its wait set.
+struct MonitorUsage {
+    owner: jobject,
+    waiters: Vec<jobject>,
+    notify_waiters: Vec<jobject>,
 }
