@@ -173,7 +173,7 @@ fn is_collection_owner(owner: &[u8]) -> bool {
         UNREWRITTEN_CONCURRENT_COLLECTIONS,
         LOCKED_CONCURRENT_COLLECTIONS,
     ];
-    classes.concat().iter().any(|o| {
+    classes.iter().flat_map(|c| c.iter()).any(|o| {
         owner
             .strip_prefix(o.as_bytes())
             .is_some_and(|rest| rest.is_empty() || rest.starts_with(b"$"))
