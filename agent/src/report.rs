@@ -75,6 +75,18 @@ pub struct StepsTrace {
     /// The site-table lines of the sites the steps name (the CLI has the program's, not those
     /// of JDK classes rewritten at load time or of monitors met inside JDK methods).
     pub site_records: Vec<String>,
+    /// Tasks whose throwable their future kept, in order.
+    pub task_failures: Vec<TracedTaskFailure>,
+}
+
+/// A task that failed into its future (`RC.taskFailed`): its thread, the number of the last
+/// step performed before it failed (0: none), and the throwable (its text, then its innermost
+/// frames, a line each).
+#[derive(Clone, Debug)]
+pub struct TracedTaskFailure {
+    pub thread: u32,
+    pub after_step: u64,
+    pub failure: String,
 }
 
 impl StepsTrace {
@@ -85,6 +97,11 @@ impl StepsTrace {
             "steps": self.steps.iter().map(TracedStep::to_json).collect::<Vec<_>>(),
             "blocked": self.blocked.iter().map(TracedStep::to_json).collect::<Vec<_>>(),
             "sites": self.site_records,
+            "task_failures": self.task_failures.iter().map(|f| json!({
+                "thread": f.thread,
+                "after_step": f.after_step,
+                "failure": f.failure,
+            })).collect::<Vec<_>>(),
         })
     }
 }

@@ -50,6 +50,7 @@ pub const RC_NATIVES: &[Native] = &[
     native("nFieldKey", "(Ljava/lang/String;)J"),
     native("nUncontrolledCollection", "(Ljava/lang/Class;)Z"),
     native("nClassInitBegin", "(Ljava/lang/Class;J)V"),
+    native("nTaskFailed", "(Ljava/lang/String;J)V"),
 ];
 
 /// The natives of `rankcheck.harness.Agent` (the per-execution protocol of the harness),

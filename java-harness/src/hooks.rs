@@ -226,6 +226,11 @@ pub enum Hook {
     /// thread runs a static initializer until the class is initialized; the rest of the
     /// initializer has no scheduling points.
     ClassInitBegin,
+    /// First in `FutureTask.setException` and in `CompletableFuture.completeThrowable(Throwable)`
+    /// (where a task's or a stage's own throwable is kept): the throwable. Not a scheduling
+    /// point: the agent notes which thread's task failed, with what, at which step, because
+    /// the exception stays in the future and no thread may ever throw it.
+    TaskFailed,
 }
 
 /// A JVM method, by owner, name and descriptor (internal names).
@@ -297,6 +302,7 @@ impl Hook {
         Hook::UnsafeObjectFieldOffset,
         Hook::CollectionCall,
         Hook::ClassInitBegin,
+        Hook::TaskFailed,
     ];
 
     /// `(method name in RC, descriptor, placement)`.
@@ -401,6 +407,7 @@ impl Hook {
             ),
             Hook::CollectionCall => ("collectionCall", "(Ljava/lang/Object;ZJ)V", Before),
             Hook::ClassInitBegin => ("classInitBegin", "(Ljava/lang/Class;J)V", Before),
+            Hook::TaskFailed => ("taskFailed", "(Ljava/lang/Throwable;J)V", Before),
         }
     }
 

@@ -63,6 +63,57 @@ pub struct Story {
     pub program_frames: HashMap<u32, String>,
     /// Threads whose last stack is a thread pool's worker waiting for its next task.
     pub idle_workers: HashSet<u32>,
+    /// A task that failed into its future and whose failure the cause explains, when the
+    /// failure that ended the execution had no cause of its own (the program went on without
+    /// the task's work).
+    pub failed_task: Option<FailedTask>,
+}
+
+/// A task whose throwable its future kept (the trace's `task_failures`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FailedTask {
+    pub thread: u32,
+    /// The last step performed before it failed.
+    pub after_step: u64,
+    /// The throwable's first line (`java.lang.NullPointerException: …`).
+    pub what: String,
+    /// Its innermost frame outside the JDK, as `Main.java:14`.
+    pub at: Option<String>,
+}
+
+impl FailedTask {
+    fn of(v: &Value) -> Option<FailedTask> {
+        let failure = v["failure"].as_str()?;
+        let mut lines = failure.lines();
+        let what = lines.next()?.to_string();
+        let at = lines
+            .filter_map(|l| l.trim().strip_prefix("at "))
+            .find(|f| !is_jdk_frame_class(f) && !f.starts_with("rankcheck."))
+            .and_then(|f| f.split_once('(')?.1.strip_suffix(')'))
+            .map(str::to_string);
+        Some(FailedTask {
+            thread: v["thread"].as_u64()? as u32,
+            after_step: v["after_step"].as_u64()?,
+            what,
+            at,
+        })
+    }
+}
+
+/// When the failure has no cause of its own: the first failed task whose failure has one, with
+/// that cause (found in the steps up to the task's failure, the task's thread failing).
+fn failed_task_cause(trace: &Value, steps: &[Step]) -> Option<(FailedTask, Cause)> {
+    trace["task_failures"]
+        .as_array()?
+        .iter()
+        .filter_map(FailedTask::of)
+        .find_map(|task| {
+            let cut = steps.partition_point(|s| s.step <= task.after_step);
+            match cause::explain(&steps[..cut], &[], Some(task.thread)) {
+                Cause::Unknown => None,
+                c => Some((task, c)),
+            }
+        })
 }
 
 fn simple_class(internal: &str) -> &str {
@@ -215,7 +266,13 @@ pub fn story(
             site: b.step.site,
         })
         .collect();
-    let cause = cause::explain(&plain, &stuck, failing_thread(result));
+    let mut cause = cause::explain(&plain, &stuck, failing_thread(result));
+    let mut failed_task = None;
+    if cause == Cause::Unknown {
+        if let Some((task, c)) = failed_task_cause(trace, &plain) {
+            (failed_task, cause) = (Some(task), c);
+        }
+    }
     Some(Story {
         threads: trace["threads"]
             .as_array()
@@ -229,6 +286,7 @@ pub fn story(
         omitted: trace["omitted"].as_u64().unwrap_or(0),
         program_frames: program_frames(&result["stacks"]),
         idle_workers: idle_workers(&result["stacks"]),
+        failed_task,
     })
 }
 
@@ -383,9 +441,26 @@ impl Story {
             OpKind::Write => "write",
             other => other.as_str(),
         };
-        let mut out = self.cause_lines(verb, noun);
+        let mut out: Vec<String> = self.failed_task_line().into_iter().collect();
+        out.extend(self.cause_lines(verb, noun));
         out.extend(self.sleep_note());
         out
+    }
+
+    /// The task whose failure the cause explains: `the failure follows a task's: t2
+    /// (pool-1-thread-2)'s task threw java.lang.NullPointerException at Main.java:14, …`.
+    fn failed_task_line(&self) -> Option<String> {
+        let task = self.failed_task.as_ref()?;
+        let at = task
+            .at
+            .as_ref()
+            .map_or_else(String::new, |a| format!(" at {a}"));
+        let class = task.what.split(':').next().unwrap_or(&task.what);
+        Some(format!(
+            "the failure follows a task's: {}'s task threw {class}{at}, its future kept it and \
+             the program went on without the task's work; the task failed because of",
+            self.who(task.thread),
+        ))
     }
 
     /// A thread that slept before the access the cause ends with likely meant the sleep to
@@ -1311,5 +1386,63 @@ mod tests {
             step(5, 0, "read", 10, false),
         ]);
         assert!(awake.iter().all(|l| !l.contains("slept")), "{awake:?}");
+    }
+
+    /// Main fails for want of a task's work; the task had failed into its future: the
+    /// explanation is the task's failure, told from the steps before it.
+    #[test]
+    fn a_failure_after_a_task_failed_is_explained_by_the_task() {
+        let mut sites: HashMap<i64, SiteRecord> = [
+            site(10, "render", 19, SiteKind::FieldRead),
+            site(11, "load", 16, SiteKind::FieldWrite),
+        ]
+        .into_iter()
+        .collect();
+        for (id, kind) in [(13, SiteKind::FieldWrite), (14, SiteKind::FieldRead)] {
+            let (_, mut rec) = site(id, "runWorker", 30, kind);
+            rec.detail = "account/Account.ready:Z".into();
+            sites.insert(id, rec);
+        }
+        let volatile: HashSet<String> = ["account/Account.ready".to_string()].into();
+        let at = |step: u64, thread: u32, op: &str, target: u64, site: i64| {
+            json!({"step": step, "thread": thread, "op": op, "target": target, "obj": null,
+                   "index": null, "site": site, "preempted": false})
+        };
+        let steps = vec![
+            at(1, 0, "start", 1, 0),
+            at(2, 0, "start", 2, 0),
+            at(3, 2, "read", 77, 10),
+            at(4, 2, "write", 78, 13),
+            at(5, 1, "read", 78, 14),
+            at(6, 1, "write", 77, 11),
+            at(7, 1, "end", 1, 0),
+            at(8, 2, "end", 2, 0),
+        ];
+        let told = |failures: Value| {
+            let result = json!({"message": "System.exit(1), expected exit status 0",
+                "steps_trace": {"threads": ["main", "pool-1-thread-1", "pool-1-thread-2"],
+                "omitted": 0, "blocked": [], "steps": steps, "task_failures": failures}});
+            story(&result, &sites, &volatile).unwrap()
+        };
+        let failure = "java.lang.NullPointerException: boom\n\tat java.base/java.util.Objects.x(Objects.java:1)\n\tat account.Account.render(Account.java:19)";
+        let story = told(json!([{"thread": 2, "after_step": 3, "failure": failure}]));
+        assert_eq!(
+            story.cause,
+            Cause::Order {
+                read: 2,
+                behind: vec![1]
+            }
+        );
+        let lines = story.explanation();
+        assert!(
+            lines[0].starts_with(
+                "the failure follows a task's: t2 (pool-1-thread-2)'s task threw \
+                 java.lang.NullPointerException at Account.java:19"
+            ),
+            "{lines:?}"
+        );
+        assert!(lines[1].starts_with("order violation"), "{lines:?}");
+        // Without the task's failure nothing explains it.
+        assert_eq!(told(json!([])).cause, Cause::Unknown);
     }
 }

@@ -170,6 +170,7 @@ impl Control {
             clock_ns: BASE_CLOCK_NS,
             rng: mix(self.options.seed, index),
             notes: Vec::new(),
+            task_failures: Vec::new(),
             uncontrolled: Vec::new(),
             quiet: None,
             quiet_thread: None,
@@ -357,6 +358,7 @@ impl Control {
             }
         }
         let mut notes = std::mem::take(&mut ex.notes);
+        notes.extend(super::task_failures::notes(&ex));
         if !ex.uncontrolled.is_empty() {
             let what = uncontrolled_threads(&ex.uncontrolled);
             if end.bug {

@@ -3,7 +3,8 @@
 //! (thread lifecycle), `execution` (execution lifecycle, results), `real_monitors` (monitors
 //! taken inside synchronized JDK methods), `watchdog`, `pinned` (pinned
 //! nondeterminism), `objects` (ids, [`ExecView`]), `verdict` (how an execution ended, traces,
-//! stack trimming), `java` (the runtime classes, [`Control::connect`]).
+//! stack trimming), `task_failures` (tasks whose throwable their future kept), `java` (the
+//! runtime classes, [`Control::connect`]).
 //!
 //! The hand-off: exactly one application thread runs at a time, the one the scheduler picked.
 //!
@@ -45,6 +46,7 @@ mod objects;
 mod pinned;
 mod quiet;
 mod real_monitors;
+mod task_failures;
 mod threads;
 mod verdict;
 mod watchdog;
@@ -246,6 +248,8 @@ struct Exec {
     inits: Vec<class_init::Initializing>,
     /// How many class initializations began (numbers them).
     inits_begun: u32,
+    /// Tasks whose throwable was kept in their future (task_failures.rs), in order.
+    task_failures: Vec<task_failures::TaskFailure>,
     /// With `trace=on`: what each access location is, `(object id, array index or -1)`
     /// (object 0: a static field), for the result's `steps_trace`.
     locs: IdMap<u64, (u64, i32)>,

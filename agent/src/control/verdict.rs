@@ -305,9 +305,23 @@ impl Control {
             .iter()
             .filter_map(|s| st.site_lines.get(s).map(|l| l.to_string()))
             .collect();
+        // Where each failed task stood: the step number of the last event before its failure.
+        let task_failures = ex
+            .task_failures
+            .iter()
+            .map(|f| crate::report::TracedTaskFailure {
+                thread: f.thread.0,
+                after_step: f
+                    .events
+                    .checked_sub(1)
+                    .map_or(0, |e| marks.get(e).map_or(e as u64 + 1, |m| m.step)),
+                failure: f.failure.clone(),
+            })
+            .collect();
         crate::report::StepsTrace {
             threads: ex.threads.iter().map(|r| r.name.clone()).collect(),
             omitted: skip as u64,
+            task_failures,
             steps,
             blocked,
             site_records,

@@ -38,6 +38,7 @@ pub(super) fn table() -> Vec<(&'static str, Function)> {
         ("nFieldKey", fn1(n_field_key)),
         ("nUncontrolledCollection", fn1(n_uncontrolled_collection)),
         ("nClassInitBegin", fn2(n_class_init_begin)),
+        ("nTaskFailed", fn2(n_task_failed)),
     ]
 }
 
@@ -97,6 +98,12 @@ extern "system" fn n_class_init_begin(env: *mut JNIEnv, _: jclass, klass: jclass
     let Some(c) = control() else { return };
     let turn = c.class_init_begun(env, klass, site);
     finish_turn(env, c, turn, 0);
+}
+
+extern "system" fn n_task_failed(env: *mut JNIEnv, _: jclass, failure: jstring, _site: jlong) {
+    if let (Some(c), Some(failure)) = (control(), java_string(env, failure)) {
+        c.task_failed(failure);
+    }
 }
 
 extern "system" fn n_allocated(_env: *mut JNIEnv, _: jclass, obj: jobject, site: jlong) {

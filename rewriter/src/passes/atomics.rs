@@ -304,10 +304,51 @@ fn rw_lock_sync(ctx: &MethodCtx) -> Option<Vec<u8>> {
     })
 }
 
+/// Where a task's or a stage's own throwable is kept in its future (the throwable is the
+/// first parameter): `FutureTask.setException` (a pool's task), and the one-argument
+/// `CompletableFuture.completeThrowable` (an async task's or a dependent stage's function
+/// threw; a stage that only passes a throwable on uses the two-argument one).
+const TASK_FAILURES: &[(&str, &str, &str)] = &[
+    (
+        "java/util/concurrent/FutureTask",
+        "setException",
+        "(Ljava/lang/Throwable;)V",
+    ),
+    (
+        "java/util/concurrent/CompletableFuture",
+        "completeThrowable",
+        "(Ljava/lang/Throwable;)Z",
+    ),
+];
+
+/// `aload_1; ldc2_w site; invokestatic RC.taskFailed` first in the methods of [`TASK_FAILURES`].
+fn task_failure(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
+    let known = TASK_FAILURES
+        .iter()
+        .any(|&(c, m, d)| c == ctx.class_name && m == ctx.method_name && d == ctx.descriptor);
+    if !known || ctx.access & ACC_STATIC != 0 {
+        return Ok(());
+    }
+    let mut v = aload(1).to_vec();
+    let detail = format!("{}.{}", ctx.class_name, ctx.method_name);
+    v.extend(ctx.site_and_hook(
+        SiteKind::Call(Hook::TaskFailed),
+        0,
+        detail,
+        Hook::TaskFailed,
+    )?);
+    ctx.edits.prologue.extend(v);
+    ctx.edits.need_stack(3);
+    Ok(())
+}
+
 pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     if let Some(&(_, slots)) = UPDATERS.iter().find(|(c, _)| *c == ctx.class_name) {
         return updater(ctx, slots);
     }
+    // Before the synchronizer's announcement: the failure is noted before the scheduling
+    // point that may hand the turn to the thread that goes on without the task's work.
+    task_failure(ctx)?;
     let synchronizer = sync_op(ctx.class_name, &ctx.method_name).is_some();
     // Only public methods: the inner ones a public one calls would announce it twice. The
     // synchronizer operations are named one by one, non-public completions among them.

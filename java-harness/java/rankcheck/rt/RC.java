@@ -95,6 +95,29 @@ public final class RC {
         if (on) nClassInitBegin(c, site);
     }
 
+    /**
+     * A task's (or a completion stage's) own throwable, about to be kept in its future: the agent
+     * notes it, since no thread may ever throw it. The text is built here, once per failed task:
+     * the throwable as {@code toString} gives it and its innermost frames.
+     */
+    public static void taskFailed(Throwable t, long site) {
+        if (on && t != null) nTaskFailed(failure(t), site);
+    }
+
+    /** {@code java.lang.NullPointerException: …} and the throwable's first frames, a line each. */
+    private static String failure(Throwable t) {
+        StringBuilder b = new StringBuilder(String.valueOf(t));
+        StackTraceElement[] frames = t.getStackTrace();
+        for (int i = 0; i < frames.length && i < 24; i++) {
+            StackTraceElement f = frames[i];
+            b.append("\n\tat ").append(f.getClassName()).append('.').append(f.getMethodName())
+                .append('(').append(f.getFileName() == null ? "Unknown Source" : f.getFileName());
+            if (f.getLineNumber() >= 0) b.append(':').append(f.getLineNumber());
+            b.append(')');
+        }
+        return b.toString();
+    }
+
     public static void allocated(Object obj, long site) {
         if (on) nAllocated(obj, site);
         else if (Trace.ON) Trace.allocated(obj, site);
@@ -606,6 +629,7 @@ public final class RC {
     private static native void nAccess(Object obj, int index, long site, boolean write);
     private static native void nAllocated(Object obj, long site);
     private static native void nClassInitBegin(Class<?> c, long site);
+    private static native void nTaskFailed(String failure, long site);
     private static native void nMonitorEnter(Object obj, long site);
     private static native void nMonitorExit(Object obj, long site);
     private static native int nWait(Object obj, long millis, long site);
