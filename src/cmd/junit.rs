@@ -160,6 +160,9 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
                 if let Some(m) = bug.minimal_summary() {
                     say(format!("  minimal schedule: {}", m));
                 }
+                if let Some(l) = bug.minimal.as_ref().and_then(|m| m.other_message_line()) {
+                    say(format!("  {l}"));
+                }
                 say(format!("  report: {}", bug.dir.display()));
                 say(format!("  replay: {}", replay_command(&bug.dir)));
                 json!({"verdict": "found", "kind": bug.kind, "message": bug.message,

@@ -59,7 +59,16 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
             .minimal
             .as_ref()
             .is_some_and(|m| same_file(&m.schedule, &args.report));
+    let search_execution = recorded.execution;
+    let mut which = format!("execution {search_execution}");
     if (!args.original && !args.report.is_file()) || named_minimal {
+        if recorded
+            .minimal
+            .as_ref()
+            .is_some_and(|m| m.schedule.is_file())
+        {
+            which = format!("the minimal schedule of execution {search_execution}");
+        }
         recorded = recorded.minimal();
     } else if args.report.is_file() {
         recorded.schedule = args.report.clone();
@@ -116,8 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<Outcome> {
     }
     if replayed.reproduced {
         println!(
-            "rankcheck: reproduced: execution {} fails again ({}): {}",
-            recorded.execution,
+            "rankcheck: reproduced: {which} fails again ({}): {}",
             r["kind"].as_str().unwrap_or("?"),
             r["message"].as_str().unwrap_or("")
         );

@@ -378,6 +378,9 @@ fn print(
         } else if let Some(line) = bug.minimal_summary() {
             say(format!("  minimal schedule: {line}"));
         }
+        if let Some(l) = bug.minimal.as_ref().and_then(|m| m.other_message_line()) {
+            say(format!("  {l}"));
+        }
         say(format!("  report: {}", bug.dir.display()));
         say(format!(
             "  replay: {}",

@@ -57,6 +57,10 @@ pub struct Minimal {
     pub summary: String,
     /// The explanation of the minimal execution (empty when unknown).
     pub cause: Vec<String>,
+    /// The minimal run's failure message, when its first line differs from the search's (the
+    /// same bug, `report::same_bug`, with other values in its text): the report's cause,
+    /// timeline, picture and replay are of that run.
+    pub message: Option<String>,
 }
 
 impl Minimal {
@@ -71,8 +75,27 @@ impl Minimal {
             "seconds": self.seconds,
             "complete": self.complete,
             "summary": self.summary,
+            "message": self.message,
         })
     }
+
+    /// The line that says the minimal run failed with another message, if it did.
+    pub fn other_message_line(&self) -> Option<String> {
+        self.message.as_ref().map(|m| {
+            format!(
+                "the minimal schedule's run fails with: {m} (the cause above, timeline.txt, \
+                 report.html and `rankcheck replay` are of that run; the search's run: \
+                 original-explanation.txt, original-timeline.txt, `rankcheck replay --original`)"
+            )
+        })
+    }
+}
+
+/// The minimal run's message when its first line is not the search's (the same bug with other
+/// values in its text, `bad counts {to=3}` against `bad counts {to=2}`).
+fn other_message(search: &str, minimal: &str) -> Option<String> {
+    let first_line = |m: &str| m.lines().next().unwrap_or("").to_string();
+    Some(first_line(minimal)).filter(|m| *m != first_line(search))
 }
 
 /// The steps of a traced result (`steps_trace`), whether they start at step 1, and how many
@@ -239,6 +262,7 @@ pub fn minimize_report(
     std::fs::write(dir.join(MINIMAL_SCHEDULE), &text)?;
     let execution = smallest["index"].as_u64().unwrap_or(index);
     let mut recorded = load_recorded(dir).map_err(|e| anyhow::anyhow!(e))?;
+    let search_message = recorded.expected.message.clone();
     recorded.schedule = dir.join(MINIMAL_SCHEDULE);
     recorded.execution = execution;
     recorded.expected = Expected::of(&smallest);
@@ -284,9 +308,36 @@ pub fn minimize_report(
         )?;
     }
     let cause = told.explanation();
+    let message = other_message(
+        &search_message,
+        minimal_result["message"].as_str().unwrap_or(""),
+    );
+    if let Some(out) = minimal_result["stdout"].as_str().filter(|o| !o.is_empty()) {
+        std::fs::write(dir.join("minimal-stdout.txt"), out)?;
+    }
+    let minimal = Minimal {
+        preemptions,
+        threads,
+        length: minimal_result["steps"].as_u64().unwrap_or(0),
+        preemptions_before: preempted,
+        length_before: schedule.len(),
+        candidates: result.tried,
+        seconds: started.elapsed().as_secs_f64(),
+        complete: result.complete,
+        summary,
+        cause,
+        message,
+    };
+    let other = minimal
+        .other_message_line()
+        .map_or_else(String::new, |l| format!("{l}\n"));
     std::fs::write(
         dir.join("explanation.txt"),
-        format!("{}\nminimal schedule: {summary}\n", cause.join("\n")),
+        format!(
+            "{}\nminimal schedule: {}\n{other}",
+            minimal.cause.join("\n"),
+            minimal.summary
+        ),
     )?;
     std::fs::write(
         dir.join("timeline.txt"),
@@ -300,18 +351,6 @@ pub fn minimize_report(
             &minimal_result["stacks"],
         ),
     )?;
-    let minimal = Minimal {
-        preemptions,
-        threads,
-        length: minimal_result["steps"].as_u64().unwrap_or(0),
-        preemptions_before: preempted,
-        length_before: schedule.len(),
-        candidates: result.tried,
-        seconds: started.elapsed().as_secs_f64(),
-        complete: result.complete,
-        summary,
-        cause,
-    };
     let mut record = minimal.to_json();
     record["schedule"] = json!(MINIMAL_SCHEDULE);
     record["execution"] = json!(execution);
@@ -324,4 +363,38 @@ pub fn minimize_report(
     });
     annotate(dir, "minimal", record)?;
     Ok(Ok(minimal))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_minimal_run_failing_with_other_values_says_so() {
+        let search = "uncaught in thread t0 (main): java.lang.AssertionError: bad counts {to=3}";
+        let minimal = "uncaught in thread t0 (main): java.lang.AssertionError: bad counts {to=2}";
+        assert_eq!(other_message(search, minimal).as_deref(), Some(minimal));
+        // Only the first line counts (a trace below it may differ in frames).
+        assert_eq!(other_message(search, &format!("{search}\n\tat x")), None);
+        let m = Minimal {
+            preemptions: 1,
+            threads: vec![1, 2],
+            length: 10,
+            preemptions_before: 3,
+            length_before: 12,
+            candidates: 5,
+            seconds: 0.5,
+            complete: true,
+            summary: "fails with 1 preemption".into(),
+            cause: Vec::new(),
+            message: other_message(search, minimal),
+        };
+        let line = m.other_message_line().unwrap();
+        assert!(
+            line.starts_with("the minimal schedule's run fails with: "),
+            "{line}"
+        );
+        assert!(line.contains("{to=2}") && line.contains("rankcheck replay --original"));
+        assert_eq!(m.to_json()["message"], minimal);
+    }
 }
