@@ -219,6 +219,53 @@ fn crawler_shutdown_fixed_no_report() {
     fixed_gets_no_report("CrawlerShutdownFixed");
 }
 
+/// Shutdown hooks run as the JVM runs them: at `System.exit`, while a pool's workers may still
+/// have jobs (found and replayed); after main returned, only once the non-daemon workers
+/// ended (never a report, and the hook's output shows it ran). Before hooks were kept per
+/// execution, the JVM ran them only at its own exit, after every execution: the bug was never
+/// seen and the hook's output never appeared.
+#[test]
+fn shutdown_hooks_run_at_exit_and_after_the_last_worker() {
+    let dir = scratch("trust-shutdown-hooks");
+    let manifest = program_dir("tests/programs", "ShutdownReportBeforeExit");
+    let (ran, json) = test_manifest(
+        &dir,
+        &manifest,
+        &[
+            "--budget", "2000", "--seed", "1", "-j", "1", "--out", "buggy",
+        ],
+    );
+    assert_eq!(ran.code, 1, "{}\n{}", troubles(&json), ran.both());
+    let message = json["bugs"][0]["message"].as_str().unwrap_or("");
+    assert!(message.contains("job(s) unfinished"), "{message}");
+    assert_report_replays(&dir, &json, "ShutdownReportBeforeExit");
+    fixed_gets_no_report("ShutdownReportBeforeExitFixed");
+    fixed_gets_no_report("ShutdownReportAfterWorkers");
+    let manifest = program_dir("tests/programs", "ShutdownReportAfterWorkers");
+    let (ran, json) = test_manifest(
+        &dir,
+        &manifest,
+        &[
+            "--budget",
+            "20",
+            "-j",
+            "1",
+            "--out",
+            "ran",
+            "--fail-on-output",
+            "processed 3 of 3",
+        ],
+    );
+    assert_eq!(
+        ran.code,
+        1,
+        "the hook's output must appear\n{}\n{}",
+        troubles(&json),
+        ran.both()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 determinism!(
     handle_striped_leases_found_and_replayed,
     handle_striped_leases_fixed_no_report,

@@ -156,6 +156,12 @@ pub enum Hook {
     SystemExit,
     RuntimeExit,
     RuntimeHalt,
+    /// `Runtime.addShutdownHook`: under the agent the hook is kept for the execution, and run
+    /// as the JVM would run it (at `exit`, or once the last non-daemon thread ended), since the
+    /// JVM itself runs its hooks only at its own exit, after every execution.
+    AddShutdownHook,
+    /// `Runtime.removeShutdownHook`: of the execution's kept hooks.
+    RemoveShutdownHook,
     // --- replaced calls: nondeterminism pinned for replay ---
     IdentityHashCode,
     CurrentTimeMillis,
@@ -281,6 +287,8 @@ impl Hook {
         Hook::SystemExit,
         Hook::RuntimeExit,
         Hook::RuntimeHalt,
+        Hook::AddShutdownHook,
+        Hook::RemoveShutdownHook,
         Hook::IdentityHashCode,
         Hook::CurrentTimeMillis,
         Hook::NanoTime,
@@ -346,6 +354,16 @@ impl Hook {
             Hook::SystemExit => ("systemExit", "(IJ)V", Replace),
             Hook::RuntimeExit => ("runtimeExit", "(Ljava/lang/Runtime;IJ)V", Replace),
             Hook::RuntimeHalt => ("runtimeHalt", "(Ljava/lang/Runtime;IJ)V", Replace),
+            Hook::AddShutdownHook => (
+                "addShutdownHook",
+                "(Ljava/lang/Runtime;Ljava/lang/Thread;J)V",
+                Replace,
+            ),
+            Hook::RemoveShutdownHook => (
+                "removeShutdownHook",
+                "(Ljava/lang/Runtime;Ljava/lang/Thread;J)Z",
+                Replace,
+            ),
             Hook::IdentityHashCode => ("identityHashCode", "(Ljava/lang/Object;J)I", Replace),
             Hook::CurrentTimeMillis => ("currentTimeMillis", "(J)J", Replace),
             Hook::NanoTime => ("nanoTime", "(J)J", Replace),
@@ -532,6 +550,16 @@ impl Hook {
             Hook::SystemExit => m("java/lang/System", "exit", "(I)V"),
             Hook::RuntimeExit => m("java/lang/Runtime", "exit", "(I)V"),
             Hook::RuntimeHalt => m("java/lang/Runtime", "halt", "(I)V"),
+            Hook::AddShutdownHook => m(
+                "java/lang/Runtime",
+                "addShutdownHook",
+                "(Ljava/lang/Thread;)V",
+            ),
+            Hook::RemoveShutdownHook => m(
+                "java/lang/Runtime",
+                "removeShutdownHook",
+                "(Ljava/lang/Thread;)Z",
+            ),
             Hook::IdentityHashCode => m(
                 "java/lang/System",
                 "identityHashCode",

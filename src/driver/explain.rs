@@ -403,6 +403,12 @@ impl Story {
     }
 
     fn placed(&self, b: &Named, op: Option<&str>) -> String {
+        // The root's joins after main returned (`RC.afterMain`): harness code, no site.
+        if b.step.kind == OpKind::Join && b.step.site == 0 && b.step.thread == 0 {
+            return "the end of main (the JVM runs the program's shutdown hooks once its \
+                    non-daemon threads ended)"
+                .to_string();
+        }
         let program = self.program_frames.get(&b.step.thread).filter(|_| b.jdk);
         match (program, op) {
             (Some(program), Some(op)) => format!("{program} ({op} in {})", b.place()),

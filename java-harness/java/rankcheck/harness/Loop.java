@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Enumeration;
 import java.util.function.Predicate;
 import rankcheck.rt.ExecutionAborted;
+import rankcheck.rt.RC;
 
 /**
  * The agent's per-execution protocol (agent/PROTOCOL.md), written once for every way rankcheck
@@ -101,6 +102,7 @@ public final class Loop {
                 Thread.setDefaultUncaughtExceptionHandler(handler);
                 System.setOut(out.stream);
                 System.setErr(err.stream);
+                RC.forgetShutdownHooks();
                 Thread root = new Thread(() -> runRoot(ex), "main");
                 root.setContextClassLoader(ex.loader);
                 try {
@@ -135,6 +137,7 @@ public final class Loop {
     private static void runRoot(Execution ex) {
         try {
             ex.run();
+            RC.afterMain();
         } catch (Throwable e) {
             uncaught(Thread.currentThread(), e);
         }

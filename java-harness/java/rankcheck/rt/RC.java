@@ -313,15 +313,117 @@ public final class RC {
     // ---- process exit ---------------------------------------------------------------------
 
     public static void systemExit(int status, long site) {
+        if (on) runShutdownHooks(site);
         if (!on || !nExit(status, site)) System.exit(status);
     }
 
     public static void runtimeExit(Runtime runtime, int status, long site) {
+        if (on) runShutdownHooks(site);
         if (!on || !nExit(status, site)) runtime.exit(status);
     }
 
     public static void runtimeHalt(Runtime runtime, int status, long site) {
         if (!on || !nExit(status, site)) runtime.halt(status);
+    }
+
+    // ---- shutdown hooks -------------------------------------------------------------------
+
+    /**
+     * The shutdown hooks the running execution registered, in order. The JVM runs its hooks only
+     * at its own exit, after every execution; under the agent a registration is kept here for the
+     * execution instead, and the hooks run as the JVM would run them: when the program calls
+     * {@code exit} (the caller waits for them) or once its last non-daemon thread has ended (the
+     * root waits for the others, then for the hooks: {@link #afterMain}). Plain fields: one
+     * application thread runs at a time; the harness empties them before each execution.
+     */
+    private static Thread[] shutdownHooks = new Thread[0];
+
+    private static int shutdownHookCount;
+
+    private static boolean shuttingDown;
+
+    /** Forgets the previous execution's hooks (the harness, before each execution). */
+    public static void forgetShutdownHooks() {
+        shutdownHooks = new Thread[0];
+        shutdownHookCount = 0;
+        shuttingDown = false;
+    }
+
+    public static void addShutdownHook(Runtime runtime, Thread hook, long site) {
+        if (!on) {
+            runtime.addShutdownHook(hook);
+            return;
+        }
+        if (shuttingDown) throw new IllegalStateException("the program is shutting down");
+        if (hook.isAlive()) throw new IllegalArgumentException("hook thread already started");
+        if (shutdownHookIndex(hook) >= 0) throw new IllegalArgumentException("hook already registered");
+        if (shutdownHookCount == shutdownHooks.length) {
+            shutdownHooks = java.util.Arrays.copyOf(shutdownHooks, Math.max(4, 2 * shutdownHookCount));
+        }
+        shutdownHooks[shutdownHookCount++] = hook;
+    }
+
+    public static boolean removeShutdownHook(Runtime runtime, Thread hook, long site) {
+        if (!on) return runtime.removeShutdownHook(hook);
+        if (shuttingDown) throw new IllegalStateException("the program is shutting down");
+        if (hook == null) throw new NullPointerException();
+        int i = shutdownHookIndex(hook);
+        if (i < 0) return false;
+        System.arraycopy(shutdownHooks, i + 1, shutdownHooks, i, shutdownHookCount - i - 1);
+        shutdownHooks[--shutdownHookCount] = null;
+        return true;
+    }
+
+    private static int shutdownHookIndex(Thread hook) {
+        for (int i = 0; i < shutdownHookCount; i++) {
+            if (shutdownHooks[i] == hook) return i;
+        }
+        return -1;
+    }
+
+    /**
+     * The root's end, after the program's main (or test) returned: when the program registered
+     * shutdown hooks, waits for its other non-daemon threads, as the JVM does, then runs the
+     * hooks. Nothing happens (no scheduling point) when it registered none.
+     */
+    public static void afterMain() {
+        if (!on || shutdownHookCount == 0) return;
+        Thread me = Thread.currentThread();
+        Thread[] live = new Thread[16];
+        while (true) {
+            int n;
+            while ((n = threadEnumerate(live, 0L)) == live.length) live = new Thread[2 * live.length];
+            Thread other = null;
+            for (int i = 0; i < n && other == null; i++) {
+                if (live[i] != me && !live[i].isDaemon()) other = live[i];
+            }
+            if (other == null) break;
+            joinToTheEnd(other);
+        }
+        runShutdownHooks(0L);
+    }
+
+    /** Starts every registered hook at once and waits for them (once per execution). */
+    private static void runShutdownHooks(long site) {
+        if (shuttingDown || shutdownHookCount == 0) return;
+        shuttingDown = true;
+        Thread[] hooks = java.util.Arrays.copyOf(shutdownHooks, shutdownHookCount);
+        for (Thread hook : hooks) threadStart(hook, site);
+        for (Thread hook : hooks) joinToTheEnd(hook);
+    }
+
+    /** Joins {@code t}, an interrupt put off until it ended (as the JVM's exit waits). */
+    private static void joinToTheEnd(Thread t) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                threadJoin(t, 0L);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) threadInterrupt(Thread.currentThread(), 0L);
     }
 
     // ---- nondeterminism pinned for replay -------------------------------------------------
@@ -789,6 +891,14 @@ public final class RC {
 
     public static void runtimeHalt(Runtime runtime, int status) {
         runtimeHalt(runtime, status, 0L);
+    }
+
+    public static void addShutdownHook(Runtime runtime, Thread hook) {
+        addShutdownHook(runtime, hook, 0L);
+    }
+
+    public static boolean removeShutdownHook(Runtime runtime, Thread hook) {
+        return removeShutdownHook(runtime, hook, 0L);
     }
 
     public static int identityHashCode(Object obj) {
