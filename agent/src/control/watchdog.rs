@@ -86,11 +86,16 @@ impl Control {
                 > still_ns / 4
                 || crate::cpu::another_thread_busy();
             let idle = cpu.saturating_sub(last.thread_cpu) < still_ns / 20 && !starved && !jvm_busy;
+            let stack = self.jvmti.stack(rec.thread, 8).unwrap_or_default();
+            // A join of a thread the model saw end waits in the JVM for that thread's real
+            // death (`RC.joinControlled`), which only the machine's load can hold up: no
+            // verdict of "blocked" for it (the wall-clock bound still ends the execution).
+            let has = |frame: &str| stack.iter().any(|f| f.starts_with(frame));
+            if has("at java.lang.Thread.join(") && has("at rankcheck.rt.RC.joinControlled(") {
+                return None;
+            }
             // Where it waits: its innermost frame that is not rankcheck's.
-            let place = self
-                .jvmti
-                .stack(rec.thread, 8)
-                .unwrap_or_default()
+            let place = stack
                 .into_iter()
                 .find(|f| !f.starts_with("at rankcheck."))
                 .map(|f| format!(" {f}"))
