@@ -108,6 +108,39 @@ fn atomic_check_then_act_is_found_and_replays() {
     finds_and_replays("AtomicCheckThenAct", "uncaught", "2 tickets sold");
 }
 
+/// `if (booked.get() < ROOMS) booked.incrementAndGet()` in a loop: the first thread books
+/// alone before the other runs, so its uses of the atomic are no scheduling points. The cause
+/// must still be the other thread's increment between this one's get and its increment: before
+/// the first thread's last read alone was shown too, it was told as a read between two writes.
+#[test]
+fn an_atomic_check_then_act_after_a_use_alone_is_explained_by_its_check() {
+    let dir = scratch("juc-RoomBookingLoop");
+    let (ran, json) = test_program(
+        &dir,
+        "RoomBookingLoop",
+        &["--budget", "1000", "--seed", "1", "-j", "1"],
+    );
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    let report = json["report"]
+        .as_str()
+        .expect("a report folder")
+        .to_string();
+    let why = std::fs::read_to_string(std::path::Path::new(&report).join("explanation.txt"))
+        .unwrap_or_default();
+    let first = why.lines().next().unwrap_or("");
+    assert!(
+        first.starts_with("atomicity violation: ")
+            && first.contains(" wrote AtomicInteger#")
+            && first.contains("'s read at AtomicInteger.java:")
+            && first.contains(" and its write at AtomicInteger.java:"),
+        "{why}"
+    );
+    let replay = rankcheck(&dir, &["replay", &report], LIMIT);
+    assert_eq!(replay.code, 1, "replay: {}", replay.both());
+    no_report("RoomBookingLoopFixed", "300");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn executor_race_between_pool_threads_is_found_and_replays() {
     finds_and_replays("ExecutorRace", "uncaught", "expected 36");

@@ -38,10 +38,14 @@ enum Touched {
         thread: ThreadId,
         threads: u32,
         events: usize,
-        /// The execution's event count at the thread's last write of the object, if any.
-        wrote: Option<usize>,
+        /// The execution's event count at the thread's last write of the object, if any, and
+        /// the write's site.
+        wrote: Option<(usize, i64)>,
         /// The threads the execution had started at that write (0: none).
         wrote_threads: u32,
+        /// The event count and site of the thread's last read of the object after its last
+        /// write (or at all, when it never wrote it).
+        read: Option<(usize, i64)>,
     },
     /// Shared by a touch of a thread that was running while the first thread used the object
     /// alone, only reading it while that thread ran: reads interleaved with reads change
@@ -61,6 +65,16 @@ pub struct Missed {
     pub events: usize,
 }
 
+/// What the first thread of an object a second thread has just touched did with it alone: its
+/// last write, and its last read after that write (or at all, when it never wrote), each as
+/// the execution's event count then and the access's site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Handed {
+    pub first: ThreadId,
+    pub wrote: Option<(usize, i64)>,
+    pub read: Option<(usize, i64)>,
+}
+
 /// The objects (by their execution-local id) touched at confinement-checked sites.
 #[derive(Debug, Default)]
 pub struct Confinement {
@@ -69,32 +83,34 @@ pub struct Confinement {
     /// running; [`Confinement::settle`] counts it if the touch was the program's and not
     /// ordered after that use.
     candidate: Option<Missed>,
-    /// The last touch shared an object its first thread had used alone: that thread, the
-    /// event count at its last write alone (then `true`), else at its last read alone.
-    handed: Option<(Missed, bool)>,
+    /// The last touch shared an object its first thread had used alone: what that thread did
+    /// with it last.
+    handed: Option<Handed>,
     blind: u32,
 }
 
 impl Confinement {
-    /// Records that `thread` touches object `id` (`write`s it) when the execution has started
-    /// `threads` threads (the root included) and performed `events` events; whether the
-    /// object is (now) shared.
+    /// Records that `thread` touches object `id` (`write`s it, at `site`) when the execution
+    /// has started `threads` threads (the root included) and performed `events` events;
+    /// whether the object is (now) shared.
     pub fn touch(
         &mut self,
         id: u64,
         thread: ThreadId,
         threads: u32,
         events: usize,
-        write: bool,
+        (write, site): (bool, i64),
     ) -> bool {
-        let here = write.then_some(events);
+        let here = write.then_some((events, site));
         let here_threads = if write { threads } else { 0 };
+        let here_read = (!write).then_some((events, site));
         let entry = self.objects.entry(id).or_insert(Touched::Only {
             thread,
             threads,
             events,
             wrote: here,
             wrote_threads: here_threads,
+            read: here_read,
         });
         self.handed = None;
         match *entry {
@@ -110,6 +126,8 @@ impl Confinement {
                     events,
                     wrote: here.or(wrote),
                     wrote_threads: here_threads.max(wrote_threads),
+                    // A write makes the reads before it old news.
+                    read: if write { None } else { here_read },
                 };
                 false
             }
@@ -119,6 +137,7 @@ impl Confinement {
                 events: at,
                 wrote,
                 wrote_threads,
+                read,
             } => {
                 // This thread had started (it is alive now, so it was running) when the first
                 // one last used the object alone.
@@ -130,14 +149,11 @@ impl Confinement {
                 // come between them is told by the last one, not by reads alone after it (a
                 // map filled, published through a volatile, then read by both threads).
                 let conflict = match wrote {
-                    Some(events) if !write => Missed { first, events },
+                    Some((events, _)) if !write => Missed { first, events },
                     _ => missed,
                 };
                 self.candidate = (running && conflicting).then_some(conflict);
-                self.handed = Some(match wrote {
-                    Some(events) => (Missed { first, events }, true),
-                    None => (missed, false),
-                });
+                self.handed = Some(Handed { first, wrote, read });
                 *entry = if running && !conflicting {
                     Touched::SharedUnlessWritten { first, missed }
                 } else {
@@ -156,11 +172,11 @@ impl Confinement {
         }
     }
 
-    /// When the last [`Confinement::touch`] shared an object: its first thread and the event
-    /// count at its last write alone, where the object passed from one thread to the other
-    /// (`true`), or, when it only read it, at its last read alone (`false`: a read orders
-    /// nothing, but an explanation needs to see it).
-    pub fn handed_over(&self) -> Option<(Missed, bool)> {
+    /// When the last [`Confinement::touch`] shared an object: its first thread's last write
+    /// alone, where the object passed from one thread to the other, and its last read alone
+    /// after that (a read orders nothing, but an explanation needs to see it: a `get` alone,
+    /// then another thread's `set`, then a `set` of its own).
+    pub fn handed_over(&self) -> Option<Handed> {
         self.handed
     }
 
@@ -198,15 +214,15 @@ mod tests {
     fn an_object_is_shared_from_the_second_thread_on() {
         let mut c = Confinement::default();
         let (a, b) = (ThreadId(0), ThreadId(1));
-        assert!(!c.touch(7, a, 1, 0, false));
-        assert!(!c.touch(7, a, 1, 0, false));
-        assert!(c.touch(7, b, 2, 0, false));
+        assert!(!c.touch(7, a, 1, 0, (false, 0)));
+        assert!(!c.touch(7, a, 1, 0, (false, 0)));
+        assert!(c.touch(7, b, 2, 0, (false, 0)));
         c.settle(|_| true);
-        assert!(c.touch(7, a, 2, 0, false));
+        assert!(c.touch(7, a, 2, 0, (false, 0)));
         c.settle(|_| true);
-        assert!(!c.touch(8, b, 2, 0, false));
+        assert!(!c.touch(8, b, 2, 0, (false, 0)));
         c.renamed(8, 9);
-        assert!(c.touch(9, a, 2, 0, true));
+        assert!(c.touch(9, a, 2, 0, (true, 0)));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1, "a was running when b last used 9 alone");
     }
@@ -216,33 +232,33 @@ mod tests {
         let mut c = Confinement::default();
         let (main, worker) = (ThreadId(0), ThreadId(1));
         // Main fills a list alone, starts a thread, iterates the list while it runs.
-        assert!(!c.touch(1, main, 1, 0, false));
-        assert!(!c.touch(1, main, 2, 0, false));
+        assert!(!c.touch(1, main, 1, 0, (false, 0)));
+        assert!(!c.touch(1, main, 2, 0, (false, 0)));
         assert_eq!(c.blind(), 0, "not shared yet");
         // The worker reads it, then adds to it: main's iteration could have seen the add.
-        assert!(c.touch(1, worker, 2, 0, false));
+        assert!(c.touch(1, worker, 2, 0, (false, 0)));
         c.settle(|_| true);
         assert_eq!(
             c.blind(),
             0,
             "reads alone and reads after: nothing to interleave"
         );
-        assert!(c.touch(1, worker, 2, 0, true));
+        assert!(c.touch(1, worker, 2, 0, (true, 0)));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1);
         // Filled alone before the worker started: nothing missed.
-        assert!(!c.touch(2, main, 1, 0, true));
-        assert!(c.touch(2, worker, 2, 0, true));
+        assert!(!c.touch(2, main, 1, 0, (true, 0)));
+        assert!(c.touch(2, worker, 2, 0, (true, 0)));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1);
         // The JDK's own use of its own object (a pool's worker set) is no miss of the program.
-        assert!(!c.touch(3, main, 2, 0, false));
-        assert!(c.touch(3, worker, 2, 0, true));
+        assert!(!c.touch(3, main, 2, 0, (false, 0)));
+        assert!(c.touch(3, worker, 2, 0, (true, 0)));
         c.settle(|_| false);
         assert_eq!(c.blind(), 1);
         // A use alone that happens before the touch (a lock released, then taken) is none.
-        assert!(!c.touch(4, main, 2, 5, false));
-        assert!(c.touch(4, worker, 2, 9, true));
+        assert!(!c.touch(4, main, 2, 5, (false, 0)));
+        assert!(c.touch(4, worker, 2, 9, (true, 0)));
         c.settle(|m| {
             m != Missed {
                 first: main,
@@ -258,24 +274,24 @@ mod tests {
         let (main, r1, r2) = (ThreadId(0), ThreadId(1), ThreadId(2));
         // A map main filled before starting its readers, then only read by them: r1 reads it
         // alone while r2 runs, r2 reads it — no write while they ran, never a miss.
-        assert!(!c.touch(1, main, 1, 0, true));
-        assert!(c.touch(1, r1, 3, 4, false));
+        assert!(!c.touch(1, main, 1, 0, (true, 0)));
+        assert!(c.touch(1, r1, 3, 4, (false, 0)));
         c.settle(|_| true);
-        assert!(c.touch(1, r2, 3, 5, false));
+        assert!(c.touch(1, r2, 3, 5, (false, 0)));
         c.settle(|_| true);
-        assert!(c.touch(1, r1, 3, 6, false));
+        assert!(c.touch(1, r1, 3, 6, (false, 0)));
         c.settle(|_| true);
         assert_eq!(c.blind(), 0);
         // The first thread's own write after sharing is no conflict with its reads alone.
-        assert!(!c.touch(2, r1, 3, 7, false));
-        assert!(c.touch(2, r2, 3, 8, false));
+        assert!(!c.touch(2, r1, 3, 7, (false, 0)));
+        assert!(c.touch(2, r2, 3, 8, (false, 0)));
         c.settle(|_| true);
-        assert!(c.touch(2, r1, 3, 9, true));
+        assert!(c.touch(2, r1, 3, 9, (true, 0)));
         c.settle(|_| true);
         assert_eq!(c.blind(), 0);
         // Written alone while the later reader ran: counted at the reader's first touch.
-        assert!(!c.touch(3, r1, 3, 10, true));
-        assert!(c.touch(3, r2, 3, 11, false));
+        assert!(!c.touch(3, r1, 3, 10, (true, 0)));
+        assert!(c.touch(3, r2, 3, 11, (false, 0)));
         c.settle(|_| true);
         assert_eq!(c.blind(), 1);
     }
@@ -286,9 +302,9 @@ mod tests {
         let (main, reader) = (ThreadId(0), ThreadId(1));
         // Main fills the map while the reader runs (event 4), publishes it, reads it (event 9);
         // the reader then reads it: its touch conflicts with the write at 4 only.
-        assert!(!c.touch(1, main, 2, 4, true));
-        assert!(!c.touch(1, main, 2, 9, false));
-        assert!(c.touch(1, reader, 2, 12, false));
+        assert!(!c.touch(1, main, 2, 4, (true, 0)));
+        assert!(!c.touch(1, main, 2, 9, (false, 0)));
+        assert!(c.touch(1, reader, 2, 12, (false, 0)));
         let mut asked = None;
         c.settle(|m| {
             asked = Some(m);
@@ -302,9 +318,9 @@ mod tests {
             })
         );
         // A write conflicts with every use alone: the last one.
-        assert!(!c.touch(2, main, 2, 4, true));
-        assert!(!c.touch(2, main, 2, 9, false));
-        assert!(c.touch(2, reader, 2, 12, true));
+        assert!(!c.touch(2, main, 2, 4, (true, 0)));
+        assert!(!c.touch(2, main, 2, 9, (false, 0)));
+        assert!(c.touch(2, reader, 2, 12, (true, 0)));
         c.settle(|m| {
             asked = Some(m);
             false
@@ -319,38 +335,46 @@ mod tests {
     }
 
     #[test]
-    fn sharing_an_object_reports_its_first_threads_last_write_alone() {
+    fn sharing_an_object_reports_its_first_threads_last_write_and_read_alone() {
         let mut c = Confinement::default();
         let (a, b) = (ThreadId(0), ThreadId(1));
-        assert!(!c.touch(1, a, 2, 3, true));
-        assert!(!c.touch(1, a, 2, 6, true));
-        assert!(!c.touch(1, a, 2, 8, false));
-        assert!(c.touch(1, b, 2, 11, false));
+        assert!(!c.touch(1, a, 2, 3, (true, 30)));
+        assert!(!c.touch(1, a, 2, 6, (true, 60)));
+        assert!(!c.touch(1, a, 2, 8, (false, 80)));
+        assert!(c.touch(1, b, 2, 11, (false, 110)));
         assert_eq!(
             c.handed_over(),
-            Some((
-                Missed {
-                    first: a,
-                    events: 6
-                },
-                true
-            ))
+            Some(Handed {
+                first: a,
+                wrote: Some((6, 60)),
+                read: Some((8, 80)),
+            })
         );
-        assert!(c.touch(1, a, 2, 12, true));
+        assert!(c.touch(1, a, 2, 12, (true, 120)));
         assert_eq!(c.handed_over(), None, "only the touch that shares it");
         // Read alone, never written: the last read, and nothing was written.
-        assert!(!c.touch(2, a, 2, 13, false));
-        assert!(!c.touch(2, a, 2, 14, false));
-        assert!(c.touch(2, b, 2, 15, true));
+        assert!(!c.touch(2, a, 2, 13, (false, 130)));
+        assert!(!c.touch(2, a, 2, 14, (false, 140)));
+        assert!(c.touch(2, b, 2, 15, (true, 150)));
         assert_eq!(
             c.handed_over(),
-            Some((
-                Missed {
-                    first: a,
-                    events: 14
-                },
-                false
-            ))
+            Some(Handed {
+                first: a,
+                wrote: None,
+                read: Some((14, 140)),
+            })
+        );
+        // A read before the last write is no check of what that write wrote.
+        assert!(!c.touch(3, a, 2, 16, (false, 160)));
+        assert!(!c.touch(3, a, 2, 17, (true, 170)));
+        assert!(c.touch(3, b, 2, 18, (false, 180)));
+        assert_eq!(
+            c.handed_over(),
+            Some(Handed {
+                first: a,
+                wrote: Some((17, 170)),
+                read: None,
+            })
         );
     }
 }

@@ -257,8 +257,9 @@ struct Exec {
 
 /// A `java.util.concurrent` object whose first thread wrote (or only read) it with no event
 /// (confinement.rs) before a second thread's (`to`) access `site` made it shared: the trace
-/// shows that write (or last read) as a learnt step of `first` after the execution's first
-/// `at` events, at the location `loc` the second thread's access touched, so that
+/// shows that write, and the last read alone after it, as learnt steps of `first` after the
+/// execution's first `at` events, at their own sites and the location `loc` the second
+/// thread's access touched, so that
 /// explanations see it (a get before another thread's set, then a set of its own); and what
 /// `first` did before a write happens before what `to` does after (objects.rs,
 /// `settle_confinement`).

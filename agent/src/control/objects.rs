@@ -101,7 +101,7 @@ impl ExecView<'_> {
 
     /// Whether only this thread has touched (`write`: writes) `obj` at a confinement-checked
     /// site so far (confinement.rs); statics (null) never are.
-    pub fn confined(&mut self, control: &Control, obj: jobject, write: bool) -> bool {
+    pub fn confined(&mut self, control: &Control, obj: jobject, write: bool, site: SiteId) -> bool {
         if obj.is_null() || control.options.load.collections_unconfined {
             return false;
         }
@@ -119,18 +119,23 @@ impl ExecView<'_> {
             u32::try_from(ex.threads.len()).unwrap_or(u32::MAX)
         };
         !ex.confinement
-            .touch(id, self.me, started, self.events.len(), write)
+            .touch(id, self.me, started, self.events.len(), (write, site))
     }
 
-    /// After [`ExecView::confined`] said no to a synchronizer's access (`at` `site`, of `obj`):
+    /// After [`ExecView::confined`] said no to a synchronizer's access (of `obj`, at `loc`):
     /// when that access shared the object, remembers where its first thread last wrote it
-    /// alone, so that the trace shows the hand-over (`Exec::handovers`).
-    pub fn note_handover(&mut self, control: &Control, obj: jobject, loc: Loc, site: SiteId) {
-        if let Some((m, wrote)) = self.ex.confinement.handed_over() {
-            let id = control.obj_id(self.ex, obj);
+    /// alone and last read it alone after that, each at its own site, so that the trace
+    /// shows the hand-over and the check before it (`Exec::handovers`).
+    pub fn note_handover(&mut self, control: &Control, obj: jobject, loc: Loc) {
+        let Some(h) = self.ex.confinement.handed_over() else {
+            return;
+        };
+        let id = control.obj_id(self.ex, obj);
+        let uses = [(h.wrote, true), (h.read, false)];
+        for ((at, site), wrote) in uses.into_iter().filter_map(|(u, w)| Some((u?, w))) {
             self.ex.handovers.push(Handover {
-                at: m.events,
-                first: m.first,
+                at,
+                first: h.first,
                 to: self.me,
                 obj: id,
                 loc,

@@ -68,7 +68,7 @@ extern "system" fn n_access(
         // nor when the JDK uses it for itself (decided here, before the object gets an id).
         let kind = crate::juc::jdk_site(site);
         if kind.is_some() {
-            if v.confined(c, obj, write != 0) {
+            if v.confined(c, obj, write != 0, site) {
                 return None;
             }
             let internal = crate::juc::internal_use(c.jvmti, site);
@@ -87,7 +87,7 @@ extern "system" fn n_access(
         }
         let (loc, var) = v.access(c, obj, index, site);
         if kind == Some(JdkSite::Synchronizer) {
-            v.note_handover(c, obj, loc, site);
+            v.note_handover(c, obj, loc);
         }
         Some(access((loc, var), write, site))
     });
