@@ -66,6 +66,28 @@ pub fn another_thread_busy() -> bool {
     })
 }
 
+/// Whether the machine has more threads ready to run than CPUs to run them, now (the kernel's
+/// count of runnable threads, `/proc/loadavg`'s fourth field): a thread that waits then may
+/// wait for one of them (a safepoint the JVM's starved threads have not reached). False when
+/// the kernel does not say.
+pub fn machine_overloaded() -> bool {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|l| runnable_in_loadavg(&l))
+        .is_some_and(|running| running > cpus)
+}
+
+/// The runnable count of a `/proc/loadavg` line (`0.52 0.58 0.59 3/467 12345`: 3).
+fn runnable_in_loadavg(line: &str) -> Option<usize> {
+    line.split_whitespace()
+        .nth(3)?
+        .split('/')
+        .next()?
+        .parse()
+        .ok()
+}
+
 /// Whether the state letter of a `/proc/…/stat` line (after the command name in parentheses,
 /// which may itself hold parentheses and spaces) says the thread is busy: `R` runnable, `D`
 /// waiting for the disk (it will go on by itself).
@@ -131,6 +153,12 @@ pub fn pin_application_thread(options: &Options) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_runnable_count_is_the_fourth_field_of_loadavg() {
+        assert_eq!(runnable_in_loadavg("0.52 0.58 0.59 3/467 12345\n"), Some(3));
+        assert_eq!(runnable_in_loadavg("0.52 0.58"), None);
+    }
 
     #[test]
     fn the_state_letter_follows_the_last_parenthesis() {

@@ -85,7 +85,14 @@ impl Control {
             let jvm_busy = crate::cpu::process_cpu_ns().saturating_sub(last.process_cpu)
                 > still_ns / 4
                 || crate::cpu::another_thread_busy();
-            let idle = cpu.saturating_sub(last.thread_cpu) < still_ns / 20 && !starved && !jvm_busy;
+            // More threads ready to run than CPUs: the JVM's own may be among the starved ones,
+            // so give it longer (up to four times as long) before calling the thread idle.
+            let crowded = still < 4 * Duration::from_millis(self.options.block_ms)
+                && crate::cpu::machine_overloaded();
+            let idle = cpu.saturating_sub(last.thread_cpu) < still_ns / 20
+                && !starved
+                && !jvm_busy
+                && !crowded;
             let stack = self.jvmti.stack(rec.thread, 8).unwrap_or_default();
             // A join of a thread the model saw end waits in the JVM for that thread's real
             // death (`RC.joinControlled`), which only the machine's load can hold up: no

@@ -140,6 +140,23 @@ const SYNC_OPS: &[(&str, &[&str])] = &[
     // task's work is done), so that a `get` that finds the task done is ordered after that
     // work although it never parks.
     ("FutureTask", &["get", "cancel", "set", "setException"]),
+    // A fork/join task's completion (`setDone`, private: the task's work is done) and its
+    // joins, also announced as they return (below): a parallel stream's caller that finds
+    // its tasks done, or helps run them, never parks, and nothing else ordered the workers'
+    // work before what the caller does next.
+    ("ForkJoinTask", &["join", "invoke", "get", "setDone"]),
+    // A counted completer's pending count, which the last of its subtasks to finish brings
+    // to zero and so completes it (a parallel stream's tasks): announced on the completer the
+    // count belongs to, so its subtasks' work is ordered before its completion.
+    (
+        "CountedCompleter",
+        &[
+            "addToPendingCount",
+            "compareAndSetPendingCount",
+            "weakCompareAndSetPendingCount",
+            "decrementPendingCountUnlessZero",
+        ],
+    ),
     (
         "CompletableFuture",
         &[
@@ -156,13 +173,24 @@ const SYNC_OPS: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Synchronizer classes whose operations announce the location of another class's: a counted
+/// completer's count and its completion (`ForkJoinTask.setDone`) are one location, so that the
+/// count's last decrement orders what came before it before the completion and the join.
+const SAME_LOCATION_AS: &[(&str, &str)] = &[("CountedCompleter", "ForkJoinTask")];
+
 /// The location detail of a synchronizer operation `name` of class `class`, if it is one.
 pub fn sync_op(class: &str, name: &str) -> Option<String> {
     let short = class.strip_prefix(JUC)?;
     SYNC_OPS
         .iter()
         .find(|(c, ops)| *c == short && ops.contains(&name))
-        .map(|_| format!("{class}.sync"))
+        .map(|_| {
+            let owner = SAME_LOCATION_AS
+                .iter()
+                .find(|(c, _)| *c == short)
+                .map_or(short, |&(_, other)| other);
+            format!("{JUC}{owner}.sync")
+        })
 }
 
 /// The `Allocated`-style detail of the atomic class `class`, if it is one.
@@ -394,10 +422,16 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     Ok(())
 }
 
-/// Hand-overs whose waiter may get the other side's item by spinning, without parking: no event
-/// of the model orders the giver's past before the taker's future but a second announcement,
-/// as the method returns (the giver's entry comes before it, whoever entered first).
-const ANNOUNCED_ON_RETURN: &[(&str, &str)] = &[("java/util/concurrent/Exchanger", "exchange")];
+/// Hand-overs whose waiter may get the other side's item (an exchanger's, a fork/join task's
+/// completion) by spinning or by helping, without parking: no event of the model orders the
+/// giver's past before the taker's future but a second announcement, as the method returns
+/// (the giver's entry comes before it, whoever entered first).
+const ANNOUNCED_ON_RETURN: &[(&str, &str)] = &[
+    ("java/util/concurrent/Exchanger", "exchange"),
+    ("java/util/concurrent/ForkJoinTask", "join"),
+    ("java/util/concurrent/ForkJoinTask", "invoke"),
+    ("java/util/concurrent/ForkJoinTask", "get"),
+];
 
 #[cfg(test)]
 mod tests {
@@ -422,6 +456,13 @@ mod tests {
         assert!(sync_op("java/util/concurrent/locks/ReentrantLock", "unlock").is_some());
         assert!(sync_op("java/util/concurrent/CountDownLatch", "getCount").is_none());
         assert!(sync_op("java/util/concurrent/FutureTask", "set").is_some());
+        assert_eq!(
+            sync_op(
+                "java/util/concurrent/CountedCompleter",
+                "weakCompareAndSetPendingCount"
+            ),
+            sync_op("java/util/concurrent/ForkJoinTask", "setDone")
+        );
         assert!(sync_op("java/util/concurrent/FutureTask", "run").is_none());
         assert!(sync_op("java/util/concurrent/Semaphore$NonfairSync", "release").is_none());
     }
