@@ -9,7 +9,9 @@
 use super::explain::{html, story, Story};
 use super::jvm::Launch;
 use super::replay::replay;
-use super::report::{annotate, load_recorded, same_bug, site_table, timeline, Expected};
+use super::report::{
+    annotate, load_recorded, readable_first_line, same_bug, site_table, timeline, Expected,
+};
 use scheduler::minimize::{describe, minimize, Guide, Limits, Place, Tested, TracedStep};
 use scheduler::{Schedule, ThreadId};
 use serde_json::{json, Value};
@@ -92,10 +94,11 @@ impl Minimal {
 }
 
 /// The minimal run's message when its first line is not the search's (the same bug with other
-/// values in its text, `bad counts {to=3}` against `bad counts {to=2}`).
+/// values in its text, `bad counts {to=3}` against `bad counts {to=2}`; names and hashes a JVM
+/// gives differently do not count, `report::readable_first_line`).
 fn other_message(search: &str, minimal: &str) -> Option<String> {
-    let first_line = |m: &str| m.lines().next().unwrap_or("").to_string();
-    Some(first_line(minimal)).filter(|m| *m != first_line(search))
+    (readable_first_line(minimal) != readable_first_line(search))
+        .then(|| minimal.lines().next().unwrap_or("").to_string())
 }
 
 /// The steps of a traced result (`steps_trace`), whether they start at step 1, and how many
@@ -376,6 +379,17 @@ mod tests {
         assert_eq!(other_message(search, minimal).as_deref(), Some(minimal));
         // Only the first line counts (a trace below it may differ in frames).
         assert_eq!(other_message(search, &format!("{search}\n\tat x")), None);
+        // Nor do the names and hashes the JVM gives a lambda.
+        let rejected = |lambda: &str| {
+            format!("uncaught in thread t1 (Thread-0): RejectedExecutionException: Task {lambda} rejected")
+        };
+        assert_eq!(
+            other_message(
+                &rejected("p.Main$$Lambda$13/0x00007f23dc001a28@52a0abfc"),
+                &rejected("p.Main$$Lambda$15/0x00007fdf6c002430@1737a825")
+            ),
+            None
+        );
         let m = Minimal {
             preemptions: 1,
             threads: vec![1, 2],

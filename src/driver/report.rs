@@ -680,6 +680,17 @@ fn first_line(s: &str) -> &str {
     s.lines().next().unwrap_or("").trim()
 }
 
+/// A failure message's first line as a reader tells two apart: without thread names, the
+/// names the JVM gives the classes it spins, and the identity hashes `Object.toString` prints
+/// (`Main$$Lambda$13/0x…@52a0abfc`): what is left differs only where the program's values
+/// do.
+pub fn readable_first_line(message: &str) -> String {
+    static HASH: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let hash = HASH.get_or_init(|| regex::Regex::new(r"@[0-9a-f]{1,8}\b").expect("valid"));
+    let line = without_jvm_run_names(&without_thread_names(first_line(message)));
+    hash.replace_all(&line, "@").into_owned()
+}
+
 /// `t3 (pool-1-thread-2)` becomes `t3`: rankcheck's ids name threads; their Java names are a
 /// decoration.
 fn without_thread_names(message: &str) -> String {
