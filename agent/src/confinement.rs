@@ -126,8 +126,8 @@ impl Confinement {
                     events,
                     wrote: here.or(wrote),
                     wrote_threads: here_threads.max(wrote_threads),
-                    // A write makes the reads before it old news.
-                    read: if write { None } else { here_read },
+                    // A write makes the reads before it old news (`here_read` is none then).
+                    read: here_read,
                 };
                 false
             }
