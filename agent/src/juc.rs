@@ -57,12 +57,19 @@ fn frames() -> &'static Mutex<IdMap<usize, Frame>> {
     FRAMES.get_or_init(|| Mutex::new(IdMap::default()))
 }
 
-/// What one thread has learnt: frame kinds by method, and for each JDK site how many frames
-/// (below the runtime's two) the last decision there needed.
+/// What one thread has learnt: frame kinds by method, for each JDK site how many frames
+/// (below the runtime's two) the last decision there needed and how deep the program's frame
+/// lay, and which application methods the program's author wrote.
 #[derive(Default)]
 struct Local {
     frames: IdMap<usize, Frame>,
     depths: IdMap<i64, usize>,
+    /// Application methods by whether the program's author wrote them
+    /// ([`written_by_the_program`]).
+    written: IdMap<usize, bool>,
+    /// For each JDK site, how deep below the runtime's frames the program's frame lay last
+    /// time ([`program_caller`]).
+    caller_depths: IdMap<i64, usize>,
 }
 
 thread_local! {
@@ -185,6 +192,40 @@ pub fn library_internal(jvmti: Jvmti) -> bool {
         }
     }
     false
+}
+
+/// The program's frame under the current operation at JDK site `site`: the innermost
+/// application frame, where the program called into the JDK (`Main.book` at `Main.java:10`
+/// for a read inside `AtomicInteger.get`), as its method and location. Asked only when a trace
+/// is kept, but then at every such operation, confined collections' included.
+pub fn program_caller(jvmti: Jvmti, site: i64) -> Option<(jmethodID, jni::sys::jlong)> {
+    // As in `internal_use`: HotSpot pays per frame walked, and a site is usually reached the
+    // same way, so walk as deep as the frame lay last time here, and further only if needed.
+    let app = |m| frame(jvmti, m) == Frame::App && written_by_the_program(jvmti, m);
+    let remembered = LOCAL.with(|l| l.borrow().caller_depths.get(&site).copied());
+    let want = remembered.map_or(FIRST_WALK, |d| d + 1);
+    let found = match jvmti.current_frame_where(RUNTIME_FRAMES, want, app) {
+        Err(true) => jvmti.current_frame_where(RUNTIME_FRAMES, 64, app),
+        other => other,
+    };
+    let (depth, method, at) = found.ok()?;
+    if remembered != Some(depth) {
+        LOCAL.with(|l| l.borrow_mut().caller_depths.insert(site, depth));
+    }
+    Some((method, at))
+}
+
+/// Whether an application method is one the program's author wrote: not a bridge the
+/// rewriter added (`rankcheck$…`, no source line) nor a lambda's hidden class (named by an
+/// address), whose place would tell a reader nothing. Cached per thread.
+fn written_by_the_program(jvmti: Jvmti, method: jmethodID) -> bool {
+    if let Some(w) = LOCAL.with(|l| l.borrow().written.get(&(method as usize)).copied()) {
+        return w;
+    }
+    let synthetic = method_name(jvmti, method).is_some_and(|n| n.starts_with("rankcheck$"))
+        || class_of(jvmti, method).is_some_and(|c| c.contains("$$Lambda"));
+    LOCAL.with(|l| l.borrow_mut().written.insert(method as usize, !synthetic));
+    !synthetic
 }
 
 /// Whether the program itself calls the collection the current access is in: below the

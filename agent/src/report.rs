@@ -42,6 +42,29 @@ pub struct TracedStep {
     pub learnt: bool,
     /// An access a library made for its own bookkeeping (`juc::library_internal`).
     pub library: bool,
+    /// For a step at a JDK site: the program's frame that called into the JDK.
+    pub caller: Option<TracedCaller>,
+}
+
+/// The program's frame under a step at a JDK site (`juc::program_caller`): the class as Java
+/// writes it, the method, and the source place when the class file has one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TracedCaller {
+    pub class: String,
+    pub method: String,
+    pub file: Option<String>,
+    pub line: Option<u32>,
+}
+
+impl From<crate::jvmti::FrameParts> for TracedCaller {
+    fn from(f: crate::jvmti::FrameParts) -> Self {
+        TracedCaller {
+            class: f.class,
+            method: f.method,
+            file: f.file,
+            line: f.line,
+        }
+    }
 }
 
 impl TracedStep {
@@ -58,6 +81,12 @@ impl TracedStep {
             "preempted": self.preempted,
             "learnt": self.learnt,
             "library": self.library,
+            "caller": self.caller.as_ref().map(|c| json!({
+                "class": c.class,
+                "method": c.method,
+                "file": c.file,
+                "line": c.line,
+            })),
         })
     }
 }

@@ -27,6 +27,10 @@ pub struct Named {
     /// The site lies in the JDK (`AbstractQueuedSynchronizer.java:715` says little to the
     /// program's author).
     pub jdk: bool,
+    /// For a step at a JDK site whose trace names the program's frame that called into the JDK:
+    /// the JDK method and place of the site itself (`AtomicInteger.get`,
+    /// `AtomicInteger.java:90`); `method`, `file` and `line` are then the program's.
+    pub inside: Option<(String, String)>,
 }
 
 impl Named {
@@ -165,6 +169,22 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>)
         && v["obj"].is_null()
         && !owner.is_empty()
         && is_jdk_frame_class(&owner);
+    let mut method = rec.map_or_else(
+        || "?".to_string(),
+        |r| format!("{}.{}", simple_class(&r.class), r.method),
+    );
+    let mut file = rec.map_or_else(String::new, |r| source_file(&r.class));
+    let mut line = rec.and_then(|r| r.line);
+    let jdk = rec.is_some_and(|r| is_jdk_frame_class(&r.class));
+    let mut inside = None;
+    if let Some((m, f, l)) = caller(&v["caller"]).filter(|_| jdk) {
+        let own = match line {
+            Some(l) => format!("{file}:{l}"),
+            None => method.clone(),
+        };
+        inside = Some((std::mem::replace(&mut method, m), own));
+        (file, line) = (f, l);
+    }
     Some(Named {
         step: Step {
             step: v["step"].as_u64().unwrap_or(0),
@@ -179,14 +199,24 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>)
         },
         object,
         field,
-        method: rec.map_or_else(
-            || "?".to_string(),
-            |r| format!("{}.{}", simple_class(&r.class), r.method),
-        ),
-        file: rec.map_or_else(String::new, |r| source_file(&r.class)),
-        line: rec.and_then(|r| r.line),
-        jdk: rec.is_some_and(|r| is_jdk_frame_class(&r.class)),
+        method,
+        file,
+        line,
+        jdk,
+        inside,
     })
+}
+
+/// A trace step's `caller` (agent/PROTOCOL.md, "Traces") as method (`Main.book`), file and
+/// line.
+fn caller(v: &Value) -> Option<(String, String, Option<u32>)> {
+    let class = v["class"].as_str()?;
+    let method = format!("{}.{}", simple_class(class), v["method"].as_str()?);
+    let file = v["file"]
+        .as_str()
+        .map_or_else(|| source_file(class), str::to_string);
+    let line = v["line"].as_u64().and_then(|l| u32::try_from(l).ok());
+    Some((method, file, line))
 }
 
 /// Whether an access at `rec` synchronizes (`cause::Step::sync`): a hooked call (a `VarHandle`,
@@ -346,7 +376,10 @@ fn program_frames(stacks: &Value) -> HashMap<u32, String> {
 fn in_methods(steps: &[&Named]) -> String {
     steps
         .iter()
-        .map(|s| format!("{} in {}", s.place(), s.method))
+        .map(|s| match &s.inside {
+            Some((jdk_method, _)) => format!("{} in {} ({jdk_method})", s.place(), s.method),
+            None => format!("{} in {}", s.place(), s.method),
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -408,6 +441,12 @@ impl Story {
             return "the end of main (the JVM runs the program's shutdown hooks once its \
                     non-daemon threads ended)"
                 .to_string();
+        }
+        if let Some((_, own)) = &b.inside {
+            return match op {
+                Some(op) => format!("{} ({op} in {own})", b.place()),
+                None => format!("{} (in {own})", b.place()),
+            };
         }
         let program = self.program_frames.get(&b.step.thread).filter(|_| b.jdk);
         match (program, op) {
@@ -1329,6 +1368,34 @@ mod tests {
         "steps": [step(3, 1, "monitor-enter", 40, false)]}});
         let told = story(&bare, &HashMap::new(), &HashSet::new()).unwrap();
         assert_ne!(told.steps[0].place(), "StringBuffer.java:305");
+    }
+
+    #[test]
+    fn a_step_inside_the_jdk_is_placed_where_the_program_called_it() {
+        let (_, get) = site(40, "get", 90, SiteKind::FieldRead);
+        let get = SiteRecord {
+            class: "java/util/concurrent/atomic/AtomicInteger".into(),
+            ..get
+        };
+        let caller = json!({"class": "hotel.Main", "method": "book", "file": "Main.java", "line": 12});
+        let mut called = step(3, 1, "read", 40, false);
+        called["caller"] = caller.clone();
+        let mut parked = step(4, 2, "park", 40, false);
+        parked["caller"] = caller;
+        let result = json!({"message": "deadlock", "steps_trace": {
+        "threads": ["main", "Thread-0", "Thread-1"], "omitted": 0,
+        "sites": [get.to_line()],
+        "steps": [called, step(5, 1, "read", 40, false)],
+        "blocked": [parked]}});
+        let told = story(&result, &HashMap::new(), &HashSet::new()).unwrap();
+        let s = &told.steps[0];
+        assert_eq!(s.place(), "Main.java:12");
+        assert_eq!(s.method, "Main.book");
+        assert_eq!(in_methods(&[s]), "Main.java:12 in Main.book (AtomicInteger.get)");
+        assert_eq!(told.blocked_at(&told.blocked[0]), "Main.java:12 (in AtomicInteger.java:90)");
+        // Without a caller the step stays at the JDK's line.
+        assert_eq!(told.steps[1].place(), "AtomicInteger.java:90");
+        assert_eq!(told.steps[1].method, "AtomicInteger.get");
     }
 
     #[test]

@@ -184,6 +184,10 @@ impl Control {
             adoptions: Vec::new(),
             handovers: Vec::new(),
             library_ops: Default::default(),
+            callers: Default::default(),
+            alone_callers: Default::default(),
+            handed_callers: Default::default(),
+            caller_walks: 0,
             locs: Default::default(),
         };
         if let Some(refs) = self.java() {

@@ -109,23 +109,47 @@ impl Control {
                 return self.settle(st, epoch, me, decision, Mode::Condvar);
             }
             if counted && matches!(op, Op::Access { .. }) {
+                self.note_caller(&mut st, me, &op, false);
                 if let Ok(Some(decision)) = st.model.quiet_performed(me, 1) {
                     return self.settle(st, epoch, me, Ok(decision), Mode::Condvar);
                 }
             }
             return Turn::Pass;
         }
-        if self.options.trace
-            && matches!(op, Op::Access { site, .. } if crate::juc::is_jdk_site(site))
-            && crate::juc::library_internal(self.jvmti)
-        {
-            let next = st.model.performed(me).unwrap_or(0);
-            if let Some(ex) = st.exec.as_mut() {
-                ex.library_ops.insert((me.0, next));
-            }
-        }
+        self.note_caller(&mut st, me, &op, true);
         let decision = st.model.announce(me, op);
         self.settle(st, epoch, me, decision, Mode::Condvar)
+    }
+
+    /// With `trace=on`, for an operation at a JDK site that becomes `me`'s next event: the
+    /// program's frame that called into the JDK, and for a scheduling point (`point`) whether
+    /// it is a library's own bookkeeping (an access outside the tracked variables is never
+    /// named as a cause: no need to ask).
+    fn note_caller(&self, st: &mut State, me: ThreadId, op: &Op, point: bool) {
+        let Some(site) = op
+            .site()
+            .filter(|&s| self.options.trace && crate::juc::is_jdk_site(s))
+        else {
+            return;
+        };
+        let Some(ex) = st.exec.as_mut() else {
+            return;
+        };
+        if !point && !ex.may_walk_for_caller() {
+            return;
+        }
+        let next = st.model.performed(me).unwrap_or(0);
+        let internal =
+            point && matches!(op, Op::Access { .. }) && crate::juc::library_internal(self.jvmti);
+        let caller = crate::juc::program_caller(self.jvmti, site);
+        if let Some(ex) = st.exec.as_mut() {
+            if internal {
+                ex.library_ops.insert((me.0, next));
+            }
+            if let Some((method, at)) = caller {
+                ex.callers.insert((me.0, next), (method as usize, at));
+            }
+        }
     }
 
     /// JVMTI ClassPrepare, on the preparing thread: remember classes with a static initializer

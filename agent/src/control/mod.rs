@@ -103,6 +103,10 @@ pub enum Turn {
     Abort,
 }
 
+/// A stack frame as its method (a `jmethodID`, valid while its class is loaded: for the
+/// execution) and bytecode location; named only when a trace is written.
+type RawFrame = (usize, i64);
+
 /// Where an application thread is, for the hand-off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Place {
@@ -240,6 +244,18 @@ struct Exec {
     /// With `trace=on`: the operations (thread, occurrence) that were a library's own
     /// bookkeeping (`juc::library_internal`), marked in the trace.
     library_ops: rustc_hash::FxHashSet<(u32, u32)>,
+    /// With `trace=on`: for operations (thread, occurrence) at JDK sites, the program's frame
+    /// that called into the JDK (`juc::program_caller`).
+    callers: IdMap<(u32, u32), RawFrame>,
+    /// With `trace=on`: for objects still used by one thread alone at JDK sites, the program's
+    /// frame under that thread's last write (`true`) and last read (`false`) of each, so that a
+    /// hand-over's steps name the program's lines.
+    alone_callers: IdMap<(u64, bool), RawFrame>,
+    /// Those of the object the last touch shared (its last write's, its last read's), for
+    /// `ExecView::note_handover`.
+    handed_callers: [Option<RawFrame>; 2],
+    /// Stack walks for callers outside scheduling points so far ([`Exec::may_walk_for_caller`]).
+    caller_walks: u32,
     /// The value `RC.quietCovers` holds (likewise).
     quiet_covers: i32,
     /// The program's classes whose static initializer a thread began (`RC.classInitBegin`)
@@ -255,6 +271,20 @@ struct Exec {
     locs: IdMap<u64, (u64, i32)>,
 }
 
+/// Stack walks for the program's frame of an operation that is no scheduling point (an access
+/// alone, an untracked one) allowed per traced execution: such operations are cheap, a walk
+/// costs microseconds, and a long replay should not become many times slower for the sake of
+/// its explanation's line numbers (past the budget, those steps are placed in the JDK).
+const CALLER_WALKS: u32 = 100_000;
+
+impl Exec {
+    /// Whether one more such walk is within [`CALLER_WALKS`] (counting it).
+    fn may_walk_for_caller(&mut self) -> bool {
+        self.caller_walks += 1;
+        self.caller_walks <= CALLER_WALKS
+    }
+}
+
 /// A `java.util.concurrent` object whose first thread wrote (or only read) it with no event
 /// (confinement.rs) before a second thread's (`to`) access `site` made it shared: the trace
 /// shows that write, and the last read alone after it, as learnt steps of `first` after the
@@ -263,8 +293,10 @@ struct Exec {
 /// explanations see it (a get before another thread's set, then a set of its own); and what
 /// `first` did before a write happens before what `to` does after (objects.rs,
 /// `settle_confinement`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Handover {
+    /// The program's frame under the access, when traced (`Exec::alone_callers`).
+    caller: Option<RawFrame>,
     at: usize,
     first: ThreadId,
     to: ThreadId,

@@ -118,8 +118,22 @@ impl ExecView<'_> {
         } else {
             u32::try_from(ex.threads.len()).unwrap_or(u32::MAX)
         };
-        !ex.confinement
-            .touch(id, self.me, started, self.events.len(), (write, site))
+        let shared = ex
+            .confinement
+            .touch(id, self.me, started, self.events.len(), (write, site));
+        if control.options.trace {
+            // A use alone matters to a trace only if another thread could take the object
+            // over: not while the thread is the only one.
+            if !shared && started > 1 && crate::juc::is_jdk_site(site) && ex.may_walk_for_caller() {
+                if let Some((method, at)) = crate::juc::program_caller(control.jvmti, site) {
+                    ex.alone_callers.insert((id, write), (method as usize, at));
+                }
+            } else if ex.confinement.handed_over().is_some() {
+                // The touch that shares it: its first thread's frames go with the hand-over.
+                ex.handed_callers = [true, false].map(|w| ex.alone_callers.remove(&(id, w)));
+            }
+        }
+        !shared
     }
 
     /// After [`ExecView::confined`] said no to a synchronizer's access (of `obj`, at `loc`):
@@ -131,9 +145,12 @@ impl ExecView<'_> {
             return;
         };
         let id = control.obj_id(self.ex, obj);
-        let uses = [(h.wrote, true), (h.read, false)];
-        for ((at, site), wrote) in uses.into_iter().filter_map(|(u, w)| Some((u?, w))) {
+        let [wrote_at, read_at] = std::mem::take(&mut self.ex.handed_callers);
+        let uses = [(h.wrote, true, wrote_at), (h.read, false, read_at)];
+        for ((at, site), wrote, caller) in uses.into_iter().filter_map(|(u, w, c)| Some((u?, w, c)))
+        {
             self.ex.handovers.push(Handover {
+                caller,
                 at,
                 first: h.first,
                 to: self.me,

@@ -182,6 +182,19 @@ impl Control {
                 _ => (None, None),
             }
         };
+        // Frames named once each (the same call site comes back in every iteration of a loop).
+        let named: RefCell<IdMap<RawFrame, crate::report::TracedCaller>> = Default::default();
+        let name = |(method, at): RawFrame| {
+            named
+                .borrow_mut()
+                .entry((method, at))
+                .or_insert_with(|| {
+                    self.jvmti
+                        .name_frame(method as jni::sys::jmethodID, at)
+                        .into()
+                })
+                .clone()
+        };
         let mut steps: Vec<TracedStep> = events
             .iter()
             .enumerate()
@@ -201,6 +214,7 @@ impl Control {
                     preempted: mark.is_some_and(|m| m.preempted),
                     learnt: false,
                     library: ex.library_ops.contains(&(e.thread.0, e.index)),
+                    caller: ex.callers.get(&(e.thread.0, e.index)).map(|&f| name(f)),
                 }
             })
             .collect();
@@ -231,6 +245,7 @@ impl Control {
                     obj: Some(h.obj.0),
                     index: None,
                     site: h.site,
+                    caller: h.caller.map(name),
                     ..learnt_step()
                 };
                 (h.at, step)
@@ -288,6 +303,11 @@ impl Control {
                     preempted: false,
                     learnt: false,
                     library: false,
+                    caller: st
+                        .model
+                        .performed(t)
+                        .and_then(|n| ex.callers.get(&(t.0, n)))
+                        .map(|&f| name(f)),
                 });
             }
         }
@@ -342,6 +362,7 @@ fn learnt_step() -> crate::report::TracedStep {
         site: 0,
         preempted: false,
         learnt: true,
+        caller: None,
         library: false,
     }
 }

@@ -91,6 +91,42 @@ impl Jvmti {
         self.frame_at(std::ptr::null_mut(), 0)
     }
 
+    /// The current thread's innermost frame below the `skip` innermost whose method `pick`
+    /// accepts, among the `max` below them (at most 64): `Ok` with its depth below `skip`, its
+    /// method and its location (named later by [`Jvmti::name_frame`]: naming costs more than
+    /// the walk), or `Err` with whether the stack went deeper than the frames walked.
+    pub fn current_frame_where(
+        self,
+        skip: usize,
+        max: usize,
+        pick: impl Fn(jni::sys::jmethodID) -> bool,
+    ) -> Result<(usize, jni::sys::jmethodID, jni::sys::jlong), bool> {
+        let max = max.min(64);
+        let mut frames: Vec<jvmtiFrameInfo> = Vec::with_capacity(max);
+        let mut count: jint = 0;
+        check(call!(
+            self.0,
+            GetStackTrace,
+            std::ptr::null_mut(),
+            skip as jint,
+            max as jint,
+            frames.as_mut_ptr(),
+            &mut count
+        ))
+        .map_err(|_| false)?;
+        // SAFETY: JVMTI wrote `count` <= max entries.
+        unsafe { frames.set_len(count.clamp(0, max as jint) as usize) };
+        match frames.iter().position(|f| pick(f.method)) {
+            Some(i) => Ok((i, frames[i].method, frames[i].location)),
+            None => Err(frames.len() == max),
+        }
+    }
+
+    /// A frame given as its method and location, named.
+    pub fn name_frame(self, method: jni::sys::jmethodID, location: jni::sys::jlong) -> FrameParts {
+        self.frame_parts(&jvmtiFrameInfo { method, location })
+    }
+
     /// `thread`'s frame at `depth` (0: innermost; null thread: the current one), named.
     pub fn frame_at(self, thread: jobject, depth: jint) -> Option<FrameParts> {
         let mut frame: std::mem::MaybeUninit<jvmtiFrameInfo> = std::mem::MaybeUninit::uninit();
