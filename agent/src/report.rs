@@ -110,12 +110,14 @@ pub struct StepsTrace {
 
 /// A task that failed into its future (`RC.taskFailed`): its thread, the number of the last
 /// step performed before it failed (0: none), and the throwable (its text, then its innermost
-/// frames, a line each).
+/// frames, a line each), with its first line and its innermost frame outside the JDK.
 #[derive(Clone, Debug)]
 pub struct TracedTaskFailure {
     pub thread: u32,
     pub after_step: u64,
     pub failure: String,
+    pub what: String,
+    pub at: Option<String>,
 }
 
 impl StepsTrace {
@@ -130,6 +132,8 @@ impl StepsTrace {
                 "thread": f.thread,
                 "after_step": f.after_step,
                 "failure": f.failure,
+                "what": f.what,
+                "at": f.at,
             })).collect::<Vec<_>>(),
         })
     }

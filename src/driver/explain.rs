@@ -86,19 +86,16 @@ pub struct FailedTask {
 }
 
 impl FailedTask {
+    /// From the trace's entry (the agent picked the first line and the program's frame).
     fn of(v: &Value) -> Option<FailedTask> {
-        let failure = v["failure"].as_str()?;
-        let mut lines = failure.lines();
-        let what = lines.next()?.to_string();
-        let at = lines
-            .filter_map(|l| l.trim().strip_prefix("at "))
-            .find(|f| !is_jdk_frame_class(f) && !f.starts_with("rankcheck."))
+        let at = v["at"]
+            .as_str()
             .and_then(|f| f.split_once('(')?.1.strip_suffix(')'))
             .map(str::to_string);
         Some(FailedTask {
             thread: v["thread"].as_u64()? as u32,
             after_step: v["after_step"].as_u64()?,
-            what,
+            what: v["what"].as_str()?.to_string(),
             at,
         })
     }
@@ -1377,7 +1374,8 @@ mod tests {
             class: "java/util/concurrent/atomic/AtomicInteger".into(),
             ..get
         };
-        let caller = json!({"class": "hotel.Main", "method": "book", "file": "Main.java", "line": 12});
+        let caller =
+            json!({"class": "hotel.Main", "method": "book", "file": "Main.java", "line": 12});
         let mut called = step(3, 1, "read", 40, false);
         called["caller"] = caller.clone();
         let mut parked = step(4, 2, "park", 40, false);
@@ -1391,8 +1389,14 @@ mod tests {
         let s = &told.steps[0];
         assert_eq!(s.place(), "Main.java:12");
         assert_eq!(s.method, "Main.book");
-        assert_eq!(in_methods(&[s]), "Main.java:12 in Main.book (AtomicInteger.get)");
-        assert_eq!(told.blocked_at(&told.blocked[0]), "Main.java:12 (in AtomicInteger.java:90)");
+        assert_eq!(
+            in_methods(&[s]),
+            "Main.java:12 in Main.book (AtomicInteger.get)"
+        );
+        assert_eq!(
+            told.blocked_at(&told.blocked[0]),
+            "Main.java:12 (in AtomicInteger.java:90)"
+        );
         // Without a caller the step stays at the JDK's line.
         assert_eq!(told.steps[1].place(), "AtomicInteger.java:90");
         assert_eq!(told.steps[1].method, "AtomicInteger.get");
@@ -1497,8 +1501,9 @@ mod tests {
                 "omitted": 0, "blocked": [], "steps": steps, "task_failures": failures}});
             story(&result, &sites, &volatile).unwrap()
         };
-        let failure = "java.lang.NullPointerException: boom\n\tat java.base/java.util.Objects.x(Objects.java:1)\n\tat account.Account.render(Account.java:19)";
-        let story = told(json!([{"thread": 2, "after_step": 3, "failure": failure}]));
+        let story = told(json!([{"thread": 2, "after_step": 3,
+            "what": "java.lang.NullPointerException: boom",
+            "at": "account.Account.render(Account.java:19)"}]));
         assert_eq!(
             story.cause,
             Cause::Order {

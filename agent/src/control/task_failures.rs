@@ -22,7 +22,7 @@ pub(super) struct TaskFailure {
 impl TaskFailure {
     /// The throwable's first line, and its innermost frame outside the JDK
     /// (`p.Main.run(Main.java:14)`).
-    fn summary(&self) -> (String, Option<String>) {
+    pub(super) fn summary(&self) -> (String, Option<String>) {
         let mut lines = self.failure.lines();
         let what = lines.next().unwrap_or("").to_string();
         let at = lines
@@ -86,4 +86,25 @@ pub(super) fn notes(ex: &Exec) -> Vec<String> {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failure_is_summed_up_by_its_first_line_and_the_programs_frame() {
+        let failure = TaskFailure {
+            thread: ThreadId(2),
+            events: 3,
+            failure: "java.lang.NullPointerException: boom\n\tat java.base/java.util.Objects.x(Objects.java:1)\n\tat rankcheck.rt.RC.run(RC.java:5)\n\tat account.Account.render(Account.java:19)".into(),
+        };
+        assert_eq!(
+            failure.summary(),
+            (
+                "java.lang.NullPointerException: boom".to_string(),
+                Some("account.Account.render(Account.java:19)".to_string())
+            )
+        );
+    }
 }

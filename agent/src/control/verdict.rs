@@ -329,13 +329,18 @@ impl Control {
         let task_failures = ex
             .task_failures
             .iter()
-            .map(|f| crate::report::TracedTaskFailure {
-                thread: f.thread.0,
-                after_step: f
-                    .events
-                    .checked_sub(1)
-                    .map_or(0, |e| marks.get(e).map_or(e as u64 + 1, |m| m.step)),
-                failure: f.failure.clone(),
+            .map(|f| {
+                let (what, at) = f.summary();
+                crate::report::TracedTaskFailure {
+                    thread: f.thread.0,
+                    after_step: f
+                        .events
+                        .checked_sub(1)
+                        .map_or(0, |e| marks.get(e).map_or(e as u64 + 1, |m| m.step)),
+                    failure: f.failure.clone(),
+                    what,
+                    at,
+                }
             })
             .collect();
         crate::report::StepsTrace {
