@@ -29,8 +29,8 @@ fn without_ids(text: &str) -> String {
 
 /// Runs `rankcheck test --manifest` on one bundled program with `--strategy pos`; returns its
 /// report folder. The known causes of contest-bench's manifests (`expected.cause`) describe the
-/// failures pos finds with seed 0 (pos was the default until 0.7.0); surw, the default now,
-/// finds other manifestations of some of these bugs with that seed (Critical's through
+/// failures pos finds with seed 0 (pos was the default until 0.7.0); surw (a member of the
+/// default portfolio) finds other manifestations of some of these bugs with that seed (Critical's through
 /// `Room.inside`, not `Door`'s flag).
 fn report_of(program: &str, out: &Path) -> (PathBuf, Ran) {
     report_in("contest-bench", program, out, &["--strategy", "pos"])

@@ -94,6 +94,14 @@ fn latch_counted_down_too_early_is_found_and_replays() {
     finds_and_replays("LatchTooEarly", "uncaught", "expected 1 + 4 = 5");
 }
 
+/// A LongAdder's add and sum are scheduling points like an AtomicLong's (its cells are
+/// private to the JDK: before, no strategy saw them, and the sum read short was never found).
+#[test]
+fn long_adder_summed_after_an_early_signal_is_found_and_replays() {
+    finds_and_replays("LongAdderEarlySignal", "uncaught", "processed 5 of 6 items");
+    no_report("LongAdderEarlySignalFixed", "300");
+}
+
 #[test]
 fn semaphore_with_a_permit_too_many_is_found_and_replays() {
     finds_and_replays(

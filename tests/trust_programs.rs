@@ -455,6 +455,13 @@ fn spin_on_spin_wait_ends_under_every_strategy() {
     spin_ends_under_every_strategy("SpinOnSpinWait");
 }
 
+/// A spin that polls the clock until a deadline waits for time to pass: it must reach the
+/// deadline, never be called a livelock.
+#[test]
+fn spin_until_deadline_ends_under_every_strategy() {
+    spin_ends_under_every_strategy("SpinUntilDeadline");
+}
+
 /// The shutdown idiom `while (!pool.awaitTermination(1, MINUTES)) …`: a timed wait that runs
 /// out must not let main starve the pool's worker.
 #[test]

@@ -546,6 +546,12 @@ impl<S: Strategy> Execution<S> {
         self.threads.get(t.index()).and_then(|s| s.pending)
     }
 
+    /// Whether thread `t` spins ([`fairness`](crate::fairness)): it re-reads what it read, yields
+    /// or polls, and nobody changed what it reads.
+    pub fn spinning(&self, t: ThreadId) -> bool {
+        self.fairness.spinning(t)
+    }
+
     /// Where thread `t` stands (`None` for an unknown id).
     pub fn status(&self, t: ThreadId) -> Option<ThreadStatus> {
         let s = self.threads.get(t.index())?;

@@ -2,8 +2,9 @@
 //! over parallel JVMs; stops at the first bug (exit 1) after replaying it, or prints what the
 //! budget covered (exit 0). The work is done by `crate::driver::search`.
 //!
-//! Defaults: strategy `surw` (`driver::strategy::DEFAULT`: the fewest executions to the bug over
-//! the four bundled suites, and every bug `pos` found; see the README), budget 1000
+//! Defaults: strategy `portfolio` (`driver::strategy::DEFAULT`: surw, pos, pct, rff and random
+//! in turn, so that no bug one of them finds quickly costs more than five times that; see the
+//! README), budget 1000
 //! executions, seed 0, one JVM per core, reports in `rankcheck-out/`. `--c-mode` is passed to
 //! the agent as `c-mode=…` only when given.
 

@@ -168,6 +168,7 @@ impl Control {
             progress: 0,
             started: Instant::now(),
             clock_ns: BASE_CLOCK_NS,
+            spin_clock_ns: 0,
             rng: mix(self.options.seed, index),
             notes: Vec::new(),
             task_failures: Vec::new(),

@@ -212,6 +212,9 @@ struct Exec {
     started: Instant,
     /// Virtual clock, nanoseconds since the epoch.
     clock_ns: u64,
+    /// What the clock advanced by at its last reading by a spinning thread (0: the last reading
+    /// was not one); see `Control::clock_ns`.
+    spin_clock_ns: u64,
     rng: u64,
     notes: Vec<String>,
     /// Names of the program's threads that started during this execution without passing

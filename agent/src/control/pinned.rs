@@ -6,6 +6,10 @@ use crate::ffi::{call, delete_global, delete_local, new_global};
 
 pub const BASE_CLOCK_NS: u64 = 1_600_000_000_000_000_000;
 
+/// The most one clock reading of a spinning thread advances the clock by (about 13 days):
+/// past any deadline a program sets, far from overflowing the clock.
+const MAX_SPIN_CLOCK_NS: u64 = 1 << 50;
+
 impl Control {
     // ---- pinned nondeterminism -------------------------------------------------------------
 
@@ -40,12 +44,23 @@ impl Control {
         Some((mix(mix(self.options.seed, ex.index), key) as u32 & 0x7fff_ffff) as i32)
     }
 
-    /// The virtual clock (it advances 1 µs per reading, and by every sleep and timeout).
+    /// The virtual clock: it advances 1 µs per reading, and by every sleep and timeout. A
+    /// thread that spins (the model's fairness) and reads the clock is waiting for time to
+    /// pass (`while (!ready && System.nanoTime() < deadline) Thread.onSpinWait();`): each of its
+    /// readings advances twice as far as the one before, so any deadline comes within a few
+    /// dozen of them, long before the spin could look like a livelock (natively the loop ends
+    /// when the deadline does).
     pub fn clock_ns(&self) -> u64 {
         let mut st = self.lock();
+        let spinning = current().is_some_and(|(_, me)| st.model.spinning(me));
         match st.exec.as_mut() {
             Some(ex) => {
-                ex.clock_ns += 1_000;
+                ex.spin_clock_ns = if spinning {
+                    (ex.spin_clock_ns * 2).clamp(1_000, MAX_SPIN_CLOCK_NS)
+                } else {
+                    0
+                };
+                ex.clock_ns = ex.clock_ns.saturating_add(ex.spin_clock_ns.max(1_000));
                 ex.clock_ns
             }
             None => BASE_CLOCK_NS + self.session_start.elapsed().as_nanos() as u64,

@@ -1,5 +1,6 @@
 //! Atomics: the `java.util.concurrent.atomic` classes (`AtomicInteger`, `AtomicLong`,
-//! `AtomicBoolean`, `AtomicReference` and the three `Atomic*Array`s) announce, at the entry of
+//! `AtomicBoolean`, `AtomicReference`, the three `Atomic*Array`s and the striped counters
+//! `LongAdder`, `DoubleAdder`, `LongAccumulator`, `DoubleAccumulator`) announce, at the entry of
 //! each public instance method, a read (`get*`) or a write (everything else: set, getAndX,
 //! compareAndSet, …) of the atomic object (for an array, of the whole array: coarser than the
 //! element, which only makes more pairs conflict). Each method is one indivisible step in Java,
@@ -51,16 +52,25 @@ const ATOMICS: &[(&str, &str)] = &[
         "java/util/concurrent/atomic/AtomicReferenceArray",
         "[Ljava/lang/Object;",
     ),
+    // The striped counters: their cells are private, CAS'd through VarHandles; one location
+    // per counter, as for the others (`add` and `accumulate` write it, `sum` and `get` read it).
+    ("java/util/concurrent/atomic/LongAdder", "J"),
+    ("java/util/concurrent/atomic/DoubleAdder", "D"),
+    ("java/util/concurrent/atomic/LongAccumulator", "J"),
+    ("java/util/concurrent/atomic/DoubleAccumulator", "D"),
 ];
 
 /// Methods that only read the value.
-const READS: &[&str] = &["get", "getPlain", "getOpaque", "getAcquire"];
+const READS: &[&str] = &["get", "getPlain", "getOpaque", "getAcquire", "sum"];
 
 /// Methods left alone: constructors, `length` (of an array that never changes), and the ones
 /// that call an announced method themselves.
 const SKIPPED: &[&str] = &[
     "<init>",
     "length",
+    // `LongAdder`'s, which call its `add`.
+    "increment",
+    "decrement",
     "toString",
     "intValue",
     "longValue",
@@ -450,7 +460,14 @@ mod tests {
             value_field("java/util/concurrent/atomic/AtomicLong").as_deref(),
             Some("java/util/concurrent/atomic/AtomicLong.value:J")
         );
-        assert_eq!(value_field("java/util/concurrent/atomic/LongAdder"), None);
+        assert_eq!(
+            value_field("java/util/concurrent/atomic/LongAdder").as_deref(),
+            Some("java/util/concurrent/atomic/LongAdder.value:J")
+        );
+        assert_eq!(announces("sum"), Some(true));
+        assert_eq!(announces("add"), Some(false));
+        assert_eq!(announces("increment"), None);
+        assert_eq!(value_field("java/util/concurrent/atomic/Striped64"), None);
         assert!(value_field("java/util/concurrent/atomic/AtomicIntegerArray").is_some());
         assert_eq!(announces("length"), None);
         assert!(sync_op("java/util/concurrent/locks/ReentrantLock", "unlock").is_some());
