@@ -13,6 +13,8 @@ use crate::hb::{HbTracker, Key, Mode, VectorClock};
 use crate::op::OpKind;
 use std::collections::HashMap;
 
+mod sections;
+
 /// One performed step, as the trace records it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -112,8 +114,9 @@ pub enum Cause {
     /// `thread` held a monitor in two sections, entered at `first` and at `second`, and another
     /// thread's section on it began at `between`: each section is atomic, the two together
     /// are not (a check and an act in two calls of a synchronized collection). Offered only
-    /// when no access explains the failure: the state the sections guard is then out of
-    /// rankcheck's sight (a JDK class's own fields).
+    /// when no access explains the failure: the state the sections guard is out of rankcheck's
+    /// sight (a JDK class's own fields), or its accesses show no stale check (a wrapper's map
+    /// asked `containsKey` in one section and given a `put` in the next).
     LockSections {
         first: usize,
         between: usize,
@@ -226,89 +229,13 @@ pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cau
     race(steps, &clocks)
         .or_else(|| failing.and_then(|f| stages(steps, f)))
         .or_else(|| order(steps, failing))
-        .or_else(|| lock_sections(steps))
+        .or_else(|| sections::atomicity_across_sections(steps, failing))
+        .or_else(|| sections::lock_sections(steps, true))
         .or_else(|| order_at_the_read(steps, failing))
+        // Last: sections whose accesses explain nothing (a synchronized wrapper's map,
+        // checked in one call and changed in the next).
+        .or_else(|| sections::lock_sections(steps, false))
         .unwrap_or(Cause::Unknown)
-}
-
-/// Whether the section entered at `enter` (through its thread's matching exit) holds an
-/// access the program made: then the accesses, not the sections, tell what went wrong.
-fn section_touches_data(steps: &[Step], enter: usize) -> bool {
-    let (t, monitor) = (steps[enter].thread, steps[enter].target);
-    let mut depth = 0u32;
-    for s in steps[enter..].iter().filter(|s| s.thread == t) {
-        match s.kind {
-            OpKind::MonitorEnter if s.target == monitor => depth += 1,
-            OpKind::MonitorExit if s.target == monitor => {
-                depth -= 1;
-                if depth == 0 {
-                    return false;
-                }
-            }
-            _ if is_access(s) => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// The last pair of a thread's consecutive sections on one monitor with another thread's
-/// section begun between them, preferring a pair whose thread was preempted between.
-fn lock_sections(steps: &[Step]) -> Option<Cause> {
-    // Per (thread, monitor): nesting depth, and where its last finished section began.
-    let mut depth: HashMap<(u32, u64), (u32, Option<usize>)> = HashMap::new();
-    // Per monitor: the outermost enters so far, in order.
-    let mut enters: HashMap<u64, Vec<usize>> = HashMap::new();
-    let mut best: Option<((bool, usize), Cause)> = None;
-    for (i, s) in steps.iter().enumerate() {
-        let key = (s.thread, s.target);
-        match s.kind {
-            OpKind::MonitorEnter => {
-                let (d, last) = depth.entry(key).or_insert((0, None));
-                *d += 1;
-                if *d > 1 {
-                    continue;
-                }
-                let list = enters.entry(s.target).or_default();
-                if let Some(a) = *last {
-                    let between = list
-                        .iter()
-                        .rev()
-                        .take_while(|&&e| e > a)
-                        .find(|&&e| steps[e].thread != s.thread);
-                    let blind = |e: usize| !section_touches_data(steps, e);
-                    if let Some(&b) = between.filter(|&&b| blind(a) && blind(b)) {
-                        let preempted = steps[a + 1..=b]
-                            .iter()
-                            .any(|o| o.preempted && o.thread != s.thread);
-                        let score = (preempted, i);
-                        if best.as_ref().is_none_or(|(sc, _)| score > *sc) {
-                            let cause = Cause::LockSections {
-                                first: a,
-                                between: b,
-                                second: i,
-                            };
-                            best = Some((score, cause));
-                        }
-                    }
-                }
-                list.push(i);
-            }
-            OpKind::MonitorExit => {
-                if let Some((d, last)) = depth.get_mut(&key) {
-                    *d = d.saturating_sub(1);
-                    if *d == 0 {
-                        *last = enters
-                            .get(&s.target)
-                            .and_then(|l| l.iter().rev().find(|&&e| steps[e].thread == s.thread))
-                            .copied();
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    best.map(|(_, c)| c)
 }
 
 /// The failing thread's last read of what a thread still behind had written (a partial state),
@@ -1460,6 +1387,48 @@ mod tests {
     }
 
     #[test]
+    fn a_check_and_an_act_in_two_synchronized_calls_are_named_by_their_accesses() {
+        use OpKind::*;
+        // t1: balance() reads 9 under monitor 5, then debit() reads and writes it in a new
+        // section; t2's debit runs between the two.
+        let s = steps(&[
+            (1, MonitorEnter, 5),
+            (1, Read, 9),
+            (1, MonitorExit, 5),
+            (2, MonitorEnter, 5),
+            (2, Read, 9),
+            (2, Write, 9),
+            (2, MonitorExit, 5),
+            (1, MonitorEnter, 5),
+            (1, Read, 9),
+            (1, Write, 9),
+            (1, MonitorExit, 5),
+        ]);
+        assert_eq!(
+            explain(&s, &[], Some(0)),
+            Cause::Atomicity {
+                first: 1,
+                between: 5,
+                second: 9,
+                woke: None
+            }
+        );
+        // One section holding the check and the act: the other thread's comes before or
+        // after, never between; nothing to name.
+        let whole = steps(&[
+            (1, MonitorEnter, 5),
+            (1, Read, 9),
+            (1, Write, 9),
+            (1, MonitorExit, 5),
+            (2, MonitorEnter, 5),
+            (2, Read, 9),
+            (2, Write, 9),
+            (2, MonitorExit, 5),
+        ]);
+        assert_eq!(explain(&whole, &[], Some(0)), Cause::Unknown);
+    }
+
+    #[test]
     fn a_check_and_an_act_in_two_lock_sections_are_named() {
         use OpKind::*;
         // t1 checks and acts on a table in two sections; t2's section comes between.
@@ -1482,10 +1451,18 @@ mod tests {
                 second: 6
             }
         );
-        // Sections that hold the program's accesses are explained by them, or not at all.
+        // Sections that hold accesses are explained by them when they can be, else by the
+        // sections, last of all (here the read explains nothing).
         let mut with_data = list.clone();
         with_data.insert(1, st(2, 1, Read, 9));
-        assert_eq!(explain(&with_data, &[], Some(0)), Cause::Unknown);
+        assert_eq!(
+            explain(&with_data, &[], Some(0)),
+            Cause::LockSections {
+                first: 0,
+                between: 5,
+                second: 7
+            }
+        );
         // Sections of one thread only, or nested enters: nothing to name.
         let alone = steps(&[
             (1, MonitorEnter, 5),

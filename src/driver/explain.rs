@@ -357,7 +357,8 @@ fn program_frames(stacks: &Value) -> HashMap<u32, String> {
                 let f = f.as_str()?.trim().trim_start_matches("at ");
                 let method = f.split('(').next().unwrap_or(f);
                 let method = method.rsplit('/').next().unwrap_or(method);
-                (!is_jdk_frame_class(method)).then_some(f)
+                // A bridge the rewriter added (`rankcheck$lock$0`) has no line of its own.
+                (!is_jdk_frame_class(method) && !method.contains(".rankcheck$")).then_some(f)
             })?;
             let place = frame
                 .split_once('(')
@@ -417,6 +418,28 @@ impl Story {
             } => vec![*notify, *woke, *rewait],
             Cause::Unknown => Vec::new(),
         }
+    }
+
+    /// The monitor (named) that the thread of steps `first` and `second` released after the
+    /// first and entered again before the second, if any.
+    fn released_between(&self, first: usize, second: usize) -> Option<String> {
+        let t = self.steps[first].step.thread;
+        let own = || {
+            self.steps[first + 1..second]
+                .iter()
+                .enumerate()
+                .filter(move |(_, s)| s.step.thread == t)
+        };
+        own()
+            .filter(|(_, s)| s.step.kind == OpKind::MonitorExit)
+            .find_map(|(i, exit)| {
+                own()
+                    .skip_while(|&(j, _)| j <= i)
+                    .find(|(_, s)| {
+                        s.step.kind == OpKind::MonitorEnter && s.step.target == exit.step.target
+                    })
+                    .map(|(_, enter)| enter.object.clone())
+            })
     }
 
     /// Where blocked thread `b` waits: its operation's line, and when that is in the JDK the
@@ -566,6 +589,13 @@ impl Story {
                     ),
                     format!("  {}", in_methods(&[a, b, c])),
                 ];
+                if let Some(lock) = self.released_between(*first, *second) {
+                    out.push(format!(
+                        "  {} held the lock of {lock} at each of its two accesses but let it go \
+                         between them: a lock makes each section atomic, not the two together",
+                        self.who(a.step.thread)
+                    ));
+                }
                 if let Some(w) = woke.map(|w| &self.steps[w]) {
                     out.push(format!(
                         "  {} checked before waiting and acted after it woke at {} (step {}) without checking again",

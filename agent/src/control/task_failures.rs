@@ -33,11 +33,14 @@ impl TaskFailure {
     }
 }
 
-/// A frame of the JDK's or rankcheck's own code (`java.util.concurrent.FutureTask.run(…)`).
+/// A frame of the JDK's or rankcheck's own code (`java.util.concurrent.FutureTask.run(…)`), or
+/// of a bridge the rewriter added to the program's class (`p.Main.rankcheck$lock$0(Main.java)`:
+/// it has no line; the program's line is the frame below).
 fn is_library_frame(frame: &str) -> bool {
     ["java.", "javax.", "jdk.", "sun.", "com.sun.", "rankcheck."]
         .iter()
         .any(|p| frame.starts_with(p))
+        || frame.contains(".rankcheck$")
 }
 
 impl Control {
@@ -97,7 +100,7 @@ mod tests {
         let failure = TaskFailure {
             thread: ThreadId(2),
             events: 3,
-            failure: "java.lang.NullPointerException: boom\n\tat java.base/java.util.Objects.x(Objects.java:1)\n\tat rankcheck.rt.RC.run(RC.java:5)\n\tat account.Account.render(Account.java:19)".into(),
+            failure: "java.lang.NullPointerException: boom\n\tat java.base/java.util.Objects.x(Objects.java:1)\n\tat rankcheck.rt.RC.run(RC.java:5)\n\tat account.Account.rankcheck$lock$0(Account.java)\n\tat account.Account.render(Account.java:19)".into(),
         };
         assert_eq!(
             failure.summary(),

@@ -1,0 +1,37 @@
+package syncmapcheckthenput;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Two threads claim a user name in a {@code Collections.synchronizedMap}: if the map does not
+ * contain the name, put it. Each call locks the map; the check and the put together do not,
+ * so both threads can claim the same name.
+ */
+public class Main {
+    static final Map<String, String> owners = Collections.synchronizedMap(new HashMap<>());
+    static final List<String> claimed = Collections.synchronizedList(new ArrayList<>());
+
+    static void claim(String name, String owner) {
+        if (!owners.containsKey(name)) {
+            owners.put(name, owner);
+            claimed.add(owner);
+        }
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Thread alice = new Thread(() -> claim("admin", "alice"));
+        Thread bob = new Thread(() -> claim("admin", "bob"));
+        alice.start();
+        bob.start();
+        alice.join();
+        bob.join();
+        System.out.println("admin belongs to " + owners.get("admin"));
+        if (claimed.size() != 1) {
+            throw new IllegalStateException("'admin' claimed by " + claimed);
+        }
+    }
+}
