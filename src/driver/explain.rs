@@ -357,8 +357,10 @@ fn program_frames(stacks: &Value) -> HashMap<u32, String> {
                 let f = f.as_str()?.trim().trim_start_matches("at ");
                 let method = f.split('(').next().unwrap_or(f);
                 let method = method.rsplit('/').next().unwrap_or(method);
-                // A bridge the rewriter added (`rankcheck$lock$0`) has no line of its own.
-                (!is_jdk_frame_class(method) && !method.contains(".rankcheck$")).then_some(f)
+                // A bridge the rewriter added (`rankcheck$lock$0`) has no line of its own, nor
+                // has a lambda's hidden class (named by an address); the frame below does.
+                let glue = f.contains(".rankcheck$") || f.contains("$$Lambda");
+                (!is_jdk_frame_class(method) && !glue).then_some(f)
             })?;
             let place = frame
                 .split_once('(')
@@ -1395,6 +1397,16 @@ mod tests {
         "steps": [step(3, 1, "monitor-enter", 40, false)]}});
         let told = story(&bare, &HashMap::new(), &HashSet::new()).unwrap();
         assert_ne!(told.steps[0].place(), "StringBuffer.java:305");
+    }
+
+    #[test]
+    fn a_threads_place_skips_bridges_and_hidden_lambda_classes() {
+        let stacks = json!([{"thread": 1, "frames": [
+            "at java.base/java.lang.Object.wait(Native Method)",
+            "at p.Main$Registry$$Lambda$12/0x00007f0138001a08.run(Unknown Source)",
+            "at p.Main.rankcheck$lock$0(Main.java)",
+            "at p.Main$Registry.lambda$static$0(Main.java:9)"]}]);
+        assert_eq!(program_frames(&stacks)[&1], "Main.java:9");
     }
 
     #[test]
