@@ -7,7 +7,8 @@
 //! probability proportional to the events it still has to perform makes every interleaving
 //! equally likely (the interleavings that start with thread i's event are a fraction n_i / Σ n
 //! of all). SURW applies this only to the *interesting* events — accesses to locations
-//! two threads use (one writing), acquisitions of monitors two threads enter, and every wait,
+//! two threads use (one writing) that no one monitor guards at every access, acquisitions of
+//! monitors two threads enter, and every wait,
 //! notify, park, yield and thread query ([`selection`]) — so the interleavings of what can race
 //! are sampled uniformly, while everything else runs at once:
 //!
