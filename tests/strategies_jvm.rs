@@ -238,8 +238,8 @@ fn the_portfolio_names_the_member_that_found_the_bug_and_its_report_replays() {
 
 /// The default strategy finds a bug that needs one thread to run a long stretch before the
 /// other interferes (the owner's whole pop, then a steal inside its next check), which a walk
-/// sampling interleavings uniformly (surw alone) missed in 2,000 executions; the fixed deque gets
-/// no report.
+/// sampling interleavings uniformly (surw alone, before its selection left out lock-guarded
+/// locations) missed in 2,000 executions; the fixed deque gets no report.
 #[test]
 fn the_default_strategy_finds_a_bug_after_a_long_stretch_of_one_thread() {
     for seed in ["1", "2", "3"] {
