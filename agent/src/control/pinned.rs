@@ -7,8 +7,13 @@ use crate::ffi::{call, delete_global, delete_local, new_global};
 pub const BASE_CLOCK_NS: u64 = 1_600_000_000_000_000_000;
 
 /// The most one clock reading of a spinning thread advances the clock by (about 13 days):
-/// past any deadline a program sets, far from overflowing the clock.
+/// past any deadline a program sets.
 const MAX_SPIN_CLOCK_NS: u64 = 1 << 50;
+
+/// The clock stops here (about 146 years on): `nanoTime`, which counts from
+/// [`BASE_CLOCK_NS`], stays far from wrapping to negative, so time never runs backwards
+/// however long a thread spins or sleeps.
+const MAX_CLOCK_NS: u64 = BASE_CLOCK_NS + (1 << 62);
 
 impl Control {
     // ---- pinned nondeterminism -------------------------------------------------------------
@@ -60,7 +65,10 @@ impl Control {
                 } else {
                     0
                 };
-                ex.clock_ns = ex.clock_ns.saturating_add(ex.spin_clock_ns.max(1_000));
+                ex.clock_ns = ex
+                    .clock_ns
+                    .saturating_add(ex.spin_clock_ns.max(1_000))
+                    .min(MAX_CLOCK_NS);
                 ex.clock_ns
             }
             None => BASE_CLOCK_NS + self.session_start.elapsed().as_nanos() as u64,
@@ -69,7 +77,7 @@ impl Control {
 
     pub fn advance_clock(&self, nanos: u64) {
         if let Some(ex) = self.lock().exec.as_mut() {
-            ex.clock_ns = ex.clock_ns.saturating_add(nanos);
+            ex.clock_ns = ex.clock_ns.saturating_add(nanos).min(MAX_CLOCK_NS);
         }
     }
 
