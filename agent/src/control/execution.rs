@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// How many times a stack is asked for before an empty one is taken.
+const STACK_ATTEMPTS: u32 = 5;
+
 impl Control {
     /// When every non-daemon thread has finished, the JVM would exit: the execution is over.
     pub(super) fn only_daemons_left(&self, ex: &Exec) -> Option<String> {
@@ -106,7 +109,7 @@ impl Control {
                     thread: id,
                     name,
                     state: modelled.unwrap_or_else(|| jvmti::describe_state(state).to_string()),
-                    frames: trim_frames(self.jvmti.stack(thread, 96).unwrap_or_default()),
+                    frames: trim_frames(self.settled_stack(thread)),
                 }
             })
             .collect();
@@ -116,6 +119,19 @@ impl Control {
             ex.stacks_ready = true;
         }
         self.harness_cv.notify_all();
+    }
+
+    /// `thread`'s stack (at most 96 frames), asked again a few times when the JVM gives none:
+    /// a thread that was just handed the turn or just parked can be between two states when
+    /// asked (seen on a loaded machine: a deadlocked thread reported with no frames).
+    fn settled_stack(&self, thread: jobject) -> Vec<String> {
+        for _ in 0..STACK_ATTEMPTS - 1 {
+            match self.jvmti.stack(thread, 96) {
+                Ok(frames) if !frames.is_empty() => return frames,
+                _ => std::thread::sleep(Duration::from_millis(2)),
+            }
+        }
+        self.jvmti.stack(thread, 96).unwrap_or_default()
     }
 
     // ---- the harness's side ----------------------------------------------------------------
