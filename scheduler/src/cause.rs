@@ -194,6 +194,15 @@ fn is_access(s: &Step) -> bool {
     matches!(s.kind, OpKind::Read | OpKind::Write) && !s.library
 }
 
+/// The program's accesses (indices into `steps`), grouped by location, in order.
+fn accesses_by_location(steps: &[Step]) -> HashMap<u64, Vec<usize>> {
+    let mut by_loc: HashMap<u64, Vec<usize>> = HashMap::new();
+    for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
+        by_loc.entry(s.target).or_default().push(i);
+    }
+    by_loc
+}
+
 /// The cause of a failure: for a deadlock (`blocked` not empty) a missed signal when a waiter
 /// waits on an object a notify found empty, else the blocked threads and their holders; for any
 /// other failure the unserializable access triple nearest the end (preferring one whose thread
@@ -488,10 +497,7 @@ fn stages(steps: &[Step], f: u32) -> Option<Cause> {
 type TripleScore = (bool, bool, bool, u8, usize, usize);
 
 fn atomicity(steps: &[Step], clocks: &[VectorClock], failing: Option<u32>) -> Option<Cause> {
-    let mut by_loc: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
-        by_loc.entry(s.target).or_default().push(i);
-    }
+    let by_loc = accesses_by_location(steps);
     let mut best: Option<(TripleScore, Cause)> = None;
     for list in by_loc.values() {
         let mut last_of: HashMap<u32, usize> = HashMap::new();

@@ -2,7 +2,7 @@
 //! with another thread's section between. Every access is then ordered by the lock, so the
 //! race and atomicity analyses of the parent module see nothing; the sections do.
 
-use super::{is_access, Cause, Step};
+use super::{accesses_by_location, is_access, Cause, Step};
 use crate::op::OpKind;
 use std::collections::HashMap;
 
@@ -94,10 +94,7 @@ pub(super) fn lock_sections(steps: &[Step], blind_only: bool) -> Option<Cause> {
 /// nearest the end.
 pub(super) fn atomicity_across_sections(steps: &[Step], failing: Option<u32>) -> Option<Cause> {
     let held = outermost_sections(steps);
-    let mut by_loc: HashMap<u64, Vec<usize>> = HashMap::new();
-    for (i, s) in steps.iter().enumerate().filter(|(_, s)| is_access(s)) {
-        by_loc.entry(s.target).or_default().push(i);
-    }
+    let by_loc = accesses_by_location(steps);
     let mut best: Option<((bool, u8, usize, usize), Cause)> = None;
     for list in by_loc.values() {
         for (pos, &c) in list.iter().enumerate() {

@@ -116,10 +116,6 @@ impl Selection {
             }
             let Some(key) = Self::key(e) else { continue };
             let write = e.kind == OpKind::Write;
-            let now: Vec<u64> = held
-                .get(&e.thread)
-                .map(|l| l.iter().map(|&(m, _)| m).collect())
-                .unwrap_or_default();
             let u = users.entry(key).or_insert(Users {
                 first: e.thread,
                 several: false,
@@ -129,13 +125,12 @@ impl Selection {
             u.several |= u.first != e.thread;
             u.written |= write;
             if key.0 {
-                u.guards = Some(match u.guards.take() {
-                    None => now,
-                    Some(mut g) => {
-                        g.retain(|m| now.contains(m));
-                        g
-                    }
-                });
+                let mine = held.get(&e.thread).map_or(&[][..], Vec::as_slice);
+                match &mut u.guards {
+                    // The first access: every monitor held may guard it.
+                    None => u.guards = Some(mine.iter().map(|&(m, _)| m).collect()),
+                    Some(g) => g.retain(|m| mine.iter().any(|&(h, _)| h == *m)),
+                }
             }
         }
         let mut changed = !self.learned;
