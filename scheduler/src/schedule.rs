@@ -1,9 +1,9 @@
 //! Schedules: the record of every choice an execution made, and their text format.
 //!
-//! # Text format, version 9
+//! # Text format, version 10
 //!
 //! ```text
-//! rankcheck-schedule 9
+//! rankcheck-schedule 10
 //! # anything after '#' on a line is a comment; blank lines are ignored
 //! t0*3
 //! t1
@@ -11,7 +11,7 @@
 //! t0*12
 //! ```
 //!
-//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 9`; another
+//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 10`; another
 //!   version number is rejected with a clear error, so the format can evolve.
 //! - The version changes whenever the *meaning* of a schedule changes, not only its syntax: a
 //!   choice is an index into what the model offers, so a new rule about what it offers makes
@@ -29,7 +29,10 @@
 //!   Version 7 (0.7.0): the start of a program's static initializer is a scheduling point
 //!   once other threads exist, and a thread waiting for another's class initialization is
 //!   offered only once it ended. Version 8 (0.7.0): the calls of version 6 include `put`,
-//!   `take`, `offer` and `poll` on a receiver typed by the queue's own class.
+//!   `take`, `offer` and `poll` on a receiver typed by the queue's own class. Version 9
+//!   (0.7.0): shutdown hooks run, and fork/join tasks announce their joins and completion.
+//!   Version 10 (0.7.0): every synchronizer operation that may wait (a lock, an `await`, a
+//!   future's `get`, a queue's `take`, …) is announced again as it returns.
 //!   The test
 //!   `sim::tests::the_schedule_version_changes_with_what_the_model_offers` pins `VERSION` with a
 //!   fingerprint of what the model offers, so such a change cannot go unnoticed again.
@@ -47,10 +50,10 @@ use crate::ids::ThreadId;
 use std::fmt;
 
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 9;
+pub const VERSION: u32 = 10;
 
 /// The header line of [`VERSION`].
-pub const HEADER: &str = "rankcheck-schedule 9";
+pub const HEADER: &str = "rankcheck-schedule 10";
 
 /// One choice of an execution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -290,7 +293,7 @@ mod tests {
             s.push(c);
         }
         s.push(Choice::Waiter(ThreadId(2)));
-        assert_eq!(s.to_text(), "rankcheck-schedule 9\nt0*3\nt1\nw2\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 10\nt0*3\nt1\nw2\n");
         assert_eq!(s.len(), 5);
     }
 
@@ -322,9 +325,9 @@ mod tests {
 
     #[test]
     fn parse_accepts_comments_and_several_tokens_per_line() {
-        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 9\nt0 t0 t1*2 # run\nw1\n")
+        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 10\nt0 t0 t1*2 # run\nw1\n")
             .unwrap();
-        assert_eq!(s.to_text(), "rankcheck-schedule 9\nt0*2\nt1*2\nw1\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 10\nt0*2\nt1*2\nw1\n");
     }
 
     #[test]
@@ -345,11 +348,12 @@ mod tests {
             ("rankcheck-schedule 6\n", 1, "run the search again"),
             ("rankcheck-schedule 7\n", 1, "run the search again"),
             ("rankcheck-schedule 8\n", 1, "run the search again"),
-            ("rankcheck-schedule 10\n", 1, "version 10 is not supported"),
-            ("rankcheck-schedule 9\nt0\nx3\n", 3, "bad choice `x3`"),
-            ("rankcheck-schedule 9\nt0*0\n", 2, "repeat count 0"),
-            ("rankcheck-schedule 9\n\ntq\n", 3, "bad thread number"),
-            ("rankcheck-schedule 9\nt1*z\n", 2, "bad repeat count"),
+            ("rankcheck-schedule 9\n", 1, "run the search again"),
+            ("rankcheck-schedule 11\n", 1, "version 11 is not supported"),
+            ("rankcheck-schedule 10\nt0\nx3\n", 3, "bad choice `x3`"),
+            ("rankcheck-schedule 10\nt0*0\n", 2, "repeat count 0"),
+            ("rankcheck-schedule 10\n\ntq\n", 3, "bad thread number"),
+            ("rankcheck-schedule 10\nt1*z\n", 2, "bad repeat count"),
         ];
         for (text, line, needle) in cases {
             let e = Schedule::parse(text).unwrap_err();
@@ -360,8 +364,8 @@ mod tests {
 
     #[test]
     fn prefix_cuts_inside_runs() {
-        let s = Schedule::parse("rankcheck-schedule 9\nt0*3\nt1*2\n").unwrap();
-        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 9\nt0*3\nt1\n");
+        let s = Schedule::parse("rankcheck-schedule 10\nt0*3\nt1*2\n").unwrap();
+        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 10\nt0*3\nt1\n");
         assert_eq!(s.prefix(0).len(), 0);
     }
 }

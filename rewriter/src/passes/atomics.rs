@@ -12,7 +12,8 @@
 //!
 //! The high-level operations of the synchronizers (lock/unlock/tryLock, await/signal,
 //! acquire/release, countDown, barrier await, blocking-queue put/take/offer/poll, Future.get,
-//! a future's completion, …) announce a write of the synchronizer object at their entry in the same way: the
+//! a future's completion, …) announce a write of the synchronizer object at their entry in the
+//! same way, and the ones that may wait again as they return (`may_wait`): the
 //! interleaving then has the granularity users expect (a point before each such operation, not
 //! only at the parks inside), and two operations on one synchronizer conflict, which
 //! happens-before tracking and partial-order strategies see. The read and the write lock of one
@@ -419,7 +420,7 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     v.extend(ctx.site_and_hook(kind, 0, detail.clone(), hook)?);
     ctx.edits.prologue.extend(v);
     ctx.edits.need_stack(3);
-    if ANNOUNCED_ON_RETURN.contains(&(ctx.class_name, ctx.method_name.as_str())) {
+    if synchronizer && may_wait(&ctx.method_name) {
         for i in 0..ctx.code.insns.len() {
             let insn = &ctx.code.insns[i];
             if (op::IRETURN..=op::RETURN).contains(&insn.op) {
@@ -432,16 +433,33 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     Ok(())
 }
 
-/// Hand-overs whose waiter may get the other side's item (an exchanger's, a fork/join task's
-/// completion) by spinning or by helping, without parking: no event of the model orders the
-/// giver's past before the taker's future but a second announcement, as the method returns
-/// (the giver's entry comes before it, whoever entered first).
-const ANNOUNCED_ON_RETURN: &[(&str, &str)] = &[
-    ("java/util/concurrent/Exchanger", "exchange"),
-    ("java/util/concurrent/ForkJoinTask", "join"),
-    ("java/util/concurrent/ForkJoinTask", "invoke"),
-    ("java/util/concurrent/ForkJoinTask", "get"),
+/// Synchronizer operations that only let others go on (a release, an arrival that does not
+/// wait), besides a future's completions (`complete…`) and a counted completer's pending-count
+/// updates; every other one may wait for another thread.
+const RELEASES: &[&str] = &[
+    "unlock",
+    "signal",
+    "signalAll",
+    "release",
+    "countDown",
+    "arrive",
+    "arriveAndDeregister",
+    "cancel",
+    "set",
+    "setException",
+    "setDone",
 ];
+
+/// Whether synchronizer operation `name` may wait for another thread, and so is announced
+/// again as it returns. Its entry's announcement comes before the check that finds it must
+/// wait; when a scheduling point inside (an interrupt check, a spin) lets the releasing
+/// thread run, the operation may find the release on its next check and return without
+/// parking, so no unpark orders the release before what the waiter does next: a future's
+/// `get` that read "not done", checked for an interrupt while the task completed, then read
+/// "done". The announcement at the return comes after the releaser's, whoever entered first.
+fn may_wait(name: &str) -> bool {
+    !(RELEASES.contains(&name) || name.starts_with("complete") || name.contains("PendingCount"))
+}
 
 #[cfg(test)]
 mod tests {
@@ -482,5 +500,31 @@ mod tests {
         );
         assert!(sync_op("java/util/concurrent/FutureTask", "run").is_none());
         assert!(sync_op("java/util/concurrent/Semaphore$NonfairSync", "release").is_none());
+    }
+
+    #[test]
+    fn waiting_operations_are_the_ones_that_release_nothing() {
+        for op in [
+            "lockInterruptibly",
+            "await",
+            "acquire",
+            "take",
+            "get",
+            "join",
+            "exchange",
+        ] {
+            assert!(may_wait(op), "{op}");
+        }
+        for release in ["completeRelay", "weakCompareAndSetPendingCount"] {
+            assert!(!may_wait(release), "{release}");
+        }
+        // Every release names an announced operation (no stale entry hides a waiting one).
+        for release in RELEASES {
+            assert!(!may_wait(release));
+            assert!(
+                SYNC_OPS.iter().any(|(_, ops)| ops.contains(release)),
+                "{release}"
+            );
+        }
     }
 }
