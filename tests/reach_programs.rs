@@ -96,6 +96,10 @@ const BUGGY: &[(&str, &str)] = &[
     // looked at the sections, both were explained "no conflicting accesses".
     ("AccountCheckThenDebit", "overdrawn"),
     ("SyncMapCheckThenPut", "claimed by"),
+    // A Condition's lost and wasted signals: before its await and signal were told as a
+    // monitor's wait and notify, each was a plain deadlock (who waits where).
+    ("MissedSignal", "deadlock"),
+    ("PrintSpoolerSignal", "deadlock"),
 ];
 
 /// Check-then-acts across two calls of a JDK class whose state rankcheck does not see: the
@@ -127,6 +131,22 @@ const CALL_LEVEL: &[(&str, &str, &str)] = &[
 /// read before the loader ran). Check-then-acts across lock sections: the stale check and the
 /// act, or the sections.
 const EXPLAINED: &[(&str, &[&str])] = &[
+    (
+        "MissedSignal",
+        &[
+            "missed signal",
+            "signalled Condition#",
+            "waits on Condition#",
+        ],
+    ),
+    (
+        "PrintSpoolerSignal",
+        &[
+            "wasted signal",
+            "which waited again at Main.java:",
+            "signalAll (or a condition per kind of waiter)",
+        ],
+    ),
     (
         "AccountCheckThenDebit",
         &[

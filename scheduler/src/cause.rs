@@ -211,7 +211,23 @@ fn accesses_by_location(steps: &[Step]) -> HashMap<u64, Vec<usize>> {
 /// `failing` is the thread whose throwable ended the execution, when one did.
 pub fn explain(steps: &[Step], blocked: &[Blocked], failing: Option<u32>) -> Cause {
     if !blocked.is_empty() {
-        if let Some(c) = missed_signal(steps, blocked).or_else(|| wasted_notify(steps, blocked)) {
+        // A notify lost before its waiter's thread had run at all says less than one that woke
+        // the wrong waiter (a waiter that checks its condition in a loop never needed it).
+        let early = |c: &Cause| match *c {
+            Cause::MissedSignal {
+                notify,
+                waiter: Some(w),
+            } => !steps[..notify]
+                .iter()
+                .any(|s| s.thread == blocked[w].thread),
+            _ => false,
+        };
+        let cause = match missed_signal(steps, blocked) {
+            Some(c) if early(&c) => wasted_notify(steps, blocked).or(Some(c)),
+            Some(c) => Some(c),
+            None => wasted_notify(steps, blocked),
+        };
+        if let Some(c) = cause {
             return c;
         }
         let links = deadlock_links(steps, blocked);
@@ -1356,6 +1372,53 @@ mod tests {
                 waiter: 1
             }
         );
+    }
+
+    #[test]
+    fn a_wrong_wake_up_explains_more_than_a_notify_before_the_waiter_ran() {
+        use OpKind::*;
+        // Producer t1 notifies the empty buffer (3) before consumer t4 ever ran; producer t2
+        // and consumer t3 wait; consumer t4 starts, notifies, which wakes t3 (a consumer),
+        // which waits again; t2 and t4 wait for ever. The early notify is no one's loss: the
+        // waiters check in a loop. (Taken as the cause until the wasted notify came first.)
+        let s = steps(&[
+            (1, MonitorEnter, 3),
+            (1, Notify, 3),
+            (1, MonitorExit, 3),
+            (2, MonitorEnter, 3),
+            (2, Wait, 3),
+            (3, MonitorEnter, 3),
+            (3, Wait, 3),
+            (4, Begin, 4),
+            (4, MonitorEnter, 3),
+            (4, Notify, 3),
+            (4, Wait, 3),
+            (3, WaitReturn, 3),
+            (3, Read, 9),
+            (3, Wait, 3),
+        ]);
+        let blocked = [
+            bl(2, WaitReturn, 3, 0),
+            bl(3, WaitReturn, 3, 0),
+            bl(4, WaitReturn, 3, 0),
+        ];
+        assert_eq!(
+            explain(&s, &blocked, None),
+            Cause::WastedNotify {
+                notify: 9,
+                woke: 11,
+                rewait: 13,
+                waiter: 0
+            }
+        );
+        // Had t4 run before that notify, it would be the missed signal it is.
+        let mut early = s.clone();
+        early.insert(0, early[7].clone());
+        early.remove(8);
+        assert!(matches!(
+            explain(&early, &blocked, None),
+            Cause::MissedSignal { notify: 2, .. }
+        ));
     }
 
     #[test]

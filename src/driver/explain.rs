@@ -141,7 +141,11 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>)
         .unwrap_or_default();
     let object = match (v["obj"].as_u64(), v["class"].as_str()) {
         (Some(id), Some(class)) => {
-            let short = simple_class(class).to_string();
+            let short = if class.replace('.', "/") == CONDITION_CLASS {
+                "Condition".to_string()
+            } else {
+                simple_class(class).to_string()
+            };
             let base = if let Some(elem) = class.strip_prefix('[') {
                 format!("{}[]", array_element(elem))
             } else {
@@ -186,7 +190,7 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>)
         step: Step {
             step: v["step"].as_u64().unwrap_or(0),
             thread: v["thread"].as_u64().unwrap_or(0) as u32,
-            kind,
+            kind: rec.and_then(|r| condition_op(r, kind)).unwrap_or(kind),
             target: v["target"].as_u64().unwrap_or(0),
             site,
             preempted: v["preempted"].as_bool().unwrap_or(false),
@@ -202,6 +206,59 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>)
         jdk,
         inside,
     })
+}
+
+/// The class whose `await`/`signal` are a `Condition`'s (of a `ReentrantLock`, a
+/// `ReentrantReadWriteLock`'s write lock).
+const CONDITION_CLASS: &str =
+    "java/util/concurrent/locks/AbstractQueuedSynchronizer$ConditionObject";
+
+/// How a step names a `Condition` object (`Condition#9`).
+const CONDITION: &str = "Condition#";
+
+/// A `Condition`'s operation as the monitor operation it mirrors: the announcement of an
+/// `await` as it is called is a wait, the one as it returns a wait's return, `signal` a
+/// notify, `signalAll` a notify-all; so a condition's lost or wasted signal is told as a
+/// monitor's is (the agent announces them as writes of the condition).
+fn condition_op(rec: &SiteRecord, kind: OpKind) -> Option<OpKind> {
+    if rec.class != CONDITION_CLASS || kind != OpKind::Write {
+        return None;
+    }
+    match rec.method.as_str() {
+        m if m.starts_with("await") && rec.bci == 0 => Some(OpKind::Wait),
+        m if m.starts_with("await") => Some(OpKind::WaitReturn),
+        "signal" => Some(OpKind::Notify),
+        "signalAll" => Some(OpKind::NotifyAll),
+        _ => None,
+    }
+}
+
+/// A blocked thread parked inside a `Condition`'s `await` (its last condition operation is an
+/// `await` it has not returned from) waits to return from it, as a monitor's waiter does.
+fn waiting_on_conditions(steps: &[Named], blocked: &mut [Named]) {
+    for b in blocked.iter_mut().filter(|b| b.step.kind == OpKind::Park) {
+        let last = steps.iter().rev().find(|s| {
+            s.step.thread == b.step.thread
+                && matches!(s.step.kind, OpKind::Wait | OpKind::WaitReturn)
+        });
+        if let Some(w) =
+            last.filter(|w| w.step.kind == OpKind::Wait && w.object.starts_with(CONDITION))
+        {
+            b.step.kind = OpKind::WaitReturn;
+            b.step.target = w.step.target;
+            b.object = w.object.clone();
+        }
+    }
+}
+
+/// How the explanation words a notify step: a `Condition`'s signal or a monitor's notify
+/// (operation, past tense, the one that wakes every waiter).
+fn signal_words(n: &Named) -> (&'static str, &'static str, &'static str) {
+    if n.object.starts_with(CONDITION) {
+        ("signal", "signalled", "signalAll")
+    } else {
+        ("notify", "notified", "notifyAll")
+    }
 }
 
 /// A trace step's `caller` (agent/PROTOCOL.md, "Traces") as method (`Main.book`), file and
@@ -282,7 +339,8 @@ pub fn story(
             .collect()
     };
     let steps = list("steps");
-    let blocked = list("blocked");
+    let mut blocked = list("blocked");
+    waiting_on_conditions(&steps, &mut blocked);
     let plain: Vec<Step> = steps.iter().map(|n| n.step.clone()).collect();
     let stuck: Vec<Blocked> = blocked
         .iter()
@@ -809,8 +867,9 @@ impl Story {
             Cause::MissedSignal { notify, waiter } => {
                 let n = &self.steps[*notify];
                 let mut out = vec![format!(
-                    "missed signal: {} notified {} at {} (step {}) when no thread waited on it",
+                    "missed signal: {} {} {} at {} (step {}) when no thread waited on it",
                     self.who(n.step.thread),
+                    signal_words(n).1,
                     n.what(),
                     n.place(),
                     n.step.step
@@ -833,9 +892,10 @@ impl Story {
             } => {
                 let (n, w, r) = (&self.steps[*notify], &self.steps[*woke], &self.steps[*rewait]);
                 let b = &self.blocked[*waiter];
+                let (signal, signalled, all) = signal_words(n);
                 vec![
                     format!(
-                        "wasted notify: {} notified {} at {} (step {}), which woke {} (step {}), which waited again at {} (step {}); {} waits on it for ever since {}",
+                        "wasted {signal}: {} {signalled} {} at {} (step {}), which woke {} (step {}), which waited again at {} (step {}); {} waits on it for ever since {}",
                         self.who(n.step.thread),
                         n.what(),
                         n.place(),
@@ -847,7 +907,7 @@ impl Story {
                         self.who(b.step.thread),
                         self.blocked_place(b)
                     ),
-                    "  notify wakes one waiter, any of them: notifyAll (or a condition per kind of waiter) wakes the one that can go on".to_string(),
+                    format!("  {signal} wakes one waiter, any of them: {all} (or a condition per kind of waiter) wakes the one that can go on"),
                 ]
             }
             Cause::LockSections {
@@ -1375,6 +1435,56 @@ mod tests {
             "{lines:?}"
         );
         assert_eq!(lines.len(), 2, "{lines:?}");
+    }
+
+    #[test]
+    fn a_conditions_await_and_signal_are_told_as_a_monitors_wait_and_notify() {
+        let cond = |id: i64, method: &str, bci: u32| {
+            let (_, rec) = site(id, method, 0, SiteKind::FieldWrite);
+            let rec = SiteRecord {
+                class: CONDITION_CLASS.into(),
+                bci,
+                line: None,
+                detail: format!("{CONDITION_CLASS}.sync"),
+                ..rec
+            };
+            (id, rec)
+        };
+        let (_, park) = site(
+            60,
+            "block",
+            506,
+            SiteKind::Call(java_harness::hooks::Hook::Park),
+        );
+        let park = SiteRecord {
+            class: "java/util/concurrent/locks/AbstractQueuedSynchronizer".into(),
+            ..park
+        };
+        let sites: HashMap<i64, SiteRecord> =
+            [cond(50, "await", 0), cond(51, "signal", 0), (60, park)]
+                .into_iter()
+                .collect();
+        let on = |step: u64, thread: u32, op: &str, site: i64, line: u32| {
+            let mut v = json!({"step": step, "thread": thread, "op": op, "target": 88,
+                "obj": 5, "class": "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
+                "index": null, "site": site, "preempted": false});
+            v["caller"] =
+                json!({"class": "p.Main", "method": "take", "file": "Main.java", "line": line});
+            v
+        };
+        // main signals before the consumer awaits; the consumer awaits for ever.
+        let result = json!({"message": "deadlock", "stacks": [],
+            "steps_trace": {"threads": ["main", "consumer"], "omitted": 0, "sites": [],
+            "steps": [on(1, 0, "write", 51, 25), on(2, 1, "write", 50, 34)],
+            "blocked": [on(3, 1, "park", 60, 34)]}});
+        let told = story(&result, &sites, &HashSet::new()).unwrap();
+        assert_eq!(
+            told.explanation(),
+            vec![
+                "missed signal: t0 (main) signalled Condition#5 at Main.java:25 (step 1) when no thread waited on it",
+                "  t1 (consumer) waits on Condition#5 for ever since Main.java:34"
+            ]
+        );
     }
 
     #[test]
