@@ -462,6 +462,13 @@ fn spin_until_deadline_ends_under_every_strategy() {
     spin_ends_under_every_strategy("SpinUntilDeadline");
 }
 
+/// A spin lock's waiter (a failed compareAndSet in a loop) gives way to the holder under every
+/// strategy: before a failed compareAndSet counted as a read, pct starved the holder.
+#[test]
+fn a_compare_and_set_spin_lock_ends_under_every_strategy() {
+    spin_ends_under_every_strategy("CasSpinLockTally");
+}
+
 /// The shutdown idiom `while (!pool.awaitTermination(1, MINUTES)) …`: a timed wait that runs
 /// out must not let main starve the pool's worker.
 #[test]

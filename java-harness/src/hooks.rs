@@ -237,6 +237,13 @@ pub enum Hook {
     /// point: the agent notes which thread's task failed, with what, at which step, because
     /// the exception stays in the future and no thread may ever throw it.
     TaskFailed,
+    /// Before every return of an atomic's boolean compare-and-set (`compareAndSet`,
+    /// `weakCompareAndSet*`): the result, the atomic and the site (its detail names the
+    /// atomic's value field). Not a scheduling point: a failed compare-and-set wrote nothing,
+    /// so the agent tells the model that the write its entry announced was a read, and a
+    /// spin lock's waiter (`while (!locked.compareAndSet(false, true)) {}`) spins as one that
+    /// re-reads a flag does, giving way to the holder.
+    CasResult,
 }
 
 /// A JVM method, by owner, name and descriptor (internal names).
@@ -311,6 +318,7 @@ impl Hook {
         Hook::CollectionCall,
         Hook::ClassInitBegin,
         Hook::TaskFailed,
+        Hook::CasResult,
     ];
 
     /// `(method name in RC, descriptor, placement)`.
@@ -426,6 +434,7 @@ impl Hook {
             Hook::CollectionCall => ("collectionCall", "(Ljava/lang/Object;ZJ)V", Before),
             Hook::ClassInitBegin => ("classInitBegin", "(Ljava/lang/Class;J)V", Before),
             Hook::TaskFailed => ("taskFailed", "(Ljava/lang/Throwable;J)V", Before),
+            Hook::CasResult => ("casResult", "(ZLjava/lang/Object;J)V", Before),
         }
     }
 

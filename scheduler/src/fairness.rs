@@ -24,7 +24,9 @@
 //! A thread that reads more than [`SPIN_LOCATIONS`] distinct locations between its own writes is
 //! scanning (summing an array, walking a list), not spinning. Writes are progress even when they
 //! write the value already there: without values the model cannot tell, so a livelock whose
-//! threads keep writing is not recognised (it ends at the step bound, "too long").
+//! threads keep writing is not recognised (it ends at the step bound, "too long"). A failed
+//! compare-and-set, announced as a write at its entry, is a read once the agent reports how it
+//! ended ([`Fairness::cas_failed`]): a write takes effect at the next step, not before.
 //!
 //! Nothing here decides which thread runs among those offered; that is the strategy's.
 
@@ -101,6 +103,9 @@ pub struct Fairness {
     /// changed (a switch starts a new run).
     last: Option<ThreadId>,
     switches: u64,
+    /// The last write, not yet applied: a compare-and-set announces a write at its entry and
+    /// may turn out to have written nothing ([`Fairness::cas_failed`]), which is a read.
+    pending: Option<(ThreadId, Loc, SiteId)>,
 }
 
 impl Fairness {
@@ -110,6 +115,7 @@ impl Fairness {
         self.all_spinning_since = None;
         self.last = None;
         self.switches = 0;
+        self.pending = None;
     }
 
     fn slot(&mut self, t: ThreadId) -> &mut Spin {
@@ -122,12 +128,52 @@ impl Fairness {
     /// Whether `t` spins (and gives way to threads that do not).
     pub fn spinning(&self, t: ThreadId) -> bool {
         self.threads.get(t.index()).is_some_and(|s| {
-            s.spinning() || (s.timeouts >= TIMEOUT_LIMIT && s.timeout_epoch == self.switches)
+            let written = self
+                .pending
+                .is_some_and(|(w, loc, _)| w == t || s.reads.contains(&loc));
+            (s.spinning() && !written)
+                || (s.timeouts >= TIMEOUT_LIMIT && s.timeout_epoch == self.switches)
         })
+    }
+
+    /// The write `t` last performed, to `loc`, was a compare-and-set that failed: it wrote
+    /// nothing, so it counts as a read (a spin lock's waiter spins).
+    pub fn cas_failed(&mut self, t: ThreadId, loc: Loc) {
+        if let Some((w, l, site)) = self.pending {
+            if (w, l) == (t, loc) {
+                self.pending = None;
+                self.read(t, loc, site);
+            }
+        }
+    }
+
+    /// Applies the pending write: progress for its thread and for every thread that read it.
+    fn flush(&mut self) {
+        if let Some((t, loc, _)) = self.pending.take() {
+            self.slot(t).reset();
+            for s in &mut self.threads {
+                if s.reads.contains(&loc) {
+                    s.reset();
+                }
+            }
+        }
+    }
+
+    fn read(&mut self, t: ThreadId, loc: Loc, site: SiteId) {
+        let me = self.slot(t);
+        if me.reads.contains(&loc) {
+            me.spun(Some(site));
+        } else if me.reads.len() < SPIN_LOCATIONS {
+            me.reads.push(loc);
+        } else {
+            // Scanning many locations is progress.
+            me.reset();
+        }
     }
 
     /// `t` performed `op`; `timed_out`: it returned because its timeout fired.
     pub fn performed(&mut self, t: ThreadId, op: &Op, timed_out: bool) {
+        self.flush();
         if self.last != Some(t) {
             self.last = Some(t);
             self.switches += 1;
@@ -148,27 +194,13 @@ impl Fairness {
                 write: false,
                 site,
                 ..
-            } => {
-                let me = self.slot(t);
-                if me.reads.contains(&loc) {
-                    me.spun(Some(site));
-                } else if me.reads.len() < SPIN_LOCATIONS {
-                    me.reads.push(loc);
-                } else {
-                    // Scanning many locations is progress.
-                    me.reset();
-                }
-            }
+            } => self.read(t, loc, site),
             Op::Access {
-                loc, write: true, ..
-            } => {
-                self.slot(t).reset();
-                for s in &mut self.threads {
-                    if s.reads.contains(&loc) {
-                        s.reset();
-                    }
-                }
-            }
+                loc,
+                write: true,
+                site,
+                ..
+            } => self.pending = Some((t, loc, site)),
             Op::Yield { site }
             | Op::Sleep { site }
             | Op::Interrupted { site, .. }
@@ -193,6 +225,7 @@ impl Fairness {
     /// What to offer the strategy among `enabled` (non-empty) at step `step`, given the
     /// livelock window.
     pub fn verdict(&mut self, enabled: &[Candidate], step: u64, window: u64) -> Verdict {
+        self.flush();
         let spinners = enabled.iter().filter(|c| self.spinning(c.thread)).count();
         if spinners == 0 {
             self.all_spinning_since = None;
@@ -264,6 +297,33 @@ mod tests {
         assert!(f.spinning(spinner));
         f.performed(setter, &write(7), false);
         assert!(!f.spinning(spinner));
+        assert_eq!(f.verdict(&both, 501, 1000), Verdict::All);
+    }
+
+    #[test]
+    fn a_failed_compare_and_set_is_a_read_and_a_spin_lock_waiter_spins() {
+        let mut f = Fairness::default();
+        let (waiter, holder) = (ThreadId(1), ThreadId(2));
+        for _ in 0..=SPIN_LIMIT {
+            f.performed(waiter, &write(7), false);
+            f.cas_failed(waiter, Loc(7));
+        }
+        assert!(f.spinning(waiter));
+        let both = [candidate(1), candidate(2)];
+        assert_eq!(f.verdict(&both, 500, 1000), Verdict::WithoutSpinners);
+        // A failure reported for another location, or by another thread, changes nothing.
+        f.performed(waiter, &write(7), false);
+        f.cas_failed(holder, Loc(7));
+        f.cas_failed(waiter, Loc(8));
+        assert!(!f.spinning(waiter), "that write wrote");
+        // The holder's release writes the lock: the waiter may try again.
+        for _ in 0..=SPIN_LIMIT {
+            f.performed(waiter, &write(7), false);
+            f.cas_failed(waiter, Loc(7));
+        }
+        assert!(f.spinning(waiter));
+        f.performed(holder, &write(7), false);
+        assert!(!f.spinning(waiter));
         assert_eq!(f.verdict(&both, 501, 1000), Verdict::All);
     }
 

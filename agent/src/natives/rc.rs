@@ -39,6 +39,7 @@ pub(super) fn table() -> Vec<(&'static str, Function)> {
         ("nUncontrolledCollection", fn1(n_uncontrolled_collection)),
         ("nClassInitBegin", fn2(n_class_init_begin)),
         ("nTaskFailed", fn2(n_task_failed)),
+        ("nCasFailed", fn2(n_cas_failed)),
     ]
 }
 
@@ -103,6 +104,12 @@ extern "system" fn n_class_init_begin(env: *mut JNIEnv, _: jclass, klass: jclass
 extern "system" fn n_task_failed(env: *mut JNIEnv, _: jclass, failure: jstring, _site: jlong) {
     if let (Some(c), Some(failure)) = (control(), java_string(env, failure)) {
         c.task_failed(failure);
+    }
+}
+
+extern "system" fn n_cas_failed(_env: *mut JNIEnv, _: jclass, atomic: jobject, site: jlong) {
+    if let Some(c) = control() {
+        c.cas_failed(atomic, site);
     }
 }
 

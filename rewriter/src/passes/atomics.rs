@@ -407,6 +407,9 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
         let Some(read) = announces(&ctx.method_name) else {
             return Ok(());
         };
+        if is_compare_and_set(&ctx.method_name, &ctx.descriptor) {
+            cas_result(ctx, &detail)?;
+        }
         (detail, read)
     } else {
         return Ok(());
@@ -430,6 +433,34 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
             }
         }
     }
+    Ok(())
+}
+
+/// Whether an atomic's method `name` of `descriptor` is a boolean compare-and-set.
+fn is_compare_and_set(name: &str, descriptor: &str) -> bool {
+    (name.starts_with("compareAndSet") || name.starts_with("weakCompareAndSet"))
+        && descriptor.ends_with(")Z")
+}
+
+/// `dup; aload_0; ldc2_w site; invokestatic RC.casResult` before each `ireturn` of a
+/// compare-and-set: the agent hears which ones failed (they wrote nothing).
+fn cas_result(ctx: &mut MethodCtx, detail: &str) -> Result<(), RewriteError> {
+    for i in 0..ctx.code.insns.len() {
+        let insn = &ctx.code.insns[i];
+        if insn.op != op::IRETURN {
+            continue;
+        }
+        let bci = insn.offset;
+        let mut v = vec![op::DUP, op::ALOAD_0];
+        v.extend(ctx.site_and_hook(
+            SiteKind::Call(Hook::CasResult),
+            bci,
+            detail.to_string(),
+            Hook::CasResult,
+        )?);
+        ctx.edits.before[i].extend(v);
+    }
+    ctx.edits.need_stack(5);
     Ok(())
 }
 
@@ -500,6 +531,14 @@ mod tests {
         );
         assert!(sync_op("java/util/concurrent/FutureTask", "run").is_none());
         assert!(sync_op("java/util/concurrent/Semaphore$NonfairSync", "release").is_none());
+    }
+
+    #[test]
+    fn compare_and_sets_are_the_boolean_ones() {
+        assert!(is_compare_and_set("compareAndSet", "(II)Z"));
+        assert!(is_compare_and_set("weakCompareAndSetVolatile", "(JJ)Z"));
+        assert!(!is_compare_and_set("compareAndExchange", "(II)I"));
+        assert!(!is_compare_and_set("getAndSet", "(I)I"));
     }
 
     #[test]

@@ -104,6 +104,14 @@ public final class RC {
         if (on && t != null) nTaskFailed(failure(t), site);
     }
 
+    /**
+     * An atomic's compare-and-set is about to return {@code ok}: a failed one wrote nothing, which
+     * the agent tells the model (its entry was announced as a write).
+     */
+    public static void casResult(boolean ok, Object atomic, long site) {
+        if (on && !ok) nCasFailed(atomic, site);
+    }
+
     /** {@code java.lang.NullPointerException: …} and the throwable's first frames, a line each. */
     private static String failure(Throwable t) {
         StringBuilder b = new StringBuilder(String.valueOf(t));
@@ -732,6 +740,7 @@ public final class RC {
     private static native void nAllocated(Object obj, long site);
     private static native void nClassInitBegin(Class<?> c, long site);
     private static native void nTaskFailed(String failure, long site);
+    private static native void nCasFailed(Object atomic, long site);
     private static native void nMonitorEnter(Object obj, long site);
     private static native void nMonitorExit(Object obj, long site);
     private static native int nWait(Object obj, long millis, long site);
