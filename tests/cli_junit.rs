@@ -105,6 +105,35 @@ fn junit_finds_the_racy_test_replays_it_and_passes_the_correct_one() {
     );
 }
 
+/// Correct tests with `@Timeout`s are clean: the engine's watcher thread, kept for the JVM,
+/// timed out on the virtual clock, and `1 + 1` was reported as a bug that never replayed.
+#[test]
+fn tests_with_jupiter_timeouts_are_clean() {
+    let dir = scratch("junit-timeouts");
+    let cp = jupiter_classpath(&dir);
+    let ran = rankcheck(
+        &dir,
+        &[
+            "junit",
+            "--cp",
+            &cp,
+            "--select",
+            "shop.DeliveryTimeoutTest",
+            "--budget",
+            "200",
+            "--seed",
+            "1",
+            "-j",
+            "1",
+            "--json",
+        ],
+        LIMIT,
+    );
+    assert_eq!(ran.code, 0, "{}", ran.both());
+    let json = json_of(&ran);
+    assert_eq!(json["clean"], 2, "{json}");
+}
+
 #[test]
 fn junit4_tests_run_through_the_vintage_engine() {
     let dir = scratch("junit-vintage");

@@ -73,6 +73,38 @@ fn reentrant_lock_order_deadlock_names_the_locks_and_holders() {
     );
 }
 
+/// The same deadlock when each lock was used by one thread alone before the other took it:
+/// an acquisition stays a scheduling point while other threads run. Before, both `lock()`
+/// calls of the first transfer ran as one step, no strategy found it, and icb claimed every
+/// schedule within one preemption explored.
+#[test]
+fn a_lock_order_deadlock_of_locks_first_used_alone_is_found_even_by_icb() {
+    finds_and_replays(
+        "TransferLockOrder",
+        "deadlock",
+        "blocked at LockSupport.park on ReentrantLock held by t",
+    );
+    let dir = scratch("juc-TransferLockOrder-icb");
+    let (ran, json) = test_program(
+        &dir,
+        "TransferLockOrder",
+        &[
+            "--strategy",
+            "icb",
+            "-c",
+            "1",
+            "--budget",
+            "2000",
+            "-j",
+            "1",
+        ],
+    );
+    assert_eq!(ran.code, 1, "icb c=1: {}", ran.both());
+    assert_eq!(json["bugs"][0]["kind"], "deadlock", "{json}");
+    no_report("TransferLockOrderFixed", "300");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn reentrant_lock_check_outside_is_found_and_replays() {
     finds_and_replays("LockCheckOutside", "uncaught", "2 bookings for 1 seat");

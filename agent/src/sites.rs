@@ -19,6 +19,8 @@ pub struct SiteInfo {
     /// is the execution's own, though its class's loader cannot tell (pinned.rs gives it a
     /// hash).
     pub jdk_alloc: bool,
+    /// The entry of a lock's or a semaphore's acquisition (`rewriter::passes::atomics::acquires`).
+    pub acquires: bool,
 }
 
 /// One site table, parsed.
@@ -71,6 +73,9 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
         let is_static = matches!(rec.kind, SiteKind::StaticRead | SiteKind::StaticWrite);
         let clinit = rec.method == "<clinit>";
         let jdk_alloc = rec.kind == SiteKind::Alloc && makes_jdk_object(&rec.detail);
+        let acquires = rec.bci == 0
+            && matches!(rec.kind, SiteKind::FieldRead | SiteKind::FieldWrite)
+            && rewriter::passes::atomics::acquires(&rec.class, &rec.method);
         places.insert(rec.id, place(&rec).into_boxed_str());
         lines.insert(rec.id, line.into());
         sites.insert(
@@ -80,6 +85,7 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
                 is_static,
                 clinit,
                 jdk_alloc,
+                acquires,
             },
         );
     }

@@ -498,9 +498,12 @@ fn uncontrolled_threads(names: &[String]) -> String {
     }
     format!(
         "{} thread(s) of the program ran uncontrolled ({}): they were started without \
-         passing through rankcheck (by reflection, JNI, or JDK code it does not rewrite, such \
-         as java.util.Timer), so rankcheck neither scheduled them nor saw their accesses; start \
-         them with Thread.start() or an ExecutorService in the program's own code",
+         passing through rankcheck (by reflection, JNI, JDK code it does not rewrite, such as \
+         java.util.Timer, or from a thread it does not control, such as the one JUnit's \
+         assertTimeoutPreemptively runs a test's body in), so rankcheck neither scheduled them \
+         nor saw their accesses; start them with Thread.start() or an ExecutorService in the \
+         program's own code, from its own threads (assertTimeout instead of \
+         assertTimeoutPreemptively)",
         names.len(),
         shown.join(", ")
     )

@@ -156,6 +156,12 @@ impl ExecView<'_> {
         !shared
     }
 
+    /// Whether `site` is a lock's or a semaphore's acquisition (`SiteInfo::acquires`) made
+    /// while another thread has started: a scheduling point even when the lock was used alone.
+    pub fn acquires_among_others(&self, site: SiteId) -> bool {
+        self.ex.threads.len() > 1 && self.sites.get(&site).is_some_and(|i| i.acquires)
+    }
+
     /// After [`ExecView::confined`] said no to a synchronizer's access (of `obj`, at `loc`):
     /// when that access shared the object, remembers where its first thread last wrote it
     /// alone and last read it alone after that, each at its own site, so that the trace

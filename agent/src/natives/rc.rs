@@ -69,7 +69,10 @@ extern "system" fn n_access(
         // nor when the JDK uses it for itself (decided here, before the object gets an id).
         let kind = crate::juc::jdk_site(site);
         if kind.is_some() {
-            if v.confined(c, obj, write != 0, site) {
+            // An acquisition stays a point while other threads run, used alone or not: two
+            // locks taken one after the other by one thread, then by another in the other
+            // order, deadlock only if a switch can come between the two acquisitions.
+            if v.confined(c, obj, write != 0, site) && !v.acquires_among_others(site) {
                 return None;
             }
             let internal = crate::juc::internal_use(c.jvmti, site);

@@ -481,6 +481,24 @@ const RELEASES: &[&str] = &[
     "setDone",
 ];
 
+/// Whether the announcement of synchronizer operation `name` of `class` (internal name) at its
+/// entry is an acquisition of a lock or a permit, which another thread may hold: with other
+/// threads running it is a scheduling point even while one thread alone has used the lock
+/// (the agent's confinement leaves such uses without a point), since a thread preempted
+/// between two acquisitions is how a lock-order deadlock happens.
+pub fn acquires(class: &str, name: &str) -> bool {
+    sync_op(class, name).is_some()
+        && matches!(
+            name,
+            "lock"
+                | "lockInterruptibly"
+                | "tryLock"
+                | "acquire"
+                | "acquireUninterruptibly"
+                | "tryAcquire"
+        )
+}
+
 /// Whether synchronizer operation `name` may wait for another thread, and so is announced
 /// again as it returns. Its entry's announcement comes before the check that finds it must
 /// wait; when a scheduling point inside (an interrupt check, a spin) lets the releasing
@@ -531,6 +549,22 @@ mod tests {
         );
         assert!(sync_op("java/util/concurrent/FutureTask", "run").is_none());
         assert!(sync_op("java/util/concurrent/Semaphore$NonfairSync", "release").is_none());
+    }
+
+    #[test]
+    fn acquisitions_are_of_locks_and_permits() {
+        assert!(acquires("java/util/concurrent/locks/ReentrantLock", "lock"));
+        assert!(acquires(
+            "java/util/concurrent/locks/ReentrantReadWriteLock$ReadLock",
+            "tryLock"
+        ));
+        assert!(acquires("java/util/concurrent/Semaphore", "acquire"));
+        assert!(!acquires(
+            "java/util/concurrent/locks/ReentrantLock",
+            "unlock"
+        ));
+        assert!(!acquires("java/util/concurrent/CountDownLatch", "await"));
+        assert!(!acquires("p/MyLock", "lock"));
     }
 
     #[test]

@@ -29,6 +29,14 @@ public final class Explorer {
 
     /** Parallel execution would run the test on JUnit's pool, out of rankcheck's control. */
     private static final String PARALLEL = "junit.jupiter.execution.parallel.enabled";
+    /**
+     * Jupiter's {@code @Timeout}s measure real time from a watcher thread the engine keeps for
+     * the JVM; under rankcheck time is virtual (a timed wait fires when nothing else can run) and
+     * that thread outlives the execution that made it, so a test of {@code 1 + 1} timed out and
+     * the failure never replayed. rankcheck bounds each execution itself (deadlocks, steps, wall
+     * time), so the test's timeouts are off.
+     */
+    private static final String TIMEOUTS = "junit.jupiter.execution.timeout.mode";
 
     /** The executions of {@code test} ({@code CLASS#METHOD}) over the program class path {@code app}. */
     public static Loop.Body body(URL[] app, String test) throws Exception {
@@ -77,7 +85,11 @@ public final class Explorer {
     }
 
     private static LauncherDiscoveryRequest request(Target target, Class<?> cls) {
-        return LauncherDiscoveryRequestBuilder.request().selectors(target.selector(cls)).configurationParameter(PARALLEL, "false").build();
+        return LauncherDiscoveryRequestBuilder.request()
+                .selectors(target.selector(cls))
+                .configurationParameter(PARALLEL, "false")
+                .configurationParameter(TIMEOUTS, "disabled")
+                .build();
     }
 
     /** Runs {@code work} with {@code loader} as the thread's context loader (JUnit reads it). */
