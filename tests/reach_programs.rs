@@ -96,9 +96,8 @@ const BUGGY: &[(&str, &str)] = &[
     // looked at the sections, both were explained "no conflicting accesses".
     ("AccountCheckThenDebit", "overdrawn"),
     ("SyncMapCheckThenPut", "claimed by"),
-    // A Condition's lost and wasted signals: before its await and signal were told as a
-    // monitor's wait and notify, each was a plain deadlock (who waits where).
-    ("MissedSignal", "deadlock"),
+    // A Condition's wasted signal: before its await and signal were told as a monitor's wait
+    // and notify, it was a plain deadlock (who waits where).
     ("PrintSpoolerSignal", "deadlock"),
 ];
 
@@ -131,14 +130,6 @@ const CALL_LEVEL: &[(&str, &str, &str)] = &[
 /// read before the loader ran). Check-then-acts across lock sections: the stale check and the
 /// act, or the sections.
 const EXPLAINED: &[(&str, &[&str])] = &[
-    (
-        "MissedSignal",
-        &[
-            "missed signal",
-            "signalled Condition#",
-            "waits on Condition#",
-        ],
-    ),
     (
         "PrintSpoolerSignal",
         &[

@@ -340,18 +340,31 @@ pub fn story(
     };
     let steps = list("steps");
     let mut blocked = list("blocked");
+    let stuck_of = |blocked: &[Named]| -> Vec<Blocked> {
+        blocked
+            .iter()
+            .map(|b| Blocked {
+                thread: b.step.thread,
+                kind: b.step.kind,
+                target: b.step.target,
+                site: b.step.site,
+            })
+            .collect()
+    };
+    let parked = stuck_of(&blocked);
     waiting_on_conditions(&steps, &mut blocked);
     let plain: Vec<Step> = steps.iter().map(|n| n.step.clone()).collect();
-    let stuck: Vec<Blocked> = blocked
-        .iter()
-        .map(|b| Blocked {
-            thread: b.step.thread,
-            kind: b.step.kind,
-            target: b.step.target,
-            site: b.step.site,
-        })
-        .collect();
-    let mut cause = cause::explain(&plain, &stuck, failing_thread(result));
+    let mut cause = cause::explain(&plain, &stuck_of(&blocked), failing_thread(result));
+    // A Condition is nearly always awaited in a loop that checks first (in libraries always:
+    // a pool's deque signals each return whether anyone waits), so a signal nobody awaited
+    // says nothing of why a waiter waits for ever: only a wrong wake-up is told for them.
+    if matches!(cause, Cause::MissedSignal { notify, .. } if steps[notify].object.starts_with(CONDITION))
+    {
+        cause = cause::explain(&plain, &parked, failing_thread(result));
+        for (b, p) in blocked.iter_mut().zip(&parked) {
+            (b.step.kind, b.step.target) = (p.kind, p.target);
+        }
+    }
     let mut failed_task = None;
     if cause == Cause::Unknown {
         if let Some((task, c)) = failed_task_cause(trace, &plain) {
@@ -853,14 +866,29 @@ impl Story {
                     .filter(|t| self.idle_workers.contains(t))
                     .collect();
                 idle.dedup();
+                // Main at its end waits for the pool's workers only when main returned; while
+                // the program is stuck elsewhere an idle worker is a bystander (its pool may
+                // well be shut down later in the code).
+                let main_ended = self
+                    .blocked
+                    .iter()
+                    .any(|b| b.step.thread == 0 && b.step.kind == OpKind::Join && b.step.site == 0);
                 if !idle.is_empty() {
                     let who: Vec<String> = idle.iter().map(|&t| self.who(t)).collect();
-                    out.push(format!(
-                        "  {} waits for a task of a thread pool nobody shut down: the JVM cannot \
-                         end while a pool keeps non-daemon workers (shutdown() ends them once \
-                         their work is done)",
-                        who.join(", ")
-                    ));
+                    out.push(if main_ended {
+                        format!(
+                            "  {} waits for a task of a thread pool nobody shut down: the JVM \
+                             cannot end while a pool keeps non-daemon workers (shutdown() ends \
+                             them once their work is done)",
+                            who.join(", ")
+                        )
+                    } else {
+                        format!(
+                            "  {} waits for its thread pool's next task (an idle worker, no part \
+                             of what the others wait for)",
+                            who.join(", ")
+                        )
+                    });
                 }
                 out
             }
@@ -1431,14 +1459,32 @@ mod tests {
             "deadlock: t0 (main) waits at AbstractQueuedSynchronizer.java:715 (park)"
         );
         assert!(
-            lines[1].contains("thread pool nobody shut down"),
+            lines[1].contains("waits for its thread pool's next task (an idle worker"),
             "{lines:?}"
         );
         assert_eq!(lines.len(), 2, "{lines:?}");
+        // Main returned and waits at its end for the worker: the pool was never shut down.
+        let ended = json!({"message": "deadlock",
+            "stacks": [{"thread": 1, "name": "pool-1-thread-1", "frames": [
+                "at java.util.concurrent.ThreadPoolExecutor.getTask(ThreadPoolExecutor.java:1062)",
+                "at java.lang.Thread.run(Thread.java:840)"]}],
+            "steps_trace": {"threads": ["main", "pool-1-thread-1"], "omitted": 0,
+            "sites": [park.to_line()],
+            "steps": [step(1, 0, "begin", 0, false), step(2, 1, "begin", 0, false)],
+            "blocked": [step(3, 0, "join", 0, false), step(3, 1, "park", 50, false)]}});
+        let lines = story(&ended, &HashMap::new(), &HashSet::new())
+            .unwrap()
+            .explanation();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("thread pool nobody shut down")),
+            "{lines:?}"
+        );
     }
 
     #[test]
-    fn a_conditions_await_and_signal_are_told_as_a_monitors_wait_and_notify() {
+    fn a_conditions_wrong_wake_up_is_told_as_a_wasted_signal() {
         let cond = |id: i64, method: &str, bci: u32| {
             let (_, rec) = site(id, method, 0, SiteKind::FieldWrite);
             let rec = SiteRecord {
@@ -1460,10 +1506,14 @@ mod tests {
             class: "java/util/concurrent/locks/AbstractQueuedSynchronizer".into(),
             ..park
         };
-        let sites: HashMap<i64, SiteRecord> =
-            [cond(50, "await", 0), cond(51, "signal", 0), (60, park)]
-                .into_iter()
-                .collect();
+        let sites: HashMap<i64, SiteRecord> = [
+            cond(50, "await", 0),
+            cond(51, "signal", 0),
+            cond(52, "await", 40),
+            (60, park),
+        ]
+        .into_iter()
+        .collect();
         let on = |step: u64, thread: u32, op: &str, site: i64, line: u32| {
             let mut v = json!({"step": step, "thread": thread, "op": op, "target": 88,
                 "obj": 5, "class": "java.util.concurrent.locks.AbstractQueuedSynchronizer$ConditionObject",
@@ -1472,7 +1522,21 @@ mod tests {
                 json!({"class": "p.Main", "method": "take", "file": "Main.java", "line": line});
             v
         };
-        // main signals before the consumer awaits; the consumer awaits for ever.
+        // Consumers t1 and t2 await; producer t3 signals, which wakes t1, which awaits again;
+        // t2 awaits for ever.
+        let result = json!({"message": "deadlock", "stacks": [],
+            "steps_trace": {"threads": ["main", "c1", "c2", "p"], "omitted": 0, "sites": [],
+            "steps": [on(1, 1, "write", 50, 34), on(2, 2, "write", 50, 34),
+                      on(3, 3, "write", 51, 25), on(4, 1, "write", 52, 34),
+                      on(5, 1, "write", 50, 34)],
+            "blocked": [on(6, 1, "park", 60, 34), on(6, 2, "park", 60, 34)]}});
+        let told = story(&result, &sites, &HashSet::new()).unwrap();
+        assert_eq!(
+            told.explanation()[0],
+            "wasted signal: t3 (p) signalled Condition#5 at Main.java:25 (step 3), which woke t1 (c1) (step 4), which waited again at Main.java:34 (step 5); t2 (c2) waits on it for ever since Main.java:34"
+        );
+        // A signal before the only waiter awaited: a Condition is awaited in a loop that
+        // checks first, so that is no cause; the deadlock is told as it is.
         let result = json!({"message": "deadlock", "stacks": [],
             "steps_trace": {"threads": ["main", "consumer"], "omitted": 0, "sites": [],
             "steps": [on(1, 0, "write", 51, 25), on(2, 1, "write", 50, 34)],
@@ -1480,10 +1544,7 @@ mod tests {
         let told = story(&result, &sites, &HashSet::new()).unwrap();
         assert_eq!(
             told.explanation(),
-            vec![
-                "missed signal: t0 (main) signalled Condition#5 at Main.java:25 (step 1) when no thread waited on it",
-                "  t1 (consumer) waits on Condition#5 for ever since Main.java:34"
-            ]
+            vec!["deadlock: t1 (consumer) waits at Main.java:34 (park in AbstractQueuedSynchronizer.java:506)"]
         );
     }
 
