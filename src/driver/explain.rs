@@ -4,6 +4,7 @@
 //! Reads the agent's `steps_trace` (agent/PROTOCOL.md, "Traces") and the site table; the cause
 //! itself is chosen by `scheduler::cause` — this module only words and draws it.
 
+use super::field_flags::FieldFlags;
 use java_harness::hooks::SiteRecord;
 use scheduler::cause::{self, Blocked, Cause, Step};
 use scheduler::OpKind;
@@ -126,7 +127,7 @@ fn source_file(internal: &str) -> String {
     format!("{outer}.java")
 }
 
-fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>) -> Option<Named> {
+fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, fields: &FieldFlags) -> Option<Named> {
     let kind = OpKind::parse(v["op"].as_str()?)?;
     let site = v["site"].as_i64().unwrap_or(0);
     let rec = sites.get(&site);
@@ -170,6 +171,11 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>)
         && v["obj"].is_null()
         && !owner.is_empty()
         && is_jdk_frame_class(&owner);
+    // Likewise a program's `static final` field: written once, by its class's initializer,
+    // which the JVM publishes to every thread before any reads it.
+    let constant = kind == OpKind::Read
+        && v["obj"].is_null()
+        && fields.constants.contains(&format!("{owner}.{field}"));
     let mut method = rec.map_or_else(
         || "?".to_string(),
         |r| format!("{}.{}", simple_class(&r.class), r.method),
@@ -194,9 +200,9 @@ fn name(v: &Value, sites: &HashMap<i64, SiteRecord>, volatile: &HashSet<String>)
             target: v["target"].as_u64().unwrap_or(0),
             site,
             preempted: v["preempted"].as_bool().unwrap_or(false),
-            library: v["library"].as_bool().unwrap_or(false) || jdk_constant,
+            library: v["library"].as_bool().unwrap_or(false) || jdk_constant || constant,
             sync: rec.is_some_and(synchronizing)
-                || (!field.is_empty() && volatile.contains(&format!("{owner}.{field}"))),
+                || (!field.is_empty() && fields.volatile.contains(&format!("{owner}.{field}"))),
         },
         object,
         field,
@@ -276,7 +282,7 @@ fn caller(v: &Value) -> Option<(String, String, Option<u32>)> {
 /// Whether an access at `rec` synchronizes (`cause::Step::sync`): a hooked call (a `VarHandle`,
 /// `Unsafe` or field-updater access, a concurrent collection's call: atomic) or a site inside
 /// the JDK's concurrent classes, whose fields are volatile, CAS'd or guarded by their own
-/// locks. (The program's volatile fields come from its class files: `volatile_fields`.)
+/// locks. (The program's volatile fields come from its class files: `field_flags`.)
 fn synchronizing(rec: &SiteRecord) -> bool {
     matches!(rec.kind, java_harness::hooks::SiteKind::Call(_))
         || rec.class.starts_with("java/util/concurrent/")
@@ -305,12 +311,13 @@ fn failing_thread(result: &Value) -> Option<u32> {
     digits.parse().ok()
 }
 
-/// The story of a result line that carries `steps_trace` (`None` without one); `volatile`: the
-/// program's volatile fields (`volatile_fields`), whose accesses synchronize.
+/// The story of a result line that carries `steps_trace` (`None` without one); `fields`: the
+/// program's volatile fields, whose accesses synchronize, and its `static final` ones, whose
+/// reads are never a cause (`field_flags`).
 pub fn story(
     result: &Value,
     sites: &HashMap<i64, SiteRecord>,
-    volatile: &HashSet<String>,
+    fields: &FieldFlags,
 ) -> Option<Story> {
     let trace = result.get("steps_trace").filter(|t| t.is_object())?;
     // The sites the class path's table lacks (JDK classes rewritten at load time, monitors met
@@ -335,7 +342,7 @@ pub fn story(
             .as_array()
             .into_iter()
             .flatten()
-            .filter_map(|v| name(v, sites, volatile))
+            .filter_map(|v| name(v, sites, fields))
             .collect()
     };
     let steps = list("steps");
@@ -1313,7 +1320,7 @@ mod tests {
             step(19, 2, "write", 11, false),
             step(20, 1, "write", 11, false),
         ]}});
-        let story = story(&result, &sites, &HashSet::new()).unwrap();
+        let story = story(&result, &sites, &FieldFlags::default()).unwrap();
         assert_eq!(
             story.cause,
             Cause::Atomicity {
@@ -1398,7 +1405,7 @@ mod tests {
             at(10, 1, "read", 60, 2),
             at(11, 1, "read", 50, 1),
         ]}});
-        let story = story(&result, &sites, &HashSet::new()).unwrap();
+        let story = story(&result, &sites, &FieldFlags::default()).unwrap();
         match &story.cause {
             Cause::Order { read, .. } => assert_eq!(story.steps[*read].step.step, 11),
             other => panic!("{other:?}"),
@@ -1407,6 +1414,28 @@ mod tests {
             !story.explanation()[0].contains("NEW"),
             "{:?}",
             story.explanation()
+        );
+        // The same with the program's own `static final` in the JDK constant's place.
+        let sites: HashMap<i64, SiteRecord> = [
+            static_site(1, "p/Main.flusher:Ljava/lang/Thread;"),
+            static_site(2, "p/Main.LIMIT:I"),
+        ]
+        .into_iter()
+        .collect();
+        let fields = FieldFlags {
+            constants: ["p/Main.LIMIT".to_string()].into(),
+            ..FieldFlags::default()
+        };
+        let told = super::story(&result, &sites, &fields).unwrap();
+        match &told.cause {
+            Cause::Order { read, .. } => assert_eq!(told.steps[*read].step.step, 11),
+            other => panic!("{other:?}"),
+        }
+        let without = super::story(&result, &sites, &FieldFlags::default()).unwrap();
+        assert!(
+            matches!(&without.cause, Cause::Order { read, .. } if without.steps[*read].step.step == 10),
+            "without the flag the constant's read is taken: {:?}",
+            without.cause
         );
     }
 
@@ -1435,7 +1464,7 @@ mod tests {
                 "at p.Main.main(Main.java:20)"
             ])),
             &HashMap::new(),
-            &HashSet::new(),
+            &FieldFlags::default(),
         )
         .unwrap();
         assert_eq!(
@@ -1450,7 +1479,7 @@ mod tests {
                 "at java.lang.Thread.run(Thread.java:840)"
             ])),
             &HashMap::new(),
-            &HashSet::new(),
+            &FieldFlags::default(),
         )
         .unwrap();
         let lines = told.explanation();
@@ -1472,7 +1501,7 @@ mod tests {
             "sites": [park.to_line()],
             "steps": [step(1, 0, "begin", 0, false), step(2, 1, "begin", 0, false)],
             "blocked": [step(3, 0, "join", 0, false), step(3, 1, "park", 50, false)]}});
-        let lines = story(&ended, &HashMap::new(), &HashSet::new())
+        let lines = story(&ended, &HashMap::new(), &FieldFlags::default())
             .unwrap()
             .explanation();
         assert!(
@@ -1530,7 +1559,7 @@ mod tests {
                       on(3, 3, "write", 51, 25), on(4, 1, "write", 52, 34),
                       on(5, 1, "write", 50, 34)],
             "blocked": [on(6, 1, "park", 60, 34), on(6, 2, "park", 60, 34)]}});
-        let told = story(&result, &sites, &HashSet::new()).unwrap();
+        let told = story(&result, &sites, &FieldFlags::default()).unwrap();
         assert_eq!(
             told.explanation()[0],
             "wasted signal: t3 (p) signalled Condition#5 at Main.java:25 (step 3), which woke t1 (c1) (step 4), which waited again at Main.java:34 (step 5); t2 (c2) waits on it for ever since Main.java:34"
@@ -1541,7 +1570,7 @@ mod tests {
             "steps_trace": {"threads": ["main", "consumer"], "omitted": 0, "sites": [],
             "steps": [on(1, 0, "write", 51, 25), on(2, 1, "write", 50, 34)],
             "blocked": [on(3, 1, "park", 60, 34)]}});
-        let told = story(&result, &sites, &HashSet::new()).unwrap();
+        let told = story(&result, &sites, &FieldFlags::default()).unwrap();
         assert_eq!(
             told.explanation(),
             vec!["deadlock: t1 (consumer) waits at Main.java:34 (park in AbstractQueuedSynchronizer.java:506)"]
@@ -1559,14 +1588,14 @@ mod tests {
         "threads": ["main", "Thread-0"], "omitted": 0, "blocked": [],
         "sites": [jdk.to_line()],
         "steps": [step(3, 1, "monitor-enter", 40, false)]}});
-        let told = story(&result, &HashMap::new(), &HashSet::new()).unwrap();
+        let told = story(&result, &HashMap::new(), &FieldFlags::default()).unwrap();
         assert_eq!(told.steps[0].place(), "StringBuffer.java:305");
         assert_eq!(told.steps[0].method, "StringBuffer.append");
         // Without them the place is unknown.
         let bare = json!({"message": "deadlock", "steps_trace": {
         "threads": ["main", "Thread-0"], "omitted": 0, "blocked": [],
         "steps": [step(3, 1, "monitor-enter", 40, false)]}});
-        let told = story(&bare, &HashMap::new(), &HashSet::new()).unwrap();
+        let told = story(&bare, &HashMap::new(), &FieldFlags::default()).unwrap();
         assert_ne!(told.steps[0].place(), "StringBuffer.java:305");
     }
 
@@ -1598,7 +1627,7 @@ mod tests {
         "sites": [get.to_line()],
         "steps": [called, step(5, 1, "read", 40, false)],
         "blocked": [parked]}});
-        let told = story(&result, &HashMap::new(), &HashSet::new()).unwrap();
+        let told = story(&result, &HashMap::new(), &FieldFlags::default()).unwrap();
         let s = &told.steps[0];
         assert_eq!(s.place(), "Main.java:12");
         assert_eq!(s.method, "Main.book");
@@ -1633,7 +1662,7 @@ mod tests {
             step(2, 0, "write", 12, false),
             step(3, 0, "write", 11, false),
         ]}});
-        let story = story(&result, &sites, &HashSet::new()).unwrap();
+        let story = story(&result, &sites, &FieldFlags::default()).unwrap();
         let rows: Vec<_> = story.rows().iter().map(|r| story.row_text(r)).collect();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].3, "Account.java:12-15, Worker.java:7");
@@ -1656,7 +1685,7 @@ mod tests {
         let told = |steps: Vec<Value>| {
             let result = json!({"message": "uncaught in thread t0 (main): boom", "steps_trace": {
             "threads": ["main", "Thread-0"], "omitted": 0, "blocked": [], "steps": steps}});
-            story(&result, &sites, &HashSet::new())
+            story(&result, &sites, &FieldFlags::default())
                 .unwrap()
                 .explanation()
         };
@@ -1693,7 +1722,10 @@ mod tests {
             rec.detail = "account/Account.ready:Z".into();
             sites.insert(id, rec);
         }
-        let volatile: HashSet<String> = ["account/Account.ready".to_string()].into();
+        let fields = FieldFlags {
+            volatile: ["account/Account.ready".to_string()].into(),
+            ..FieldFlags::default()
+        };
         let at = |step: u64, thread: u32, op: &str, target: u64, site: i64| {
             json!({"step": step, "thread": thread, "op": op, "target": target, "obj": null,
                    "index": null, "site": site, "preempted": false})
@@ -1712,7 +1744,7 @@ mod tests {
             let result = json!({"message": "System.exit(1), expected exit status 0",
                 "steps_trace": {"threads": ["main", "pool-1-thread-1", "pool-1-thread-2"],
                 "omitted": 0, "blocked": [], "steps": steps, "task_failures": failures}});
-            story(&result, &sites, &volatile).unwrap()
+            story(&result, &sites, &fields).unwrap()
         };
         let story = told(json!([{"thread": 2, "after_step": 3,
             "what": "java.lang.NullPointerException: boom",

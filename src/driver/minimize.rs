@@ -284,8 +284,8 @@ pub fn minimize_report(
         serde_json::to_string_pretty(minimal_result)?,
     )?;
     let sites = site_table(&launch.classpath);
-    let volatile = super::volatile_fields::volatile_fields(&launch.classpath);
-    let Some(told) = story(minimal_result, &sites, &volatile) else {
+    let fields = super::field_flags::field_flags(&launch.classpath);
+    let Some(told) = story(minimal_result, &sites, &fields) else {
         std::fs::remove_file(dir.join(MINIMAL_SCHEDULE))?;
         return Ok(Err("the smallest candidate's replay kept no steps".into()));
     };
@@ -344,7 +344,7 @@ pub fn minimize_report(
     )?;
     std::fs::write(
         dir.join("timeline.txt"),
-        timeline(minimal_result, &sites, &volatile),
+        timeline(minimal_result, &sites, &fields),
     )?;
     std::fs::write(
         dir.join("report.html"),

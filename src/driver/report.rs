@@ -168,11 +168,8 @@ pub fn write_report(
         result["stderr"].as_str().unwrap_or(""),
     )?;
     let sites = site_table(&launch.classpath);
-    let volatile = super::volatile_fields::volatile_fields(&launch.classpath);
-    std::fs::write(
-        dir.join("timeline.txt"),
-        timeline(result, &sites, &volatile),
-    )?;
+    let fields = super::field_flags::field_flags(&launch.classpath);
+    std::fs::write(dir.join("timeline.txt"), timeline(result, &sites, &fields))?;
     let options: serde_json::Map<String, Value> = launch
         .agent_options
         .iter()
@@ -315,14 +312,14 @@ pub fn describe_site(site: &SiteRecord) -> String {
 pub fn timeline(
     result: &Value,
     sites: &HashMap<i64, SiteRecord>,
-    volatile: &std::collections::HashSet<String>,
+    fields: &super::field_flags::FieldFlags,
 ) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "{}\n\n",
         result["message"].as_str().unwrap_or("(no message)")
     ));
-    if let Some(story) = super::explain::story(result, sites, volatile) {
+    if let Some(story) = super::explain::story(result, sites, fields) {
         for line in story.explanation() {
             out.push_str(&line);
             out.push('\n');
@@ -388,16 +385,13 @@ pub fn add_steps(
     result["steps_trace"] = trace.clone();
     std::fs::write(&path, serde_json::to_string_pretty(&result)?)?;
     let sites = site_table(classpath);
-    let volatile = super::volatile_fields::volatile_fields(classpath);
-    let Some(story) = super::explain::story(&result, &sites, &volatile) else {
+    let fields = super::field_flags::field_flags(classpath);
+    let Some(story) = super::explain::story(&result, &sites, &fields) else {
         return Ok(Vec::new());
     };
     let explanation = story.explanation();
     std::fs::write(dir.join("explanation.txt"), explanation.join("\n") + "\n")?;
-    std::fs::write(
-        dir.join("timeline.txt"),
-        timeline(&result, &sites, &volatile),
-    )?;
+    std::fs::write(dir.join("timeline.txt"), timeline(&result, &sites, &fields))?;
     std::fs::write(
         dir.join("report.html"),
         super::explain::html(

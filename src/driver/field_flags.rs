@@ -1,23 +1,36 @@
-//! Which of the program's fields are `volatile`, read from its class files, so that a failure's
-//! cause treats their accesses as synchronizing (`scheduler::cause::Step::sync`): a volatile
-//! write orders its thread's past before later reads, and two volatile accesses are never a
-//! data race. The site table names a field as its access site does (`owner.name`, where the
-//! owner may be a subclass of the declaring class), so each volatile field is listed under
-//! every class of the class path that inherits it. Reads files only; decides nothing else.
+//! What the program's class files say of its fields, for wording a failure's cause: which
+//! are `volatile` (`scheduler::cause::Step::sync`: a volatile write orders its thread's past
+//! before later reads, and two volatile accesses are never a data race) and which are
+//! `static final` (written once, in the class's static initializer, whose end the JVM publishes
+//! to every thread: a read of one is never a cause). The site table names a field as its
+//! access site does (`owner.name`, where the owner may be a subclass of the declaring class),
+//! so each field is listed under every class of the class path that inherits it. Reads files
+//! only; decides nothing else.
 
 use rewriter::classfile::ClassFile;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-/// The JVM's `ACC_VOLATILE` field flag.
+/// The JVM's field flags.
+const ACC_STATIC: u16 = 0x0008;
+const ACC_FINAL: u16 = 0x0010;
 const ACC_VOLATILE: u16 = 0x0040;
 
-/// Every `owner.name` (internal class name, `/`-separated) of a volatile field the classes on
-/// `classpath` declare or inherit from one another. Entries or classes that cannot be read are
-/// skipped: the answer is for wording a cause, never for a verdict.
-pub fn volatile_fields(classpath: &[PathBuf]) -> HashSet<String> {
-    // class → (superclass, its own volatile fields)
-    let mut classes: HashMap<String, (Option<String>, Vec<String>)> = HashMap::new();
+/// Fields as `owner.name` (internal class name, `/`-separated).
+#[derive(Debug, Default)]
+pub struct FieldFlags {
+    pub volatile: HashSet<String>,
+    /// `static final` fields.
+    pub constants: HashSet<String>,
+}
+
+/// The flags of the fields the classes on `classpath` declare or inherit from one another.
+/// Entries or classes that cannot be read are skipped: the answer is for wording a cause,
+/// never for a verdict.
+pub fn field_flags(classpath: &[PathBuf]) -> FieldFlags {
+    // class → (superclass, its own fields with their flags)
+    type Own = Vec<(u16, String)>;
+    let mut classes: HashMap<String, (Option<String>, Own)> = HashMap::new();
     for entry in classpath {
         for bytes in class_files(entry) {
             let Ok(class) = ClassFile::parse(&bytes) else {
@@ -27,15 +40,14 @@ pub fn volatile_fields(classpath: &[PathBuf]) -> HashSet<String> {
             let own = class
                 .fields
                 .iter()
-                .filter(|(access, _)| access & ACC_VOLATILE != 0)
-                .map(|(_, name)| text(name))
+                .map(|(access, name)| (*access, text(name)))
                 .collect();
             classes
                 .entry(text(class.name))
                 .or_insert((class.super_name.map(text), own));
         }
     }
-    let mut out = HashSet::new();
+    let mut out = FieldFlags::default();
     for name in classes.keys() {
         let mut at = Some(name.as_str());
         // A class hierarchy has no cycles, but a broken class path might: stop after a bound.
@@ -43,7 +55,14 @@ pub fn volatile_fields(classpath: &[PathBuf]) -> HashSet<String> {
             let Some((sup, own)) = at.and_then(|c| classes.get(c)) else {
                 break;
             };
-            out.extend(own.iter().map(|f| format!("{name}.{f}")));
+            for (access, f) in own {
+                if access & ACC_VOLATILE != 0 {
+                    out.volatile.insert(format!("{name}.{f}"));
+                }
+                if access & (ACC_STATIC | ACC_FINAL) == ACC_STATIC | ACC_FINAL {
+                    out.constants.insert(format!("{name}.{f}"));
+                }
+            }
             at = sup.as_deref();
         }
     }
@@ -79,13 +98,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn volatile_fields_are_found_with_their_inheritors() {
+    fn volatile_and_static_final_fields_are_found_with_their_inheritors() {
         let dir = std::env::temp_dir().join(format!("rankcheck-volatile-{}", std::process::id()));
         let src = dir.join("src");
         std::fs::create_dir_all(&src).unwrap();
         std::fs::write(
             src.join("Base.java"),
-            "public class Base { volatile boolean ready; int plain; }\n",
+            "public class Base { volatile boolean ready; int plain; static final Object LOCK = new Object(); }\n",
         )
         .unwrap();
         std::fs::write(
@@ -102,10 +121,14 @@ mod tests {
             .status()
             .unwrap();
         assert!(status.success());
-        let found = volatile_fields(&[classes]);
-        let mut found: Vec<&str> = found.iter().map(String::as_str).collect();
-        found.sort();
-        assert_eq!(found, ["Base.ready", "Sub.ready"]);
+        let flags = field_flags(&[classes]);
+        let sorted = |set: &HashSet<String>| {
+            let mut v: Vec<String> = set.iter().cloned().collect();
+            v.sort();
+            v
+        };
+        assert_eq!(sorted(&flags.volatile), ["Base.ready", "Sub.ready"]);
+        assert_eq!(sorted(&flags.constants), ["Base.LOCK", "Sub.LOCK"]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
