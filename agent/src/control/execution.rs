@@ -3,8 +3,12 @@
 
 use super::*;
 
-/// How many times a stack is asked for before an empty one is taken.
+/// How many times a stack is asked for before an empty one is taken: a few, 2 ms apart; for a
+/// thread the model blocks (which has frames for sure), more, the waits doubling from 2 ms
+/// (about a second in all, spent only on a stack the JVM gave empty: on a loaded machine a
+/// deadlocked thread was reported with no frames after 10 ms of tries).
 const STACK_ATTEMPTS: u32 = 5;
+const BLOCKED_STACK_ATTEMPTS: u32 = 10;
 
 impl Control {
     /// When every non-daemon thread has finished, the JVM would exit: the execution is over.
@@ -78,7 +82,7 @@ impl Control {
             place: &place,
             object: &object,
         };
-        let threads: Vec<(u32, jobject, String, Option<String>)> = ex
+        let threads: Vec<(u32, jobject, String, Option<String>, bool)> = ex
             .threads
             .iter()
             .enumerate()
@@ -90,12 +94,21 @@ impl Control {
                     )
             })
             .map(|(i, r)| {
-                let modelled = st
-                    .model
-                    .status(ThreadId(i as u32))
+                let status = st.model.status(ThreadId(i as u32));
+                let blocked = matches!(
+                    status,
+                    Some(
+                        ThreadStatus::BlockedOnMonitor { .. }
+                            | ThreadStatus::Waiting { .. }
+                            | ThreadStatus::Joining { .. }
+                            | ThreadStatus::Parked
+                            | ThreadStatus::InitWaiting
+                    )
+                );
+                let modelled = status
                     .filter(|s| !matches!(s, ThreadStatus::Running))
                     .map(|s| crate::explain::state(s, &names));
-                (i as u32, r.thread, r.name.clone(), modelled)
+                (i as u32, r.thread, r.name.clone(), modelled, blocked)
             })
             .collect();
         drop(guard);
@@ -103,13 +116,13 @@ impl Control {
         // are the ones of the failure.
         let stacks: Vec<ThreadStack> = threads
             .into_iter()
-            .map(|(id, thread, name, modelled)| {
+            .map(|(id, thread, name, modelled, blocked)| {
                 let state = self.jvmti.thread_state(thread).unwrap_or(0);
                 ThreadStack {
                     thread: id,
                     name,
                     state: modelled.unwrap_or_else(|| jvmti::describe_state(state).to_string()),
-                    frames: trim_frames(self.settled_stack(thread)),
+                    frames: trim_frames(self.settled_stack(thread, blocked)),
                 }
             })
             .collect();
@@ -124,11 +137,20 @@ impl Control {
     /// `thread`'s stack (at most 96 frames), asked again a few times when the JVM gives none:
     /// a thread that was just handed the turn or just parked can be between two states when
     /// asked (seen on a loaded machine: a deadlocked thread reported with no frames).
-    fn settled_stack(&self, thread: jobject) -> Vec<String> {
-        for _ in 0..STACK_ATTEMPTS - 1 {
+    fn settled_stack(&self, thread: jobject, blocked: bool) -> Vec<String> {
+        let attempts = if blocked {
+            BLOCKED_STACK_ATTEMPTS
+        } else {
+            STACK_ATTEMPTS
+        };
+        for attempt in 0..attempts - 1 {
             match self.jvmti.stack(thread, 96) {
                 Ok(frames) if !frames.is_empty() => return frames,
-                _ => std::thread::sleep(Duration::from_millis(2)),
+                _ => std::thread::sleep(Duration::from_millis(if blocked {
+                    2 << attempt
+                } else {
+                    2
+                })),
             }
         }
         self.jvmti.stack(thread, 96).unwrap_or_default()
