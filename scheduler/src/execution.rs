@@ -208,6 +208,21 @@ pub enum ThreadStatus {
     Finished,
 }
 
+impl ThreadStatus {
+    /// Whether the thread waits for another (a monitor, a notify, a join, a permit, a class
+    /// initialization): it is disabled, at an operation of its own code.
+    pub fn is_blocked(&self) -> bool {
+        matches!(
+            self,
+            ThreadStatus::BlockedOnMonitor { .. }
+                | ThreadStatus::Waiting { .. }
+                | ThreadStatus::Joining { .. }
+                | ThreadStatus::Parked
+                | ThreadStatus::InitWaiting
+        )
+    }
+}
+
 /// Why `perform` could not complete.
 enum Halt {
     Stop(Stop),

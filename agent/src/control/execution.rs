@@ -95,16 +95,7 @@ impl Control {
             })
             .map(|(i, r)| {
                 let status = st.model.status(ThreadId(i as u32));
-                let blocked = matches!(
-                    status,
-                    Some(
-                        ThreadStatus::BlockedOnMonitor { .. }
-                            | ThreadStatus::Waiting { .. }
-                            | ThreadStatus::Joining { .. }
-                            | ThreadStatus::Parked
-                            | ThreadStatus::InitWaiting
-                    )
-                );
+                let blocked = status.as_ref().is_some_and(ThreadStatus::is_blocked);
                 let modelled = status
                     .filter(|s| !matches!(s, ThreadStatus::Running))
                     .map(|s| crate::explain::state(s, &names));

@@ -265,16 +265,7 @@ impl Control {
         if deadlocked {
             for t in 0..st.model.thread_count() {
                 let t = ThreadId(t);
-                let stuck = matches!(
-                    st.model.status(t),
-                    Some(
-                        ThreadStatus::BlockedOnMonitor { .. }
-                            | ThreadStatus::Waiting { .. }
-                            | ThreadStatus::Joining { .. }
-                            | ThreadStatus::Parked
-                            | ThreadStatus::InitWaiting
-                    )
-                );
+                let stuck = st.model.status(t).is_some_and(|s| s.is_blocked());
                 let Some(op) = st.model.pending(t).filter(|_| stuck) else {
                     continue;
                 };
