@@ -247,6 +247,27 @@ pub fn program_calls_collection(jvmti: Jvmti) -> bool {
     false
 }
 
+/// Whether the program itself calls the lock or semaphore the current acquisition is of: the
+/// first frame below the `java.util.concurrent` lock classes is an application frame (the
+/// program's or a library's: guava's `Striped`), not the JDK's own (a pool's main lock under
+/// `ThreadPoolExecutor.addWorker`, a queue's lock under `offer`), whose locks never nest
+/// the other way round. A whole-stack walk: asked only of an acquisition no other thread's
+/// use made a point already.
+pub fn program_calls_lock(jvmti: Jvmti) -> bool {
+    let mut all = [std::ptr::null_mut(); 64];
+    let n = jvmti.current_methods_from(RUNTIME_FRAMES, &mut all);
+    for &m in &all[..n] {
+        let lock_class = class_of(jvmti, m).is_some_and(|class| {
+            class.starts_with("java/util/concurrent/locks/")
+                || class.starts_with("java/util/concurrent/Semaphore")
+        });
+        if !lock_class {
+            return frame(jvmti, m) == Frame::App;
+        }
+    }
+    false
+}
+
 /// The first frame that is not `Through` decides (innermost first): whether it is internal,
 /// and its index; `None` if there is none.
 fn decide(jvmti: Jvmti, methods: &[jmethodID]) -> Option<(bool, usize)> {

@@ -69,10 +69,12 @@ extern "system" fn n_access(
         // nor when the JDK uses it for itself (decided here, before the object gets an id).
         let kind = crate::juc::jdk_site(site);
         if kind.is_some() {
-            // An acquisition stays a point while other threads run, used alone or not: two
-            // locks taken one after the other by one thread, then by another in the other
-            // order, deadlock only if a switch can come between the two acquisitions.
-            if v.confined(c, obj, write != 0, site) && !v.acquires_among_others(site) {
+            // The program's acquisition stays a point while other threads run, used alone or
+            // not: two locks taken one after the other by one thread, then by another in the
+            // other order, deadlock only if a switch can come between the two acquisitions.
+            if v.confined(c, obj, write != 0, site)
+                && !(v.acquires_among_others(site) && crate::juc::program_calls_lock(c.jvmti))
+            {
                 return None;
             }
             let internal = crate::juc::internal_use(c.jvmti, site);
