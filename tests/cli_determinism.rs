@@ -409,3 +409,83 @@ fn a_pruned_execution_sampled_for_the_determinism_check_replays_as_pruned() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Each execution's schedule (by index) of one JVM run straight from the agent's options
+/// (`instrument=load`, every schedule recorded): `extra` says which executions it runs.
+fn schedules_of_one_jvm(
+    dir: &Path,
+    cp: &str,
+    name: &str,
+    extra: &str,
+) -> std::collections::BTreeMap<u64, String> {
+    let rt = rankcheck(dir, &["rt"], LIMIT);
+    assert_eq!(rt.code, 0, "{}", rt.both());
+    let mut paths = rt
+        .stdout
+        .lines()
+        .map(|l| l.split_whitespace().last().unwrap_or("").to_string());
+    let (jar, agent) = (paths.next().unwrap(), paths.next().unwrap());
+    let results = dir.join(format!("{name}.jsonl"));
+    let out = Command::new("timeout")
+        .args(["300", "java"])
+        .arg(format!(
+            "-agentpath:{agent}=instrument=load,strategy=portfolio,seed=4,record=all,out={},{extra}",
+            results.display()
+        ))
+        .args(["-cp", &jar, "rankcheck.harness.Main", "--cp", cp, "--main", "Buffer"])
+        .current_dir(dir)
+        .output()
+        .expect("java runs");
+    let text = std::fs::read_to_string(&results).unwrap_or_default();
+    let mut schedules = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        let schedule = r["schedule"].as_str().unwrap_or_default().to_string();
+        schedules.insert(r["index"].as_u64().unwrap(), schedule);
+    }
+    assert!(
+        !schedules.is_empty(),
+        "{name}: no results\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    schedules
+}
+
+/// One JVM that runs several chunks gives each chunk a fresh strategy: execution i's schedule
+/// is the same as in a JVM that runs only i's chunk, so `-j` never changes what runs.
+#[test]
+fn a_chunk_runs_the_same_schedules_after_other_chunks_as_in_a_jvm_of_its_own() {
+    let dir = scratch("determinism-chunks");
+    let cp = compile(
+        &dir,
+        "Buffer",
+        &BUFFER.replace("if (items.isEmpty())", "while (items.isEmpty())"),
+    );
+    let all = schedules_of_one_jvm(
+        &dir,
+        &cp,
+        "all",
+        "first-execution=0,chunk=6,stride=6,end=18",
+    );
+    assert_eq!(
+        all.keys().copied().collect::<Vec<_>>(),
+        (0..18).collect::<Vec<_>>()
+    );
+    let second = schedules_of_one_jvm(
+        &dir,
+        &cp,
+        "second",
+        "first-execution=6,chunk=6,stride=12,end=18",
+    );
+    let third = schedules_of_one_jvm(&dir, &cp, "third", "first-execution=12,executions=6");
+    assert_eq!(
+        second.keys().copied().collect::<Vec<_>>(),
+        (6..12).collect::<Vec<_>>()
+    );
+    for (index, schedule) in second.iter().chain(third.iter()) {
+        assert_eq!(&all[index], schedule, "execution {index}");
+    }
+    // The chunks differ from each other (the test would show nothing otherwise).
+    assert_ne!(all[&0], all[&1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

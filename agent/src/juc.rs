@@ -235,16 +235,7 @@ fn written_by_the_program(jvmti: Jvmti, method: jmethodID) -> bool {
 /// synchronization the model may not see. A whole-stack walk: asked only when a collection a
 /// thread used alone becomes shared (confinement.rs).
 pub fn program_calls_collection(jvmti: Jvmti) -> bool {
-    let mut all = [std::ptr::null_mut(); 64];
-    let n = jvmti.current_methods_from(RUNTIME_FRAMES, &mut all);
-    for &m in &all[..n] {
-        let family = class_of(jvmti, m)
-            .is_some_and(|class| crate::jdk_classes::is_collection_family(&class));
-        if !family {
-            return frame(jvmti, m) == Frame::App;
-        }
-    }
-    false
+    first_frame_outside_is_app(jvmti, crate::jdk_classes::is_collection_family)
 }
 
 /// Whether the program itself calls the lock or semaphore the current acquisition is of: the
@@ -254,18 +245,33 @@ pub fn program_calls_collection(jvmti: Jvmti) -> bool {
 /// the other way round. A whole-stack walk: asked only of an acquisition no other thread's
 /// use made a point already.
 pub fn program_calls_lock(jvmti: Jvmti) -> bool {
+    first_frame_outside_is_app(jvmti, |class| {
+        class.starts_with("java/util/concurrent/locks/")
+            || class.starts_with("java/util/concurrent/Semaphore")
+    })
+}
+
+/// Whether the first frame (below the runtime's) whose class is not `inside` is an application
+/// frame. A short walk first (the family is a few frames deep), the whole stack only when the
+/// short one ends inside the family: HotSpot pays for every frame a walk asks for.
+fn first_frame_outside_is_app(jvmti: Jvmti, inside: impl Fn(&str) -> bool) -> bool {
+    let decide = |frames: &[jmethodID]| {
+        frames.iter().find_map(|&m| {
+            let family = class_of(jvmti, m).is_some_and(|class| inside(&class));
+            (!family).then(|| frame(jvmti, m) == Frame::App)
+        })
+    };
+    let mut near = [std::ptr::null_mut(); FIRST_WALK];
+    let n = jvmti.current_methods_from(RUNTIME_FRAMES, &mut near);
+    if let Some(app) = decide(&near[..n]) {
+        return app;
+    }
+    if n < near.len() {
+        return false;
+    }
     let mut all = [std::ptr::null_mut(); 64];
     let n = jvmti.current_methods_from(RUNTIME_FRAMES, &mut all);
-    for &m in &all[..n] {
-        let lock_class = class_of(jvmti, m).is_some_and(|class| {
-            class.starts_with("java/util/concurrent/locks/")
-                || class.starts_with("java/util/concurrent/Semaphore")
-        });
-        if !lock_class {
-            return frame(jvmti, m) == Frame::App;
-        }
-    }
-    false
+    decide(&all[..n]).unwrap_or(false)
 }
 
 /// The first frame that is not `Through` decides (innermost first): whether it is internal,

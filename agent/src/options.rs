@@ -2,6 +2,7 @@
 //! (documented in agent/PROTOCOL.md). Values cannot contain commas; `options-file=PATH` reads
 //! one `KEY=VALUE` per line instead, for values that do (paths, schedule files).
 
+use scheduler::chunk_plan::ChunkPlan;
 use std::fmt;
 use std::path::PathBuf;
 
@@ -29,6 +30,12 @@ pub struct Options {
     pub executions: u64,
     /// Index of the first execution (a session split over several JVMs, e.g. fork mode).
     pub first_execution: u64,
+    /// `chunk`, `stride`, `end`: the JVM runs several chunks of a session, each from its start
+    /// with a fresh strategy (scheduler::chunk_plan), instead of `executions` from
+    /// `first-execution`.
+    pub chunk: Option<u64>,
+    pub stride: Option<u64>,
+    pub end: Option<u64>,
     pub max_steps: u64,
     /// Steps every enabled thread must spin, with nothing written, before a livelock is reported.
     pub livelock_window: u64,
@@ -123,6 +130,9 @@ impl Default for Options {
             partition: None,
             executions: 1,
             first_execution: 0,
+            chunk: None,
+            stride: None,
+            end: None,
             max_steps: scheduler::Config::default().max_steps,
             livelock_window: scheduler::Config::default().livelock_window,
             timeout_ms: 20_000,
@@ -181,6 +191,9 @@ pub const KEYS: &[&str] = &[
     "partition",
     "executions",
     "first-execution",
+    "chunk",
+    "stride",
+    "end",
     "max-steps",
     "livelock-window",
     "timeout-ms",
@@ -246,11 +259,32 @@ impl Options {
         self.first_execution - self.warm_up_executions()
     }
 
+    /// The chunks this JVM runs (`chunk`, `stride` and `end` given, no replay or guide: their
+    /// executions follow a schedule, not a strategy).
+    pub fn chunk_plan(&self) -> Option<ChunkPlan> {
+        if self.replay.is_some() || self.guide.is_some() {
+            return None;
+        }
+        let (chunk, stride, end) = (self.chunk?, self.stride?, self.end?);
+        ChunkPlan::new(self.first_execution, chunk, stride, end).ok()
+    }
+
     /// Parses `KEY=VALUE,KEY=VALUE,…` (an empty string gives the defaults).
     pub fn parse(text: &str) -> Result<Options, OptionError> {
         let mut o = Options::default();
         for item in text.split(',').filter(|s| !s.trim().is_empty()) {
             o.set_item(item)?;
+        }
+        match (o.chunk, o.stride, o.end) {
+            (None, None, None) => {}
+            (Some(chunk), Some(stride), Some(end)) => {
+                ChunkPlan::new(o.first_execution, chunk, stride, end).map_err(OptionError)?;
+            }
+            _ => {
+                return Err(OptionError(
+                    "options chunk, stride and end go together".into(),
+                ))
+            }
         }
         Ok(o)
     }
@@ -301,6 +335,9 @@ impl Options {
                 }
             }
             "first-execution" => self.first_execution = num(value)?,
+            "chunk" => self.chunk = Some(num(value)?),
+            "stride" => self.stride = Some(num(value)?),
+            "end" => self.end = Some(num(value)?),
             "max-steps" => self.max_steps = num(value)?.max(1),
             "livelock-window" => self.livelock_window = num(value)?.max(1),
             "timeout-ms" => self.timeout_ms = num(value)?.max(1),
@@ -373,6 +410,16 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_come_as_a_whole_plan() {
+        let o = Options::parse("first-execution=200,chunk=200,stride=400,end=1000").unwrap();
+        assert_eq!(o.chunk_plan(), ChunkPlan::new(200, 200, 400, 1000).ok());
+        assert!(Options::parse("chunk=200,end=1000").is_err());
+        assert!(Options::parse("first-execution=7,chunk=200,stride=400,end=1000").is_err());
+        let replay = Options::parse("replay=/s,first-execution=0,chunk=2,stride=2,end=9");
+        assert_eq!(replay.unwrap().chunk_plan(), None);
+    }
 
     #[test]
     fn a_warm_up_needs_a_replay_and_ends_before_the_recorded_execution() {

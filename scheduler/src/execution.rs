@@ -517,10 +517,20 @@ impl<S: Strategy> Execution<S> {
 
     /// Starts the next execution (index + 1) after [`finish`](Execution::finish).
     pub fn restart(&mut self) -> Result<(), ExecError> {
+        self.restart_at(self.index + 1, None)
+    }
+
+    /// Starts execution `index` after [`finish`](Execution::finish), under `fresh` when given:
+    /// the first execution of a chunk ([`chunk_plan`](crate::chunk_plan)) meets a strategy
+    /// that has learned nothing, as in a JVM of its own.
+    pub fn restart_at(&mut self, index: u64, fresh: Option<S>) -> Result<(), ExecError> {
         if self.phase != Phase::Reported {
             return Err(ExecError::NotFinishedYet);
         }
-        self.index += 1;
+        if let Some(strategy) = fresh {
+            self.strategy = strategy;
+        }
+        self.index = index;
         self.reset_model();
         self.strategy.begin_execution(self.index);
         Ok(())

@@ -143,6 +143,7 @@
 
 pub mod bounds;
 pub mod cause;
+pub mod chunk_plan;
 pub mod coverage;
 mod events;
 mod execution;

@@ -299,9 +299,9 @@ fn duration(d: Duration) -> String {
     }
 }
 
-/// Counts a running JVM's executions as they end, for the progress shown: called on every
-/// poll of the JVM (every 10 ms), it reads the results file's new lines every 25th, and
-/// [`LiveCount::finish`] adds what was not counted yet once the JVM's results are in.
+/// Counts a running JVM's executions as they end, for the progress shown and for stopping it:
+/// called on every poll of the JVM (every 10 ms), it reads the results file's new lines every
+/// 25th, and [`LiveCount::finish`] adds what was not counted yet once the JVM's results are in.
 pub struct LiveCount<'a> {
     progress: Option<&'a Progress>,
     results: &'a std::path::Path,
@@ -324,12 +324,19 @@ impl<'a> LiveCount<'a> {
     /// One poll of the running JVM.
     pub fn poll(&self) {
         self.polls.set(self.polls.get() + 1);
-        if let (Some(progress), 0) = (self.progress, self.polls.get() % 25) {
+        if self.polls.get() % 25 == 0 {
             let (lines, to) = count_new_lines(self.results, self.read.get());
             self.read.set(to);
             self.counted.set(self.counted.get() + lines);
-            progress.executions(lines);
+            if let Some(progress) = self.progress {
+                progress.executions(lines);
+            }
         }
+    }
+
+    /// Executions the JVM has reported so far, as of the last poll that read its results.
+    pub fn lines(&self) -> u64 {
+        self.counted.get()
     }
 
     /// The JVM ended with `total` results: counts those the polls did not.

@@ -20,11 +20,12 @@ pub struct Replayed {
 
 /// The launch a report records for execution `index` of the JVM that `search` started: that
 /// one execution, after a warm-up (`warm-from`) of the executions the search's JVM ran before
-/// it, at most [`CHUNK`](super::strategy::CHUNK) of them. A JVM is not the same after its first
-/// execution (the JDK's caches and classes, loaded and linked on first use, some of it through
-/// scheduling points), so an execution found after others replays alone only if that history
-/// is run first ([`replay`] tries the last of them alone first: usually the JVM's first-use
-/// work is all that matters).
+/// it, at most [`CHUNK`](super::strategy::CHUNK) of them: from the start of its chunk when the
+/// JVM ran several (each began with a fresh strategy, so the warm-up's schedules are the
+/// search's). A JVM is not the same after its first execution (the JDK's caches and classes,
+/// loaded and linked on first use, some of it through scheduling points), so an execution
+/// found after others replays alone only if that history is run first ([`replay`] tries the
+/// last of them alone first: usually the JVM's first-use work is all that matters).
 pub fn recorded_launch(search: &Launch, index: u64) -> Launch {
     let mut launch = search.clone();
     let jvm_first = launch
@@ -32,7 +33,17 @@ pub fn recorded_launch(search: &Launch, index: u64) -> Launch {
         .and_then(|f| f.parse::<u64>().ok())
         .unwrap_or(index)
         .min(index);
-    let warm_from = jvm_first.max(index.saturating_sub(super::strategy::CHUNK));
+    let chunk = launch
+        .option("chunk")
+        .and_then(|c| c.parse::<u64>().ok())
+        .filter(|&c| c > 0);
+    let warm_from = match chunk {
+        Some(chunk) => jvm_first.max(index - index % chunk),
+        None => jvm_first.max(index.saturating_sub(super::strategy::CHUNK)),
+    };
+    for key in ["chunk", "stride", "end"] {
+        launch.remove_option(key);
+    }
     launch.set_option("first-execution", index.to_string());
     if warm_from < index {
         launch.set_option("warm-from", warm_from.to_string());
@@ -202,6 +213,20 @@ mod tests {
         assert_eq!(at(400, 400), None);
         assert_eq!(at(400, 457).as_deref(), Some("400"));
         assert_eq!(at(0, 1000).as_deref(), Some("800"));
+    }
+
+    #[test]
+    fn a_jvm_of_several_chunks_warms_up_from_the_chunk_of_the_execution() {
+        let mut search = search_jvm(200);
+        for (key, value) in [("chunk", "200"), ("stride", "400"), ("end", "2000")] {
+            search.set_option(key, value);
+        }
+        let l = recorded_launch(&search, 1057);
+        assert_eq!(l.option("warm-from"), Some("1000"));
+        assert_eq!(l.option("first-execution"), Some("1057"));
+        assert_eq!((l.option("chunk"), l.option("stride")), (None, None));
+        assert_eq!(l.option("end"), None);
+        assert_eq!(recorded_launch(&search, 1000).option("warm-from"), None);
     }
 
     #[test]

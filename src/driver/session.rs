@@ -1,20 +1,24 @@
 //! A search session: up to `budget` executions of one program under one strategy, spread over
 //! `jobs` JVMs running at once, each pinned to its own CPU, stopping at the first bug.
 //!
-//! Determinism: the executions are cut into chunks of [`CHUNK`] (one JVM each, execution indices
+//! Determinism: the executions are cut into chunks of [`CHUNK`] (execution indices
 //! `first .. first + count`), a size that never depends on `jobs`; a strategy's schedule for
-//! execution `i` depends only on the seed, `i` and what it learned earlier in the same chunk. So
-//! the same options give the same schedules whatever `-j` is. Several JVMs may find bugs; the
-//! session reports the one with the lowest execution index, and waits for every chunk before it
-//! (cancelling only those after it), so the reported bug and "executions to the first bug" do not
-//! depend on timing either. Strategies whose search state spans the session (ICB, SCS) run in one
-//! JVM. A shard (`driver::shard`) runs every N-th of the same chunks, so N shards run the
-//! unsharded session's schedules.
+//! execution `i` depends only on the seed, `i` and what it learned earlier in the same chunk
+//! (each chunk starts with a fresh strategy). So the same options give the same schedules
+//! whatever `-j` is. The `jobs` JVMs take the chunks in turn, each running all of its own
+//! (`scheduler::chunk_plan`): a JVM start and the JIT's warm-up cost more than a hundred
+//! executions of a small program. Several JVMs may find bugs; the session reports the one with
+//! the lowest execution index, and lets every JVM run its executions before it (stopping a JVM
+//! once all it has left comes after it), so the reported bug and "executions to the first bug"
+//! do not depend on timing either. Strategies whose search state spans the session (ICB, SCS)
+//! run in one JVM; fork mode runs a JVM per execution. A shard (`driver::shard`) runs every
+//! N-th of the same chunks, so N shards run the unsharded session's schedules.
 
 use super::jvm::{on_off, Launch};
 use super::progress::{LiveCount, Progress};
 use super::shard::Shard;
 use super::strategy::{Spread, CHUNK};
+use scheduler::chunk_plan::ChunkPlan;
 use scheduler::session_coverage::Facts;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -184,6 +188,15 @@ pub struct Finished {
     pub counted: Vec<Counted>,
 }
 
+/// One JVM's share of a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct JvmJob {
+    plan: ChunkPlan,
+    /// The agent gets the plan (several chunks, each with a fresh strategy); otherwise the
+    /// JVM runs the plan's one chunk as `executions` from `first-execution`.
+    several: bool,
+}
+
 struct ChunkRun {
     first: u64,
     results: Vec<Value>,
@@ -204,6 +217,7 @@ impl Session {
         } else {
             self.jobs.max(1).min(chunks.len().max(1))
         };
+        let jvm_jobs = self.jvm_jobs(&chunks, jobs);
         let exhausted = AtomicBool::new(false);
         // Fork mode: the agent's cap on inconclusive executions counts one JVM only.
         let inconclusive = AtomicU64::new(0);
@@ -219,15 +233,16 @@ impl Session {
 
         std::thread::scope(|scope| {
             for worker in 0..jobs {
-                let (chunks, next, lowest_bug, failed, runs, error) =
-                    (&chunks, &next, &lowest_bug, &failed, &runs, &error);
+                let (jvm_jobs, next, lowest_bug, failed, runs, error) =
+                    (&jvm_jobs, &next, &lowest_bug, &failed, &runs, &error);
                 let progress = &self.progress;
                 let (exhausted, inconclusive, verdicts) = (&exhausted, &inconclusive, &verdicts);
                 scope.spawn(move || loop {
                     let i = next.fetch_add(1, Ordering::SeqCst) as usize;
-                    let Some(&(first, count)) = chunks.get(i) else {
+                    let Some(job) = jvm_jobs.get(i) else {
                         break;
                     };
+                    let first = job.plan.first;
                     if failed.load(Ordering::SeqCst)
                         || exhausted.load(Ordering::SeqCst)
                         || (inconclusive.load(Ordering::SeqCst) >= MAX_INCONCLUSIVE
@@ -237,13 +252,20 @@ impl Session {
                     {
                         break;
                     }
-                    let launch = self.chunk_launch(worker, jobs, cpus, first, count, deadline);
+                    let launch = self.jvm_launch(worker, jobs, cpus, i, job, deadline);
                     let results = self.work.join(format!("results-{first}.jsonl"));
                     let live = LiveCount::new(progress.as_ref(), &results);
+                    // Stopped once every execution it has left comes after the lowest bug
+                    // (it runs its executions in index order; one its strategy skipped
+                    // only makes the next one later).
                     let cancel = || {
                         live.poll();
                         failed.load(Ordering::SeqCst)
-                            || (!self.keep_going && lowest_bug.load(Ordering::SeqCst) < first)
+                            || (!self.keep_going
+                                && job
+                                    .plan
+                                    .nth(live.lines())
+                                    .is_some_and(|next| lowest_bug.load(Ordering::SeqCst) < next))
                     };
                     match launch.run_cancellable(&results, &cancel) {
                         Ok(run) => {
@@ -295,12 +317,13 @@ impl Session {
         self.fork && self.spread == Spread::OneJvm
     }
 
-    /// Whether the JVM starting at execution `first` records a sample: one of the first
-    /// [`Session::samples`] JVMs, when its executions follow others in the same JVM (a single
-    /// execution per JVM has nothing before it to depend on).
-    fn sampled(&self, first: u64) -> bool {
-        let size = self.chunks().first().map_or(1, |&(_, n)| n.max(1));
-        !self.fork && size > 1 && first / size < self.samples as u64
+    /// The execution the `position`-th JVM records as a sample: the last of its first chunk, for
+    /// one of the first [`Session::samples`] JVMs, when its executions follow others in the
+    /// same JVM (a single execution per JVM has nothing before it to depend on).
+    fn sample_of(&self, position: usize, job: &JvmJob) -> Option<u64> {
+        let plan = &job.plan;
+        let last = plan.first + plan.chunk.min(plan.end - plan.first) - 1;
+        (!self.fork && last > plan.first && position < self.samples).then_some(last)
     }
 
     /// `(first, count)` of every JVM, in execution order.
@@ -333,18 +356,59 @@ impl Session {
             .collect()
     }
 
-    fn chunk_launch(
+    /// What each JVM runs, in execution order. A sampling strategy's chunks go to `jobs` JVMs
+    /// in turn, each JVM running all of its chunks (a JVM start and the JIT's warm-up cost
+    /// more than many executions of a small program); otherwise a JVM per chunk.
+    fn jvm_jobs(&self, chunks: &[(u64, u64)], jobs: usize) -> Vec<JvmJob> {
+        if self.spread == Spread::Chunks && !self.fork {
+            // Own chunks follow each other at a fixed distance (a shard's are every N-th).
+            let apart = CHUNK * self.shard.map_or(1, |s| s.count);
+            return chunks
+                .iter()
+                .take(jobs)
+                .map(|&(first, _)| JvmJob {
+                    plan: ChunkPlan {
+                        first,
+                        chunk: CHUNK,
+                        stride: apart * jobs as u64,
+                        end: self.budget,
+                    },
+                    several: true,
+                })
+                .collect();
+        }
+        chunks
+            .iter()
+            .map(|&(first, count)| JvmJob {
+                plan: ChunkPlan {
+                    first,
+                    chunk: count,
+                    stride: count,
+                    end: first + count,
+                },
+                several: false,
+            })
+            .collect()
+    }
+
+    fn jvm_launch(
         &self,
         worker: usize,
         jobs: usize,
         cpus: usize,
-        first: u64,
-        count: u64,
+        position: usize,
+        job: &JvmJob,
         deadline: Option<Instant>,
     ) -> Launch {
         let mut launch = self.launch.clone();
-        launch.set_option("executions", count.to_string());
+        let first = job.plan.first;
+        launch.set_option("executions", job.plan.len().to_string());
         launch.set_option("first-execution", first.to_string());
+        if job.several {
+            for (key, value) in job.plan.options() {
+                launch.set_option(key, value);
+            }
+        }
         launch.set_option("keep-going", on_off(self.keep_going));
         if jobs > 1 {
             launch.set_option("pin", (worker % cpus).to_string());
@@ -356,8 +420,8 @@ impl Session {
                 .max(1);
             launch.set_option("time-limit-ms", left.to_string());
         }
-        if self.sampled(first) {
-            launch.set_option("record-at", (first + count - 1).to_string());
+        if let Some(at) = self.sample_of(position, job) {
+            launch.set_option("record-at", at.to_string());
         }
         if self.carries_state() {
             let state = self.work.join("search-state.txt");
@@ -479,6 +543,40 @@ mod tests {
         assert_eq!(a, vec![(0, 200), (200, 200), (400, 50)]);
         assert_eq!(session(Spread::OneJvm, 450, false).chunks(), vec![(0, 450)]);
         assert_eq!(session(Spread::Chunks, 3, true).chunks().len(), 3);
+    }
+
+    #[test]
+    fn a_sampling_strategys_jvms_take_the_chunks_in_turn() {
+        let s = session(Spread::Chunks, 1050, false);
+        let jobs = s.jvm_jobs(&s.own_chunks(), 2);
+        let plans: Vec<ChunkPlan> = jobs.iter().map(|j| j.plan).collect();
+        assert_eq!(
+            plans,
+            vec![
+                ChunkPlan::new(0, 200, 400, 1050).unwrap(),
+                ChunkPlan::new(200, 200, 400, 1050).unwrap()
+            ]
+        );
+        assert!(jobs.iter().all(|j| j.several));
+        assert_eq!(plans[0].len() + plans[1].len(), 1050);
+        // A shard's JVMs take its own chunks in turn.
+        let mut second = session(Spread::Chunks, 2050, false);
+        second.shard = Some(Shard { index: 2, count: 4 });
+        let jobs = second.jvm_jobs(&second.own_chunks(), 2);
+        assert_eq!(jobs[0].plan, ChunkPlan::new(200, 200, 1600, 2050).unwrap());
+        assert_eq!(jobs[1].plan, ChunkPlan::new(1000, 200, 1600, 2050).unwrap());
+        // A shard with one chunk of its own runs only that one.
+        let mut lone = session(Spread::Chunks, 1000, false);
+        lone.shard = Some(Shard { index: 2, count: 4 });
+        let jobs = lone.jvm_jobs(&lone.own_chunks(), 2);
+        assert_eq!(jobs.len(), 1);
+        assert_eq!(jobs[0].plan.len(), 200);
+        // Systematic searches and fork mode keep a JVM per chunk.
+        let one = session(Spread::OneJvm, 450, false);
+        assert_eq!(one.jvm_jobs(&one.own_chunks(), 3).len(), 1);
+        assert!(!one.jvm_jobs(&one.own_chunks(), 3)[0].several);
+        let fork = session(Spread::Chunks, 5, true);
+        assert_eq!(fork.jvm_jobs(&fork.own_chunks(), 3).len(), 5);
     }
 
     #[test]

@@ -166,7 +166,23 @@ impl Control {
             }
         }
         if st.finished_in_model {
-            if let Err(e) = st.model.restart() {
+            let restarted = match (st.next_index.take(), self.options.chunk_plan()) {
+                (Some(next), Some(plan)) if plan.chunk_start(next) == next => {
+                    // A chunk's first execution: a strategy that has learned nothing, as in a
+                    // JVM of its own.
+                    st.chunk_inconclusive = 0;
+                    crate::make_strategy(&self.options)
+                        .map_err(|e| e.to_string())
+                        .and_then(|fresh| {
+                            st.model
+                                .restart_at(next, Some(fresh))
+                                .map_err(|e| e.to_string())
+                        })
+                }
+                (Some(next), _) => st.model.restart_at(next, None).map_err(|e| e.to_string()),
+                (None, _) => st.model.restart().map_err(|e| e.to_string()),
+            };
+            if let Err(e) = restarted {
                 eprintln!("rankcheck agent: cannot start another execution: {e}");
                 st.done = true;
                 return None;
@@ -434,6 +450,7 @@ impl Control {
             st.executions += 1;
             st.bugs += u64::from(bug);
             st.inconclusive += u64::from(inconclusive);
+            st.chunk_inconclusive += u64::from(inconclusive);
         }
         let schedule = (!warm_up
             && (end.bug
@@ -479,12 +496,26 @@ impl Control {
         if !(self.is_plain() && self.options.out.is_none()) {
             st.results.write(&result, self.options.verbose);
         }
-        let executions_left = st.executions < self.options.executions;
-        let hopeless = st.inconclusive >= self.options.max_inconclusive;
-        if !more
-            || (!warm_up && (!executions_left || hopeless || (bug && !self.options.keep_going)))
-        {
-            st.done = true;
+        let hopeless = st.chunk_inconclusive >= self.options.max_inconclusive;
+        let stop = bug && !self.options.keep_going;
+        match self.options.chunk_plan() {
+            Some(plan) => {
+                // A chunk the strategy is done with, or one whose program rankcheck keeps
+                // failing to control, gives way to the next chunk; a JVM that has not had one
+                // controlled execution yet stops (the next chunk would fare no better).
+                let controlled_once = st.executions > st.inconclusive;
+                let next = plan.after(ex.index, !more || hopeless);
+                if exhausted || stop || (hopeless && !controlled_once) || next.is_none() {
+                    st.done = true;
+                }
+                st.next_index = next;
+            }
+            None => {
+                let executions_left = st.executions < self.options.executions;
+                if !more || (!warm_up && (!executions_left || hopeless || stop)) {
+                    st.done = true;
+                }
+            }
         }
         Some(result)
     }

@@ -323,6 +323,10 @@ struct State {
     bugs: u64,
     /// Executions rankcheck could not control (watchdog, wall-clock bound).
     inconclusive: u64,
+    /// Those of the current chunk (`Options::chunk_plan`; the whole run without one).
+    chunk_inconclusive: u64,
+    /// The execution to run after the one finished, when a chunk plan decides it.
+    next_index: Option<u64>,
     sites: IdMap<i64, SiteInfo>,
     /// Where each site is, for messages (`crate::sites::place`).
     site_places: IdMap<i64, Box<str>>,
@@ -393,6 +397,8 @@ impl Control {
                 executions: 0,
                 bugs: 0,
                 inconclusive: 0,
+                chunk_inconclusive: 0,
+                next_index: None,
                 sites: IdMap::default(),
                 site_places: IdMap::default(),
                 site_lines: IdMap::default(),
