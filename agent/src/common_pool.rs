@@ -23,8 +23,9 @@
 
 use crate::ffi::call;
 use crate::jvmti::Jvmti;
-use jni::sys::{jclass, jobject, jthrowable, jvalue, JNIEnv};
+use jni::sys::{jclass, jfieldID, jobject, jthrowable, jvalue, JNIEnv};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// `ACC_STATIC`.
@@ -225,6 +226,58 @@ fn fresh_common(env: *mut JNIEnv, pool_class: jclass) -> Result<jobject, String>
     Ok(fresh)
 }
 
+/// An instance field to copy: its id and its signature's first byte.
+#[derive(Clone, Copy)]
+struct InstanceField {
+    id: jfieldID,
+    kind: u8,
+}
+
+/// The instance fields of the classes copied so far (a global reference to each class): the
+/// JDK's pool classes are never unloaded, so their field ids hold for the JVM's life, and
+/// listing them through JVMTI before every execution cost more than the copy.
+struct FieldCache(Vec<(jclass, Vec<InstanceField>)>);
+
+// SAFETY: the classes are JNI global references and field ids are process-wide.
+unsafe impl Send for FieldCache {}
+
+static FIELDS: Mutex<FieldCache> = Mutex::new(FieldCache(Vec::new()));
+
+/// `class`'s instance fields, listed once per JVM.
+fn instance_fields(
+    env: *mut JNIEnv,
+    jvmti: Jvmti,
+    class: jclass,
+) -> Result<Vec<InstanceField>, String> {
+    let mut cache = FIELDS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, fields)) = cache
+        .0
+        .iter()
+        .find(|(known, _)| call!(env, IsSameObject, *known, class) != 0)
+    {
+        return Ok(fields.clone());
+    }
+    let mut fields = Vec::new();
+    for f in jvmti
+        .declared_fields(class)
+        .map_err(|e| format!("GetClassFields: {e:?}"))?
+    {
+        if f.modifiers & ACC_STATIC != 0 {
+            continue;
+        }
+        let kind = *f.signature.as_bytes().first().unwrap_or(&0);
+        if !b"ZBCSIJFDL[".contains(&kind) {
+            return Err(format!("field {} has signature {}", f.name, f.signature));
+        }
+        fields.push(InstanceField { id: f.id, kind });
+    }
+    let global = call!(env, NewGlobalRef, class);
+    if !global.is_null() {
+        cache.0.push((global, fields.clone()));
+    }
+    Ok(fields)
+}
+
 /// Copies every instance field `class` declares from `from` to `to` (JNI ignores `final`).
 pub(crate) fn copy_instance_fields(
     env: *mut JNIEnv,
@@ -233,10 +286,7 @@ pub(crate) fn copy_instance_fields(
     from: jobject,
     to: jobject,
 ) -> Result<(), String> {
-    let fields = jvmti
-        .declared_fields(class)
-        .map_err(|e| format!("GetClassFields: {e:?}"))?;
-    for f in fields.iter().filter(|f| f.modifiers & ACC_STATIC == 0) {
+    for f in instance_fields(env, jvmti, class)? {
         let id = f.id;
         // One primitive field: read from `from`, written to `to`.
         macro_rules! copy {
@@ -245,23 +295,22 @@ pub(crate) fn copy_instance_fields(
                 call!(env, $set, to, id, v)
             }};
         }
-        match f.signature.as_bytes().first() {
-            Some(b'Z') => copy!(GetBooleanField, SetBooleanField),
-            Some(b'B') => copy!(GetByteField, SetByteField),
-            Some(b'C') => copy!(GetCharField, SetCharField),
-            Some(b'S') => copy!(GetShortField, SetShortField),
-            Some(b'I') => copy!(GetIntField, SetIntField),
-            Some(b'J') => copy!(GetLongField, SetLongField),
-            Some(b'F') => copy!(GetFloatField, SetFloatField),
-            Some(b'D') => copy!(GetDoubleField, SetDoubleField),
-            Some(b'L' | b'[') => {
+        match f.kind {
+            b'Z' => copy!(GetBooleanField, SetBooleanField),
+            b'B' => copy!(GetByteField, SetByteField),
+            b'C' => copy!(GetCharField, SetCharField),
+            b'S' => copy!(GetShortField, SetShortField),
+            b'I' => copy!(GetIntField, SetIntField),
+            b'J' => copy!(GetLongField, SetLongField),
+            b'F' => copy!(GetFloatField, SetFloatField),
+            b'D' => copy!(GetDoubleField, SetDoubleField),
+            _ => {
                 let v = call!(env, GetObjectField, from, id);
                 call!(env, SetObjectField, to, id, v);
                 if !v.is_null() {
                     call!(env, DeleteLocalRef, v);
                 }
             }
-            _ => return Err(format!("field {} has signature {}", f.name, f.signature)),
         }
     }
     Ok(())

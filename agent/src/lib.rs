@@ -10,7 +10,7 @@
 //! has the table): the floor — [`jvmti_sys`] (generated), [`ffi`] (the one call macro, JNI
 //! helpers), [`hash`], [`jvmti`]; services — [`options`], [`report`], [`explain`], [`cpu`],
 //! [`sites`], [`naming`], [`jdk_classes`], [`juc`], [`loadhook`], [`confinement`],
-//! [`pinned_jdk`], [`common_pool`], [`delay_scheduler`]; the controller — [`control`] (hand-off,
+//! [`pinned_jdk`], [`common_pool`], [`delay_scheduler`], [`strategy_choice`]; the controller — [`control`] (hand-off,
 //! quiet stretches, threads, executions, watchdog, pinned values, verdicts); the entry —
 //! [`natives`] (thin shims of `RC` and the harness), [`plain`], and this file (`Agent_OnLoad`,
 //! JVMTI callbacks). The protocol with the CLI is in `agent/PROTOCOL.md`; the contract with the
@@ -41,6 +41,7 @@ pub mod pinned_jdk;
 pub mod plain;
 pub mod report;
 pub mod sites;
+pub mod strategy_choice;
 
 use crate::ffi::call;
 use control::{Control, Model, CONTROL};
@@ -48,115 +49,14 @@ use jni::sys::{jint, jobject, JNIEnv, JavaVM, JNI_ERR, JNI_OK};
 use jvmti::Jvmti;
 use jvmti_sys::*;
 use options::Options;
-use scheduler::coverage::Covering;
-use scheduler::strategy::{from_name, Replay, WarmUp};
-use scheduler::{Config, Execution, Schedule, Strategy};
+use scheduler::{Config, Execution};
 use std::ffi::CStr;
 use std::os::raw::{c_char, c_void};
 use std::sync::OnceLock;
 
-/// `then` for the run's executions, after `warm-from`'s warm-up executions under the search's
-/// strategy when there are any.
-fn warmed_up(o: &Options, then: impl Covering + 'static) -> Result<Box<dyn Covering>, String> {
-    if o.warm_up_executions() == 0 {
-        return Ok(Box::new(then));
-    }
-    let search = from_name(&o.strategy, &o.bounds(), o.seed)
-        .map_err(|e| e.to_string())?
-        .strategy;
-    Ok(Box::new(WarmUp::new(search, then, o.first_execution)))
-}
-
-/// The strategy the options ask for (`replay=`, then `guide=`, win over `strategy=`), by the scheduler's
-/// [`from_name`](scheduler::strategy::from_name). A replay with a warm-up runs the strategy
-/// (from its start: a saved search state is the session's end, not the recorded JVM's start)
-/// until the recorded execution.
-pub fn make_strategy(o: &Options) -> Result<Box<dyn Covering>, String> {
-    if let Some(path) = &o.replay {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read schedule {}: {e}", path.display()))?;
-        let schedule = Schedule::parse(&text)
-            .map_err(|e| format!("bad schedule {}: {e:?}", path.display()))?;
-        let replay = Replay::new(&schedule);
-        let replay = Replaying(if o.replay_cut_short {
-            replay.cut_short()
-        } else {
-            replay
-        });
-        return warmed_up(o, replay);
-    }
-    if let Some(path) = &o.guide {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read guide {}: {e}", path.display()))?;
-        let guides = scheduler::minimize::Guide::parse_many(&text)
-            .map_err(|e| format!("bad guide {}: {e}", path.display()))?;
-        // Candidates run in a JVM as warm as a replay of them will be (see `driver::minimize`).
-        return warmed_up(o, scheduler::minimize::Guided::new(guides));
-    }
-    let bounds = o.bounds();
-    // A search split over JVMs goes on from the state the last JVM saved (`state=`).
-    let saved = o
-        .state
-        .as_ref()
-        .and_then(|p| std::fs::read_to_string(p).ok())
-        .filter(|t| !t.trim().is_empty());
-    match saved {
-        Some(text) => scheduler::strategy::by_name::resume(&o.strategy, &bounds, o.seed, &text)
-            .map_err(|e| {
-                format!(
-                    "cannot resume from {}: {e}",
-                    o.state.as_ref().unwrap().display()
-                )
-            }),
-        None => from_name(&o.strategy, &bounds, o.seed).map_err(|e| e.to_string()),
-    }
-    .map(|chosen| chosen.strategy)
-}
-
-/// A replay, with the coverage statement every strategy of a session has.
-struct Replaying(Replay);
-
-impl Strategy for Replaying {
-    fn begin_execution(&mut self, index: u64) {
-        self.0.begin_execution(index)
-    }
-    fn pick(&mut self, view: &scheduler::View<'_>) -> scheduler::Pick {
-        self.0.pick(view)
-    }
-    fn pick_waiter(
-        &mut self,
-        obj: scheduler::ObjId,
-        waiters: &[scheduler::ThreadId],
-    ) -> scheduler::Pick {
-        self.0.pick_waiter(obj, waiters)
-    }
-    fn end_execution(&mut self, summary: &scheduler::ExecutionSummary<'_>) -> bool {
-        self.0.end_execution(summary)
-    }
-    fn offers_quiet_steps(&self) -> bool {
-        self.0.offers_quiet_steps()
-    }
-    fn quiet_steps(&mut self, view: &scheduler::View<'_>) -> u64 {
-        self.0.quiet_steps(view)
-    }
-    fn skipped(
-        &mut self,
-        thread: scheduler::ThreadId,
-        steps: u64,
-    ) -> Result<(), scheduler::strategy::Stop> {
-        self.0.skipped(thread, steps)
-    }
-}
-
-impl Covering for Replaying {
-    fn coverage(&self) -> String {
-        format!("replay: {:?}", self.0.result())
-    }
-}
-
 fn setup(vm: *mut JavaVM, text: &str) -> Result<(), String> {
     let mut options = Options::parse(text).map_err(|e| e.to_string())?;
-    let strategy = make_strategy(&options)?;
+    let strategy = strategy_choice::make_strategy(&options)?;
     let mut model: Model = Execution::starting_at(
         Config {
             max_steps: options.max_steps,

@@ -26,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "pinned_jdk",
             "common_pool",
             "delay_scheduler",
+            "strategy_choice",
         ],
     ),
     ("controller", &["control"]),

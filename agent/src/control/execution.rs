@@ -171,7 +171,7 @@ impl Control {
                     // A chunk's first execution: a strategy that has learned nothing, as in a
                     // JVM of its own.
                     st.chunk_inconclusive = 0;
-                    crate::make_strategy(&self.options)
+                    crate::strategy_choice::make_strategy(&self.options)
                         .map_err(|e| e.to_string())
                         .and_then(|fresh| {
                             st.model
