@@ -49,6 +49,8 @@ fn seeds_finding(program: &str, spurious: bool, strategy: &str) -> usize {
             "1",
             "--out",
             out,
+            // Found and replayed is what is checked; the minimal schedule is cli_minimize's.
+            "--no-minimize",
         ];
         if spurious {
             args.push("--spurious");

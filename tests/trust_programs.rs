@@ -28,7 +28,17 @@ use rankcheck::driver::strategy::CHUNK;
 use std::path::PathBuf;
 
 /// The strategies every spin-wait program must end under.
-const STRATEGIES: &[&str] = &["random", "pct", "pos", "surw", "rankchecker", "icb", "scs"];
+/// Every strategy a user can choose, the default (`portfolio`) among them.
+const STRATEGIES: &[&str] = &[
+    "random",
+    "pct",
+    "pos",
+    "surw",
+    "rankchecker",
+    "icb",
+    "scs",
+    "portfolio",
+];
 
 fn program_dir(suite: &str, name: &str) -> PathBuf {
     root().join(suite).join(name)
@@ -467,6 +477,14 @@ fn spin_until_deadline_ends_under_every_strategy() {
 #[test]
 fn a_compare_and_set_spin_lock_ends_under_every_strategy() {
     spin_ends_under_every_strategy("CasSpinLockTally");
+}
+
+/// Spin locks made of a VarHandle's, a field updater's and `Unsafe`'s compare-and-set: a failed
+/// one wrote nothing, as an atomic's does (before it counted as a write, and the default strategy
+/// left an execution at the step bound at seeds 1, 2 and 3).
+#[test]
+fn handle_updater_and_unsafe_spin_locks_end_under_every_strategy() {
+    spin_ends_under_every_strategy("HandleSpinLockTally");
 }
 
 /// The shutdown idiom `while (!pool.awaitTermination(1, MINUTES)) …`: a timed wait that runs

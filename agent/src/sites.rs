@@ -66,8 +66,7 @@ pub fn parse_records(text: &str) -> (Parsed, Vec<SiteRecord>) {
             SiteKind::FieldRead
             | SiteKind::FieldWrite
             | SiteKind::StaticRead
-            | SiteKind::StaticWrite
-            | SiteKind::Call(Hook::CasResult) => field_key(&rec.detail),
+            | SiteKind::StaticWrite => field_key(&rec.detail),
             _ => 0,
         };
         let is_static = matches!(rec.kind, SiteKind::StaticRead | SiteKind::StaticWrite);

@@ -51,7 +51,7 @@ pub const RC_NATIVES: &[Native] = &[
     native("nUncontrolledCollection", "(Ljava/lang/Class;)Z"),
     native("nClassInitBegin", "(Ljava/lang/Class;J)V"),
     native("nTaskFailed", "(Ljava/lang/String;J)V"),
-    native("nCasFailed", "(Ljava/lang/Object;J)V"),
+    native("nCasFailed", "(J)V"),
 ];
 
 /// The natives of `rankcheck.harness.Agent` (the per-execution protocol of the harness),

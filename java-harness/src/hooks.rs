@@ -237,12 +237,14 @@ pub enum Hook {
     /// point: the agent notes which thread's task failed, with what, at which step, because
     /// the exception stays in the future and no thread may ever throw it.
     TaskFailed,
-    /// Before every return of an atomic's boolean compare-and-set (`compareAndSet`,
-    /// `weakCompareAndSet*`): the result, the atomic and the site (its detail names the
-    /// atomic's value field). Not a scheduling point: a failed compare-and-set wrote nothing,
-    /// so the agent tells the model that the write its entry announced was a read, and a
-    /// spin lock's waiter (`while (!locked.compareAndSet(false, true)) {}`) spins as one that
-    /// re-reads a flag does, giving way to the holder.
+    /// After every boolean compare-and-set the rewriter announced as a write: the result and
+    /// the site of that announcement (no site of its own). Placed before each return of an
+    /// atomic's or a field updater's `compareAndSet`/`weakCompareAndSet*`, and after an
+    /// application's `VarHandle.compareAndSet`/`weakCompareAndSet*` and
+    /// `Unsafe.compareAndSwap*`/`compareAndSet*` call. Not a scheduling point: a failed
+    /// compare-and-set wrote nothing, so the agent tells the model that the write announced at
+    /// that site was a read, and a spin lock's waiter (`while (!locked.compareAndSet(false,
+    /// true)) {}`) spins as one that re-reads a flag does, giving way to the holder.
     CasResult,
 }
 
@@ -434,7 +436,7 @@ impl Hook {
             Hook::CollectionCall => ("collectionCall", "(Ljava/lang/Object;ZJ)V", Before),
             Hook::ClassInitBegin => ("classInitBegin", "(Ljava/lang/Class;J)V", Before),
             Hook::TaskFailed => ("taskFailed", "(Ljava/lang/Throwable;J)V", Before),
-            Hook::CasResult => ("casResult", "(ZLjava/lang/Object;J)V", Before),
+            Hook::CasResult => ("casResult", "(ZJ)V", Before),
         }
     }
 

@@ -2,7 +2,7 @@
 
 use crate::events::{Event, EventLog};
 use crate::fairness::{Fairness, Verdict};
-use crate::ids::{Loc, ObjId, ThreadId};
+use crate::ids::{ObjId, SiteId, ThreadId};
 use crate::op::{Decision, JavaThreadState, Op, OpOutcome};
 use crate::schedule::{Choice, Schedule};
 use crate::strategy::{Candidate, Ending, ExecutionSummary, Stop, Strategy, Via, View};
@@ -571,11 +571,11 @@ impl<S: Strategy> Execution<S> {
         self.threads.get(t.index()).and_then(|s| s.pending)
     }
 
-    /// Thread `t`'s last step, a write of `loc` announced at a compare-and-set's entry, wrote
+    /// Thread `t`'s last step, a write announced at `site` by a compare-and-set, wrote
     /// nothing: the compare-and-set failed ([`fairness`](crate::fairness) counts it as a read).
     /// Not a step.
-    pub fn cas_failed(&mut self, t: ThreadId, loc: Loc) {
-        self.fairness.cas_failed(t, loc);
+    pub fn cas_failed(&mut self, t: ThreadId, site: SiteId) {
+        self.fairness.cas_failed(t, site);
     }
 
     /// Whether thread `t` spins ([`fairness`](crate::fairness)): it re-reads what it read, yields

@@ -136,11 +136,13 @@ impl Fairness {
         })
     }
 
-    /// The write `t` last performed, to `loc`, was a compare-and-set that failed: it wrote
-    /// nothing, so it counts as a read (a spin lock's waiter spins).
-    pub fn cas_failed(&mut self, t: ThreadId, loc: Loc) {
-        if let Some((w, l, site)) = self.pending {
-            if (w, l) == (t, loc) {
+    /// The write `t` last performed, announced at `site`, was a compare-and-set that failed:
+    /// it wrote nothing, so it counts as a read (a spin lock's waiter spins). The site names
+    /// the write: the agent does not know every compare-and-set's location (a VarHandle's is
+    /// worked out in Java), but it knows where the write was announced.
+    pub fn cas_failed(&mut self, t: ThreadId, site: SiteId) {
+        if let Some((w, loc, s)) = self.pending {
+            if (w, s) == (t, site) {
                 self.pending = None;
                 self.read(t, loc, site);
             }
@@ -306,20 +308,20 @@ mod tests {
         let (waiter, holder) = (ThreadId(1), ThreadId(2));
         for _ in 0..=SPIN_LIMIT {
             f.performed(waiter, &write(7), false);
-            f.cas_failed(waiter, Loc(7));
+            f.cas_failed(waiter, 20);
         }
         assert!(f.spinning(waiter));
         let both = [candidate(1), candidate(2)];
         assert_eq!(f.verdict(&both, 500, 1000), Verdict::WithoutSpinners);
-        // A failure reported for another location, or by another thread, changes nothing.
+        // A failure reported for another site, or by another thread, changes nothing.
         f.performed(waiter, &write(7), false);
-        f.cas_failed(holder, Loc(7));
-        f.cas_failed(waiter, Loc(8));
+        f.cas_failed(holder, 20);
+        f.cas_failed(waiter, 21);
         assert!(!f.spinning(waiter), "that write wrote");
         // The holder's release writes the lock: the waiter may try again.
         for _ in 0..=SPIN_LIMIT {
             f.performed(waiter, &write(7), false);
-            f.cas_failed(waiter, Loc(7));
+            f.cas_failed(waiter, 20);
         }
         assert!(f.spinning(waiter));
         f.performed(holder, &write(7), false);

@@ -79,24 +79,16 @@ impl Control {
             .collect()
     }
 
-    /// A compare-and-set of the atomic `obj` (at `site`, whose detail names its value field)
-    /// failed: the write its entry announced wrote nothing, which the model's fairness hears
-    /// (a spin lock's waiter spins). Not a scheduling point; nothing when the atomic has no id
-    /// yet (its entry was no point: used alone).
-    pub fn cas_failed(&self, obj: jobject, site: SiteId) {
+    /// A compare-and-set whose write was announced at `site` failed: that write wrote
+    /// nothing, which the model's fairness hears (a spin lock's waiter spins). Not a scheduling
+    /// point; nothing when the write was no point (the object was used alone).
+    pub fn cas_failed(&self, site: SiteId) {
         let Some((epoch, me)) = current() else { return };
         let mut st = self.lock();
         if !live(&st, epoch) {
             return;
         }
-        let field = st.sites.get(&site).map_or(0, |i| i.field);
-        let Some(id) = self
-            .tagged_id(epoch, obj)
-            .filter(|id| id & PROVISIONAL_ID == 0)
-        else {
-            return;
-        };
-        st.model.cas_failed(me, Loc(mix(id, field)));
+        st.model.cas_failed(me, site);
     }
 
     pub(super) fn thread_of(&self, ex: &mut Exec, thread: jobject) -> Option<ThreadId> {

@@ -39,7 +39,7 @@ pub(super) fn table() -> Vec<(&'static str, Function)> {
         ("nUncontrolledCollection", fn1(n_uncontrolled_collection)),
         ("nClassInitBegin", fn2(n_class_init_begin)),
         ("nTaskFailed", fn2(n_task_failed)),
-        ("nCasFailed", fn2(n_cas_failed)),
+        ("nCasFailed", fn1(n_cas_failed)),
     ]
 }
 
@@ -112,9 +112,9 @@ extern "system" fn n_task_failed(env: *mut JNIEnv, _: jclass, failure: jstring, 
     }
 }
 
-extern "system" fn n_cas_failed(_env: *mut JNIEnv, _: jclass, atomic: jobject, site: jlong) {
+extern "system" fn n_cas_failed(_env: *mut JNIEnv, _: jclass, site: jlong) {
     if let Some(c) = control() {
-        c.cas_failed(atomic, site);
+        c.cas_failed(site);
     }
 }
 

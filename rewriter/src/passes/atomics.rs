@@ -295,14 +295,14 @@ fn updater(ctx: &mut MethodCtx, slots: [u8; 3]) -> Result<(), RewriteError> {
     v.extend(aload(1));
     v.push(if write { 0x04 } else { 0x03 });
     let detail = format!("{}.{}", ctx.class_name, ctx.method_name);
-    v.extend(ctx.site_and_hook(
-        SiteKind::Call(Hook::UpdaterAccess),
-        0,
-        detail,
-        Hook::UpdaterAccess,
-    )?);
+    let site = ctx.site(SiteKind::Call(Hook::UpdaterAccess), 0, detail)?;
+    v.extend(&site);
+    v.extend(ctx.call_hook(Hook::UpdaterAccess)?);
     ctx.edits.prologue.extend(v);
     ctx.edits.need_stack(5);
+    if is_compare_and_set(&ctx.method_name, &ctx.descriptor) {
+        cas_result(ctx, &site)?;
+    }
     Ok(())
 }
 
@@ -407,9 +407,6 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
         let Some(read) = announces(&ctx.method_name) else {
             return Ok(());
         };
-        if is_compare_and_set(&ctx.method_name, &ctx.descriptor) {
-            cas_result(ctx, &detail)?;
-        }
         (detail, read)
     } else {
         return Ok(());
@@ -420,9 +417,14 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
         (SiteKind::FieldWrite, Hook::FieldWrite)
     };
     let mut v = target.clone();
-    v.extend(ctx.site_and_hook(kind, 0, detail.clone(), hook)?);
+    let site = ctx.site(kind, 0, detail.clone())?;
+    v.extend(&site);
+    v.extend(ctx.call_hook(hook)?);
     ctx.edits.prologue.extend(v);
     ctx.edits.need_stack(3);
+    if !synchronizer && is_compare_and_set(&ctx.method_name, &ctx.descriptor) {
+        cas_result(ctx, &site)?;
+    }
     if synchronizer && may_wait(&ctx.method_name) {
         for i in 0..ctx.code.insns.len() {
             let insn = &ctx.code.insns[i];
@@ -442,26 +444,26 @@ fn is_compare_and_set(name: &str, descriptor: &str) -> bool {
         && descriptor.ends_with(")Z")
 }
 
-/// `dup; aload_0; ldc2_w site; invokestatic RC.casResult` before each `ireturn` of a
-/// compare-and-set: the agent hears which ones failed (they wrote nothing).
-fn cas_result(ctx: &mut MethodCtx, detail: &str) -> Result<(), RewriteError> {
+/// `dup; ldc2_w site; invokestatic RC.casResult` before each `ireturn` of a compare-and-set
+/// whose entry announced its write at `site` (the `ldc2_w` of that announcement): the agent
+/// hears which ones failed (they wrote nothing).
+fn cas_result(ctx: &mut MethodCtx, site: &[u8]) -> Result<(), RewriteError> {
+    let report = cas_report(ctx, site)?;
     for i in 0..ctx.code.insns.len() {
-        let insn = &ctx.code.insns[i];
-        if insn.op != op::IRETURN {
-            continue;
+        if ctx.code.insns[i].op == op::IRETURN {
+            ctx.edits.before[i].extend(&report);
         }
-        let bci = insn.offset;
-        let mut v = vec![op::DUP, op::ALOAD_0];
-        v.extend(ctx.site_and_hook(
-            SiteKind::Call(Hook::CasResult),
-            bci,
-            detail.to_string(),
-            Hook::CasResult,
-        )?);
-        ctx.edits.before[i].extend(v);
     }
-    ctx.edits.need_stack(5);
+    ctx.edits.need_stack(4);
     Ok(())
+}
+
+/// `dup; ldc2_w site; invokestatic RC.casResult`, with the boolean result on the stack.
+pub(super) fn cas_report(ctx: &mut MethodCtx, site: &[u8]) -> Result<Vec<u8>, RewriteError> {
+    let mut v = vec![op::DUP];
+    v.extend(site);
+    v.extend(ctx.call_hook(Hook::CasResult)?);
+    Ok(v)
 }
 
 /// Synchronizer operations that only let others go on (a release, an arrival that does not

@@ -105,11 +105,11 @@ public final class RC {
     }
 
     /**
-     * An atomic's compare-and-set is about to return {@code ok}: a failed one wrote nothing, which
-     * the agent tells the model (its entry was announced as a write).
+     * A compare-and-set announced as a write at {@code site} returned {@code ok}: a failed one
+     * wrote nothing, which the agent tells the model.
      */
-    public static void casResult(boolean ok, Object atomic, long site) {
-        if (on && !ok) nCasFailed(atomic, site);
+    public static void casResult(boolean ok, long site) {
+        if (on && !ok) nCasFailed(site);
     }
 
     /** {@code java.lang.NullPointerException: …} and the throwable's first frames, a line each. */
@@ -740,7 +740,7 @@ public final class RC {
     private static native void nAllocated(Object obj, long site);
     private static native void nClassInitBegin(Class<?> c, long site);
     private static native void nTaskFailed(String failure, long site);
-    private static native void nCasFailed(Object atomic, long site);
+    private static native void nCasFailed(long site);
     private static native void nMonitorEnter(Object obj, long site);
     private static native void nMonitorExit(Object obj, long site);
     private static native int nWait(Object obj, long millis, long site);
