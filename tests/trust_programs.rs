@@ -693,3 +693,11 @@ fn a_class_initialization_cycle_between_two_threads() {
         "class-initialization lock for class initcycle.Main$",
     );
 }
+
+/// `java.util.logging`'s configuration is read again before every execution: a handler the
+/// program added to its logger in one execution stayed on it in the next (a correct program
+/// that refuses to configure its logger twice failed at its second execution, exit 1).
+#[test]
+fn a_logger_configured_by_every_execution_is_no_bug() {
+    fixed_gets_no_report("LoggerConfiguredOnce");
+}

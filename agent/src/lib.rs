@@ -10,7 +10,7 @@
 //! has the table): the floor — [`jvmti_sys`] (generated), [`ffi`] (the one call macro, JNI
 //! helpers), [`hash`], [`jvmti`]; services — [`options`], [`report`], [`explain`], [`cpu`],
 //! [`sites`], [`naming`], [`jdk_classes`], [`juc`], [`loadhook`], [`confinement`],
-//! [`pinned_jdk`], [`common_pool`], [`delay_scheduler`], [`strategy_choice`]; the controller — [`control`] (hand-off,
+//! [`pinned_jdk`], [`common_pool`], [`delay_scheduler`], [`logging_state`], [`strategy_choice`]; the controller — [`control`] (hand-off,
 //! quiet stretches, threads, executions, watchdog, pinned values, verdicts); the entry —
 //! [`natives`] (thin shims of `RC` and the harness), [`plain`], and this file (`Agent_OnLoad`,
 //! JVMTI callbacks). The protocol with the CLI is in `agent/PROTOCOL.md`; the contract with the
@@ -34,6 +34,7 @@ pub mod jvmti;
 #[allow(clippy::all)]
 pub mod jvmti_sys;
 pub mod loadhook;
+pub mod logging_state;
 pub mod naming;
 pub mod natives;
 pub mod options;

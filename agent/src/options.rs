@@ -102,6 +102,11 @@ pub struct Options {
     /// harness; `off` when a test launcher is the main class and a test extension drives the
     /// executions through the harness API.
     pub plain: bool,
+    /// `root=test`: the root thread runs a test method, not a program's `main`: once it has
+    /// ended, thread pool workers idle for their next task are no deadlock (a test launcher
+    /// ends the JVM without waiting for them). `root=main` (the default): a JVM waits for its
+    /// non-daemon threads, so such workers keep the program from ending.
+    pub root_is_test: bool,
 }
 
 /// Where the JVM's threads run.
@@ -159,6 +164,7 @@ impl Default for Options {
             clinit_check: true,
             load: crate::loadhook::LoadOptions::default(),
             plain: true,
+            root_is_test: false,
         }
     }
 }
@@ -223,6 +229,7 @@ pub const KEYS: &[&str] = &[
     "instrument",
     "rt-jar",
     "plain",
+    "root",
 ];
 
 impl Options {
@@ -384,6 +391,13 @@ impl Options {
             "clinit-check" => self.clinit_check = switch(value)?,
             "pin-app" => self.pin_app = switch(value)?,
             "plain" => self.plain = switch(value)?,
+            "root" => {
+                self.root_is_test = match value {
+                    "test" => true,
+                    "main" => false,
+                    _ => return Err(bad("want main or test")),
+                }
+            }
             "options-file" => {
                 let text = std::fs::read_to_string(value)
                     .map_err(|e| bad(&format!("cannot read it: {e}")))?;

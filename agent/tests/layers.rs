@@ -26,6 +26,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "pinned_jdk",
             "common_pool",
             "delay_scheduler",
+            "logging_state",
             "strategy_choice",
         ],
     ),

@@ -234,6 +234,9 @@ impl Search {
         if program.load_time {
             o.push(("instrument".into(), "load".into()));
         }
+        if !program.framework.is_empty() {
+            o.push(("root".into(), "test".into()));
+        }
         for (k, v) in self.bounds.given() {
             o.push((k.into(), v.to_string()));
         }

@@ -94,11 +94,13 @@ impl Control {
     }
 
     /// Puts the JDK's process-wide counters (thread names and ids, pool numbers, random seeds),
-    /// its common fork/join pool and `CompletableFuture`'s delay scheduler back to what a fresh
+    /// its logging configuration, its common fork/join pool and `CompletableFuture`'s delay
+    /// scheduler back to what a fresh
     /// JVM's first execution sees, before execution `index`.
     pub fn pin_jdk_counters(&self, env: *mut jni::sys::JNIEnv, index: u64) {
         let mut pinned = self.pinned_jdk.lock().unwrap_or_else(|e| e.into_inner());
         crate::pinned_jdk::reset(env, &mut pinned, self.options.seed, index);
+        crate::logging_state::renew(env, self.jvmti);
         if let Some(refs) = self.java() {
             crate::common_pool::renew(env, self.jvmti, refs.abort);
             crate::delay_scheduler::renew(env, self.jvmti, refs.abort);

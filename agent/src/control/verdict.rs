@@ -4,6 +4,34 @@
 use super::*;
 
 impl Control {
+    /// When the root thread runs a test method (`root=test`, or a test launcher drives the
+    /// executions) and has ended, and every thread still blocked is a thread pool's worker
+    /// waiting for its next task: how many. A test that never shuts its pool down passes under
+    /// its launcher, which ends the JVM without waiting for such workers; the same program run
+    /// as `main` would never end (a JVM waits for its non-daemon threads), which stays a
+    /// deadlock.
+    fn idle_workers_after_test(&self, ex: &Exec, blocked: &[(ThreadId, Op)]) -> Option<usize> {
+        let test_root = self.options.root_is_test || !self.options.plain;
+        let root_ended = ex.threads.first().is_some_and(|r| r.finished);
+        if !test_root || !root_ended || blocked.is_empty() {
+            return None;
+        }
+        let idle = |t: ThreadId| {
+            let Some(rec) = ex.threads.get(t.index()) else {
+                return false;
+            };
+            let stack = self.jvmti.stack(rec.thread, 24).unwrap_or_default();
+            stack.iter().any(|f| {
+                f.starts_with("at java.util.concurrent.ThreadPoolExecutor.getTask(")
+                    || f.starts_with("at java.util.concurrent.ForkJoinPool.awaitWork(")
+            })
+        };
+        blocked
+            .iter()
+            .all(|&(t, _)| idle(t))
+            .then_some(blocked.len())
+    }
+
     pub(super) fn end_of(&self, st: &State, decision: Decision) -> End {
         let end = |kind, bug, message: String| End {
             kind,
@@ -47,6 +75,17 @@ impl Control {
             }
             Decision::Deadlock { blocked } => {
                 let ex = st.exec.as_ref().unwrap();
+                if let Some(idle) = self.idle_workers_after_test(ex, &blocked) {
+                    let mut e = end(
+                        "finished",
+                        false,
+                        format!(
+                            "the test method ended; {idle} thread pool worker(s) it left wait                              for tasks (a test launcher does not wait for them; shutting the                              pool down frees them)"
+                        ),
+                    );
+                    e.exit_status = Some(0);
+                    return e;
+                }
                 let name = |t: ThreadId| ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
                 let ids: Vec<u64> = blocked
                     .iter()
