@@ -759,3 +759,49 @@ fn a_search_whose_executions_all_give_no_verdict_stops_early() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A count checked with `assert`, as tests and benchmark programs do.
+const CHECKED_BY_ASSERT: &str = "package asserted;
+public class Main {
+    public static void main(String[] args) {
+        int workers = 0;
+        assert workers > 0 : \"no workers\";
+        System.out.println(\"done\");
+    }
+}
+";
+
+/// Assertions are on (the JVM's `-ea`, first), and `--jvm-arg=-da` turns them off as it does
+/// for `java` (before, the harness's class loaders forced them on whatever the JVM was told).
+#[test]
+fn assertions_are_on_unless_the_jvm_is_told_otherwise() {
+    let dir = scratch("trust-asserts");
+    let classes = javac(&dir, &[("asserted/Main.java", CHECKED_BY_ASSERT)]);
+    let cp = classes.to_str().unwrap();
+    let test = |extra: &[&str]| {
+        let mut args = vec![
+            "test",
+            "--cp",
+            cp,
+            "--main",
+            "asserted.Main",
+            "--budget",
+            "5",
+            "-j",
+            "1",
+            "--no-minimize",
+            "--out",
+            "out",
+        ];
+        args.extend(extra);
+        rankcheck(&dir, &args, LIMIT)
+    };
+    let on = test(&[]);
+    assert_eq!(on.code, 1, "{}", on.both());
+    assert!(on.both().contains("no workers"), "{}", on.both());
+    for off in ["--jvm-arg=-da", "--jvm-arg=-da:asserted..."] {
+        let ran = test(&[off]);
+        assert_eq!(ran.code, 0, "{off}: {}", ran.both());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -99,6 +99,9 @@ impl Launch {
     /// [`Launch::options_text`]).
     pub fn command(&self, options_file: &Path) -> Command {
         let mut cmd = Command::new(&self.java);
+        // Assertions are on, as most tests expect; first, so that a `-da` (or `-da:PACKAGE...`)
+        // among the user's JVM arguments turns them off again.
+        cmd.arg("-ea");
         cmd.args(&self.jvm_args);
         cmd.arg(format!(
             "-agentpath:{}=options-file={}",

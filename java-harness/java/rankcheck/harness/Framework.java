@@ -106,9 +106,7 @@ public final class Framework {
      * rankcheck's classes come from {@code parent}.
      */
     public static URLClassLoader fresh(URL[] app, ClassLoader parent) {
-        URLClassLoader loader = new Fresh(app, parent);
-        loader.setDefaultAssertionStatus(true);
-        return loader;
+        return new Fresh(app, parent);
     }
 
     private static final class Fresh extends URLClassLoader {

@@ -101,7 +101,6 @@ public final class Main {
             super(loader);
             this.options = options;
             for (FileOracle f : options.fileOracles) Files.deleteIfExists(f.path);
-            loader.setDefaultAssertionStatus(true);
             this.main = findMain(loader, options.mainClass);
         }
 
