@@ -701,3 +701,23 @@ fn a_class_initialization_cycle_between_two_threads() {
 fn a_logger_configured_by_every_execution_is_no_bug() {
     fixed_gets_no_report("LoggerConfiguredOnce");
 }
+
+/// A sleep moves virtual time: `join(1000)` on a thread that loops with `sleep(10)` times out as
+/// on any JVM, and the swallowed interrupt behind it is found (before: the join never timed out
+/// while the loop ran, every execution ended at the step bound, exit 3); the fixed variant,
+/// which restores the flag, gets no report.
+#[test]
+fn a_timed_join_on_a_sleeping_loop_times_out() {
+    let dir = scratch("trust-heartbeat");
+    let manifest = program_dir("tests/programs", "HeartbeatSwallowedInterrupt");
+    let (ran, json) = test_manifest(
+        &dir,
+        &manifest,
+        &["--budget", "300", "--seed", "1", "-j", "1", "--no-minimize"],
+    );
+    assert_eq!(ran.code, 1, "{}\n{}", troubles(&json), ran.both());
+    let message = json["bugs"][0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("System.exit(2)"), "{message}");
+    let _ = std::fs::remove_dir_all(&dir);
+    fixed_gets_no_report("HeartbeatSwallowedInterruptFixed");
+}

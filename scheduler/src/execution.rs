@@ -309,8 +309,8 @@ pub struct Execution<S: Strategy> {
     marks: Option<Vec<StepMark>>,
     /// The pick being performed took the turn from a running thread that was enabled.
     preempting: bool,
-    /// Virtual time, nanoseconds since the execution began: the deadline of the last timeout
-    /// that fired (running threads take no time; sleeps are not modelled as waits).
+    /// Virtual time, nanoseconds since the execution began: the latest deadline of a timeout
+    /// that fired or a sleep that ended (running threads take no time).
     now_ns: u64,
 }
 
@@ -462,7 +462,9 @@ impl<S: Strategy> Execution<S> {
             }
             | Op::Park {
                 timed: true, nanos, ..
-            } => state.deadline = now.saturating_add(nanos),
+            }
+            // A sleep's deadline is when it ends.
+            | Op::Sleep { nanos, .. } => state.deadline = now.saturating_add(nanos),
             // A wait's deadline was set when it was performed.
             Op::WaitReturn { .. } => {}
             _ => state.deadline = u64::MAX,
@@ -833,11 +835,28 @@ impl<S: Strategy> Execution<S> {
         }
         if self.config.timeouts == Timeouts::Idle {
             let fairness = &self.fairness;
+            let threads = &self.threads;
+            let now = self.now_ns;
+            // A timeout whose deadline a sleep has passed fired already, before the sleep ended:
+            // it goes first (the earliest first), whatever else could run. A thread that sleeps
+            // in a loop (`while (alive) { tick++; sleep(10); }`) moves time on, so that
+            // `join(1000)` on it ends as on any machine.
+            let expired = self
+                .candidates
+                .iter()
+                .filter(|c| c.via == Via::Timeout)
+                .map(|c| threads[c.thread.index()].deadline)
+                .filter(|&d| d <= now)
+                .min();
             let others_go_on = self
                 .candidates
                 .iter()
                 .any(|c| c.via != Via::Timeout && !fairness.spinning(c.thread));
-            if others_go_on {
+            if let Some(first) = expired {
+                self.candidates.retain(|c| {
+                    c.via == Via::Timeout && threads[c.thread.index()].deadline == first
+                });
+            } else if others_go_on {
                 self.candidates.retain(|c| c.via != Via::Timeout);
             } else {
                 // As on a machine where running takes no time: of the timed waiters, the one
@@ -1219,6 +1238,8 @@ impl<S: Strategy> Execution<S> {
                     s.interrupted = false;
                     OpOutcome::Interrupted
                 } else {
+                    // It slept until its deadline: whatever else happened took no time.
+                    self.now_ns = self.now_ns.max(s.deadline);
                     OpOutcome::Normal
                 }
             }

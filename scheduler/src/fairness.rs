@@ -204,7 +204,7 @@ impl Fairness {
                 ..
             } => self.pending = Some((t, loc, site)),
             Op::Yield { site }
-            | Op::Sleep { site }
+            | Op::Sleep { site, .. }
             | Op::Interrupted { site, .. }
             | Op::IsInterrupted { site, .. }
             | Op::ThreadStatus { site, .. }

@@ -57,8 +57,11 @@ pub enum Op {
         nanos: u64,
         site: SiteId,
     },
-    /// `Thread.sleep`: always enabled (time is virtual); counts towards the yield count.
-    Sleep { site: SiteId },
+    /// `Thread.sleep` for `nanos`: always enabled (a sleep orders nothing: its thread may go on
+    /// before threads that take no time); counts towards the yield count. When performed,
+    /// virtual time moves to at least its announcement plus `nanos`, so the timeouts of timed
+    /// waiters that end before it fire first ([`Execution`](crate::Execution)).
+    Sleep { site: SiteId, nanos: u64 },
     /// `Thread.yield` / `Thread.onSpinWait`: always enabled; counts towards the yield count.
     Yield { site: SiteId },
     /// `target.interrupt()`.
@@ -235,7 +238,7 @@ impl Op {
             | Op::Notify { site, .. }
             | Op::Start { site }
             | Op::Join { site, .. }
-            | Op::Sleep { site }
+            | Op::Sleep { site, .. }
             | Op::Yield { site }
             | Op::Interrupt { site, .. }
             | Op::Interrupted { site, .. }

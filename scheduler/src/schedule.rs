@@ -1,9 +1,9 @@
 //! Schedules: the record of every choice an execution made, and their text format.
 //!
-//! # Text format, version 10
+//! # Text format, version 11
 //!
 //! ```text
-//! rankcheck-schedule 10
+//! rankcheck-schedule 11
 //! # anything after '#' on a line is a comment; blank lines are ignored
 //! t0*3
 //! t1
@@ -11,7 +11,7 @@
 //! t0*12
 //! ```
 //!
-//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 10`; another
+//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 11`; another
 //!   version number is rejected with a clear error, so the format can evolve.
 //! - The version changes whenever the *meaning* of a schedule changes, not only its syntax: a
 //!   choice is an index into what the model offers, so a new rule about what it offers makes
@@ -32,7 +32,9 @@
 //!   `take`, `offer` and `poll` on a receiver typed by the queue's own class. Version 9
 //!   (0.7.0): shutdown hooks run, and fork/join tasks announce their joins and completion.
 //!   Version 10 (0.7.0): every synchronizer operation that may wait (a lock, an `await`, a
-//!   future's `get`, a queue's `take`, …) is announced again as it returns.
+//!   future's `get`, a queue's `take`, …) is announced again as it returns. Version 11
+//!   (0.7.0): a sleep moves virtual time to its end, and a timeout whose deadline has passed
+//!   fires before anything else is offered.
 //!   The test
 //!   `sim::tests::the_schedule_version_changes_with_what_the_model_offers` pins `VERSION` with a
 //!   fingerprint of what the model offers, so such a change cannot go unnoticed again.
@@ -50,10 +52,10 @@ use crate::ids::ThreadId;
 use std::fmt;
 
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 10;
+pub const VERSION: u32 = 11;
 
 /// The header line of [`VERSION`].
-pub const HEADER: &str = "rankcheck-schedule 10";
+pub const HEADER: &str = "rankcheck-schedule 11";
 
 /// One choice of an execution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -293,7 +295,7 @@ mod tests {
             s.push(c);
         }
         s.push(Choice::Waiter(ThreadId(2)));
-        assert_eq!(s.to_text(), "rankcheck-schedule 10\nt0*3\nt1\nw2\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 11\nt0*3\nt1\nw2\n");
         assert_eq!(s.len(), 5);
     }
 
@@ -325,9 +327,9 @@ mod tests {
 
     #[test]
     fn parse_accepts_comments_and_several_tokens_per_line() {
-        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 10\nt0 t0 t1*2 # run\nw1\n")
+        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 11\nt0 t0 t1*2 # run\nw1\n")
             .unwrap();
-        assert_eq!(s.to_text(), "rankcheck-schedule 10\nt0*2\nt1*2\nw1\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 11\nt0*2\nt1*2\nw1\n");
     }
 
     #[test]
@@ -350,10 +352,10 @@ mod tests {
             ("rankcheck-schedule 8\n", 1, "run the search again"),
             ("rankcheck-schedule 9\n", 1, "run the search again"),
             ("rankcheck-schedule 11\n", 1, "version 11 is not supported"),
-            ("rankcheck-schedule 10\nt0\nx3\n", 3, "bad choice `x3`"),
-            ("rankcheck-schedule 10\nt0*0\n", 2, "repeat count 0"),
-            ("rankcheck-schedule 10\n\ntq\n", 3, "bad thread number"),
-            ("rankcheck-schedule 10\nt1*z\n", 2, "bad repeat count"),
+            ("rankcheck-schedule 11\nt0\nx3\n", 3, "bad choice `x3`"),
+            ("rankcheck-schedule 11\nt0*0\n", 2, "repeat count 0"),
+            ("rankcheck-schedule 11\n\ntq\n", 3, "bad thread number"),
+            ("rankcheck-schedule 11\nt1*z\n", 2, "bad repeat count"),
         ];
         for (text, line, needle) in cases {
             let e = Schedule::parse(text).unwrap_err();
@@ -364,8 +366,8 @@ mod tests {
 
     #[test]
     fn prefix_cuts_inside_runs() {
-        let s = Schedule::parse("rankcheck-schedule 10\nt0*3\nt1*2\n").unwrap();
-        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 10\nt0*3\nt1\n");
+        let s = Schedule::parse("rankcheck-schedule 11\nt0*3\nt1*2\n").unwrap();
+        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 11\nt0*3\nt1\n");
         assert_eq!(s.prefix(0).len(), 0);
     }
 }

@@ -280,11 +280,12 @@ extern "system" fn n_sleep(env: *mut JNIEnv, _: jclass, millis: jlong, site: jlo
     let Some(c) = control() else {
         return JNI_FALSE;
     };
-    let turn = c.point(|_, _| Some(Op::Sleep { site }));
+    let nanos = millis_ns(millis);
+    let turn = c.point(|_, _| Some(Op::Sleep { site, nanos }));
     let normal = turn == Turn::Go(OpOutcome::Normal);
     let handled = finish_turn(env, c, turn, 0);
     if normal {
-        c.advance_clock(millis_ns(millis));
+        c.advance_clock(nanos);
     }
     handled
 }

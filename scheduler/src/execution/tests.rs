@@ -608,7 +608,10 @@ fn random_op(rng: &mut SeededRandom, threads: u64) -> Op {
             nanos: 0,
             site: 0,
         },
-        13 => Op::Sleep { site: 0 },
+        13 => Op::Sleep {
+            site: 0,
+            nanos: 1_000,
+        },
         14 => Op::Yield { site: 0 },
         15 => Op::Interrupt { target, site: 0 },
         16 => Op::Interrupted {
@@ -703,7 +706,16 @@ fn thread_queries_answer_what_get_state_and_active_count_would() {
     );
     // T1 is in its sleep (virtual time) until the scheduler runs it again.
     prefer.set(Some(T0));
-    assert_eq!(e.announce(T1, Op::Sleep { site: 7 }), normal(T0));
+    assert_eq!(
+        e.announce(
+            T1,
+            Op::Sleep {
+                site: 7,
+                nanos: 1_000_000
+            }
+        ),
+        normal(T0)
+    );
     prefer.set(Some(T0));
     assert_eq!(
         e.announce(T0, state(T1)),

@@ -124,6 +124,9 @@ pub enum Ins {
 /// The timeout of [`Ins::TimedWait`]: one millisecond.
 pub const TIMED_WAIT_NANOS: u64 = 1_000_000;
 
+/// The length of [`Ins::Sleep`]: a tenth of [`TIMED_WAIT_NANOS`].
+pub const SLEEP_NANOS: u64 = 100_000;
+
 /// A simulated program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Program {
@@ -376,7 +379,10 @@ impl<'p> Machine<'p> {
                     site,
                 },
                 Ins::Yield => Op::Yield { site },
-                Ins::Sleep => Op::Sleep { site },
+                Ins::Sleep => Op::Sleep {
+                    site,
+                    nanos: SLEEP_NANOS,
+                },
                 Ins::Interrupt(b) => Op::Interrupt {
                     target: self.handle(t, b)?,
                     site,

@@ -619,6 +619,7 @@ fn spin_waits_end_under_every_strategy_and_seed() {
         (false, timed_wait_loop(), Timeouts::Any),
         (true, spinner_waits_for_timed_waiter(), Timeouts::Idle),
         (true, spinner_waits_for_timed_waiter(), Timeouts::Any),
+        (true, ticker_and_timed_waiter(), Timeouts::Idle),
     ] {
         let config = Config {
             max_steps: 20_000,
@@ -774,6 +775,74 @@ fn of_two_timed_waiters_the_shorter_timeout_fires_first_unless_any_is_asked() {
     assert!(any.iter().any(|o| o.is_bug()), "any timeouts: {any:?}");
 }
 
+/// Main waits for a minute with a timeout nobody ends early (`lock.wait(timeout)`), then stops
+/// a ticker that loops `while (!stop) { ticks++; sleep(); }`: the ticker writes, so it never
+/// spins, and only its sleeps move time on to main's deadline. Before sleeps moved virtual
+/// time, main's timeout was never offered while the ticker could run: too long.
+fn ticker_and_timed_waiter() -> Program {
+    const STOP: u32 = 0;
+    const TICKS: u32 = 1;
+    Program {
+        name: "ticker-and-timed-waiter",
+        vars: vec![0, 0],
+        bodies: vec![
+            vec![
+                Ins::Start(1),
+                Ins::Lock(0),
+                Ins::TimedWait(0),
+                Ins::Unlock(0),
+                Write {
+                    var: STOP,
+                    val: Val::Const(1),
+                },
+                Ins::Join(1),
+            ],
+            vec![
+                Read { var: STOP, reg: 0 },
+                Ins::JumpIf {
+                    reg: 0,
+                    cmp: Cmp::Ne,
+                    val: Val::Const(0),
+                    to: 5,
+                },
+                Write {
+                    var: TICKS,
+                    val: Val::Const(1),
+                },
+                Ins::Sleep,
+                Ins::Goto(0),
+                Read { var: TICKS, reg: 1 },
+            ],
+        ],
+    }
+}
+
+/// Main waits one timed wait (1 ms) while a worker sleeps eleven times (0.1 ms each) before it
+/// writes: from the tenth sleep on, main's timeout has passed and fires first. Finite, for the
+/// fingerprint of what the model offers.
+fn sleeper_outlasts_timed_waiter() -> Program {
+    let mut worker = vec![Ins::Sleep; 11];
+    worker.push(Write {
+        var: 0,
+        val: Val::Const(1),
+    });
+    Program {
+        name: "sleeper-outlasts-timed-waiter",
+        vars: vec![0],
+        bodies: vec![
+            vec![
+                Ins::Start(1),
+                Ins::Lock(0),
+                Ins::TimedWait(0),
+                Ins::Unlock(0),
+                Read { var: 0, reg: 0 },
+                Ins::Join(1),
+            ],
+            worker,
+        ],
+    }
+}
+
 /// A timed waiter that sets a flag after its timeout, and main spinning on the flag: the
 /// timeout must fire although main is enabled (it only spins), under both `Timeouts`.
 fn spinner_waits_for_timed_waiter() -> Program {
@@ -913,6 +982,7 @@ fn offers_fingerprint() -> u64 {
     }
     programs.push((checked_timed_await(), Config::default()));
     programs.push((short_delay_long_patience(), Config::default()));
+    programs.push((sleeper_outlasts_timed_waiter(), Config::default()));
     let mut offers = Offers {
         dfs: Dfs::new(),
         hash: fnv::FnvHasher::default(),
@@ -927,7 +997,7 @@ fn offers_fingerprint() -> u64 {
 }
 
 /// `(schedule::VERSION, offers_fingerprint())` as they were last changed together.
-const OFFERS: (u32, u64) = (10, 0xe967_c3ea_403f_48b3);
+const OFFERS: (u32, u64) = (11, 0x07d6_69d3_e544_781c);
 
 #[test]
 fn the_schedule_version_changes_with_what_the_model_offers() {
