@@ -702,14 +702,11 @@ fn a_logger_configured_by_every_execution_is_no_bug() {
     fixed_gets_no_report("LoggerConfiguredOnce");
 }
 
-/// A sleep moves virtual time: `join(1000)` on a thread that loops with `sleep(10)` times out as
-/// on any JVM, and the swallowed interrupt behind it is found (before: the join never timed out
-/// while the loop ran, every execution ended at the step bound, exit 3); the fixed variant,
-/// which restores the flag, gets no report.
-#[test]
-fn a_timed_join_on_a_sleeping_loop_times_out() {
-    let dir = scratch("trust-heartbeat");
-    let manifest = program_dir("tests/programs", "HeartbeatSwallowedInterrupt");
+/// `NAME` is found within 300 executions (seed 1) and replayed, with a message holding every
+/// one of `pieces`; `NAMEFixed` gets no report.
+fn found_with_then_fixed_clean(name: &str, pieces: &[&str]) {
+    let dir = scratch(&format!("trust-{name}"));
+    let manifest = program_dir("tests/programs", name);
     let (ran, json) = test_manifest(
         &dir,
         &manifest,
@@ -717,7 +714,28 @@ fn a_timed_join_on_a_sleeping_loop_times_out() {
     );
     assert_eq!(ran.code, 1, "{}\n{}", troubles(&json), ran.both());
     let message = json["bugs"][0]["message"].as_str().unwrap_or_default();
-    assert!(message.contains("System.exit(2)"), "{message}");
+    let missing: Vec<_> = pieces.iter().filter(|p| !message.contains(*p)).collect();
+    assert!(missing.is_empty(), "{name}: {missing:?} not in {message}");
     let _ = std::fs::remove_dir_all(&dir);
-    fixed_gets_no_report("HeartbeatSwallowedInterruptFixed");
+    fixed_gets_no_report(&format!("{name}Fixed"));
+}
+
+/// A sleep moves virtual time: `join(1000)` on a thread that loops with `sleep(10)` times out as
+/// on any JVM, and the swallowed interrupt behind it is found (before: the join never timed out
+/// while the loop ran, every execution ended at the step bound, exit 3); the fixed variant,
+/// which restores the flag, gets no report.
+#[test]
+fn a_timed_join_on_a_sleeping_loop_times_out() {
+    found_with_then_fixed_clean("HeartbeatSwallowedInterrupt", &["System.exit(2)"]);
+}
+
+/// Threads deadlocked when the program ends without failing are a deadlock: main sleeps, sees
+/// the transfers still running, prints and calls `System.exit(0)` (before: no failure, exit 0,
+/// the deadlock unseen); the fixed variant, which locks in one order, gets no report.
+#[test]
+fn a_deadlock_behind_a_normal_exit_is_found() {
+    found_with_then_fixed_clean(
+        "DeadlockBehindExit",
+        &["deadlock: ", "held by", "System.exit(0)"],
+    );
 }

@@ -23,9 +23,31 @@ impl Control {
     }
 
     /// What a parked thread `t` waits for, from the blocker it parked with (or the one its
-    /// `Thread.parkBlocker` holds), read through JNI so that no hook runs: ` on ReentrantLock held by t2 (Thread-1)`, with `, which has
-    /// ended` when the holder ended without unlocking. `None` when it parked without one.
+    /// `Thread.parkBlocker` holds), read through JNI so that no hook runs: ` on ReentrantLock
+    /// held by t2 (Thread-1)`, with `, which has ended` when the holder ended without
+    /// unlocking. `None` when it parked without one.
     pub(super) fn park_blocker(&self, ex: &Exec, t: ThreadId) -> Option<String> {
+        let (class_name, holder) = self.park_lock(ex, t)?;
+        let mut text = format!(" on {}", lock_name(&class_name));
+        if let Some(h) = holder {
+            let rec = &ex.threads[h.index()];
+            text.push_str(&format!(" held by {h} ({})", rec.name));
+            if rec.finished || rec.place == Place::Gone {
+                text.push_str(", which has ended");
+            }
+        }
+        Some(text)
+    }
+
+    /// The thread that holds the lock a parked thread `t` waits for (an
+    /// `AbstractOwnableSynchronizer`'s exclusive owner), when it is one of the execution's.
+    pub(super) fn park_holder(&self, ex: &Exec, t: ThreadId) -> Option<ThreadId> {
+        self.park_lock(ex, t)?.1
+    }
+
+    /// The internal class name of the blocker `t` parked for, and the execution's thread that
+    /// owns it exclusively, if any.
+    fn park_lock(&self, ex: &Exec, t: ThreadId) -> Option<(String, Option<ThreadId>)> {
         let env = crate::ffi::current_env();
         let rec = ex.threads.get(t.index())?;
         if env.is_null() || rec.thread.is_null() {
@@ -60,21 +82,14 @@ impl Control {
         if let Some(local) = set {
             crate::ffi::delete_local(env, local);
         }
-        let mut text = format!(" on {}", lock_name(&class_name?));
-        if let Some(owner) = owner {
+        let holder = owner.and_then(|owner| {
             let holder = self
                 .tagged_id(ex.epoch, owner)
                 .and_then(|id| ex.thread_of.get(&id).copied());
             crate::ffi::delete_local(env, owner);
-            if let Some(h) = holder {
-                let rec = &ex.threads[h.index()];
-                text.push_str(&format!(" held by {h} ({})", rec.name));
-                if rec.finished || rec.place == Place::Gone {
-                    text.push_str(", which has ended");
-                }
-            }
-        }
-        Some(text)
+            holder
+        });
+        Some((class_name?, holder))
     }
 }
 

@@ -175,18 +175,18 @@ impl Control {
         let ex = st.exec.as_mut().unwrap();
         ex.threads[me.index()].finished = true;
         if let Some(note) = self.only_daemons_left(ex) {
-            drop(st);
-            self.end_execution(
-                epoch,
-                End {
+            let end = self
+                .deadlock_behind_end(&st, "every non-daemon thread finished")
+                .unwrap_or(End {
                     kind: "finished",
                     bug: false,
                     message: note,
                     bound: None,
                     exit_status: Some(0),
                     trace: None,
-                },
-            );
+                });
+            drop(st);
+            self.end_execution(epoch, end);
             return;
         }
         let decision = st.model.thread_finished(me);

@@ -32,6 +32,46 @@ impl Control {
             .then_some(blocked.len())
     }
 
+    /// `t1 (Thread-0) blocked at monitorenter on Object#3 held by t2 (Thread-1); …`: each of
+    /// `blocked`, what it waits at and who holds it.
+    pub(super) fn blocked_words(&self, st: &State, blocked: &[(ThreadId, Op)]) -> String {
+        let ex = st.exec.as_ref().unwrap();
+        let name = |t: ThreadId| ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
+        let ids: Vec<u64> = blocked
+            .iter()
+            .filter_map(|(_, op)| op.obj().map(|o| o.0))
+            .collect();
+        let classes = self.classes(ex.epoch, &ids);
+        let object = |o: scheduler::ObjId| match classes.get(&o.0) {
+            Some(class) => format!("{class}#{}", o.0),
+            None => format!("object #{}", o.0),
+        };
+        let parts: Vec<String> = blocked
+            .iter()
+            .map(|(t, op)| {
+                let holder = match op {
+                    Op::MonitorEnter { obj, .. } => st
+                        .model
+                        .monitor(*obj)
+                        .map(|(h, _)| format!(" held by {h} ({})", name(h))),
+                    Op::Park { .. } => self.park_blocker(ex, *t),
+                    Op::ClassInitWait { .. } => ex
+                        .threads
+                        .get(t.index())
+                        .and_then(|r| r.init_for.detail.clone()),
+                    _ => None,
+                };
+                format!(
+                    "{t} ({}) blocked at {}{}",
+                    name(*t),
+                    crate::explain::op_named(op, &object),
+                    holder.unwrap_or_default()
+                )
+            })
+            .collect();
+        parts.join("; ")
+    }
+
     pub(super) fn end_of(&self, st: &State, decision: Decision) -> End {
         let end = |kind, bug, message: String| End {
             kind,
@@ -55,6 +95,11 @@ impl Control {
                     )
                 };
                 e.exit_status = Some(0);
+                if !e.bug {
+                    if let Some(deadlock) = self.deadlock_behind_end(st, "every thread finished") {
+                        return deadlock;
+                    }
+                }
                 e
             }
             Decision::Exit { status } => {
@@ -71,6 +116,12 @@ impl Control {
                     )
                 };
                 e.exit_status = Some(status);
+                if !e.bug {
+                    let how = format!("System.exit({status})");
+                    if let Some(deadlock) = self.deadlock_behind_end(st, &how) {
+                        return deadlock;
+                    }
+                }
                 e
             }
             Decision::Deadlock { blocked } => {
@@ -80,46 +131,19 @@ impl Control {
                         "finished",
                         false,
                         format!(
-                            "the test method ended; {idle} thread pool worker(s) it left wait                              for tasks (a test launcher does not wait for them; shutting the                              pool down frees them)"
+                            "the test method ended; {idle} thread pool worker(s) it left wait \
+                             for tasks (a test launcher does not wait for them; shutting the \
+                             pool down frees them)"
                         ),
                     );
                     e.exit_status = Some(0);
                     return e;
                 }
-                let name = |t: ThreadId| ex.threads.get(t.index()).map_or("", |r| r.name.as_str());
-                let ids: Vec<u64> = blocked
-                    .iter()
-                    .filter_map(|(_, op)| op.obj().map(|o| o.0))
-                    .collect();
-                let classes = self.classes(ex.epoch, &ids);
-                let object = |o: scheduler::ObjId| match classes.get(&o.0) {
-                    Some(class) => format!("{class}#{}", o.0),
-                    None => format!("object #{}", o.0),
-                };
-                let parts: Vec<String> = blocked
-                    .iter()
-                    .map(|(t, op)| {
-                        let holder = match op {
-                            Op::MonitorEnter { obj, .. } => st
-                                .model
-                                .monitor(*obj)
-                                .map(|(h, _)| format!(" held by {h} ({})", name(h))),
-                            Op::Park { .. } => self.park_blocker(ex, *t),
-                            Op::ClassInitWait { .. } => ex
-                                .threads
-                                .get(t.index())
-                                .and_then(|r| r.init_for.detail.clone()),
-                            _ => None,
-                        };
-                        format!(
-                            "{t} ({}) blocked at {}{}",
-                            name(*t),
-                            crate::explain::op_named(op, &object),
-                            holder.unwrap_or_default()
-                        )
-                    })
-                    .collect();
-                end("deadlock", true, format!("deadlock: {}", parts.join("; ")))
+                end(
+                    "deadlock",
+                    true,
+                    format!("deadlock: {}", self.blocked_words(st, &blocked)),
+                )
             }
             Decision::StepBound => {
                 // Long is not a livelock: without evidence of no progress this says nothing

@@ -1,0 +1,84 @@
+//! Deadlocks the end of an execution hides: when a program ends without failing (it calls
+//! `System.exit(0)`, or its last non-daemon thread finishes) while some of its threads wait
+//! for each other in a cycle, those threads are deadlocked all the same. Programs that check
+//! for a deadlock by sleeping and then exit, and daemon workers, hide them from the JVM; the
+//! cycle is the proof that no schedule could have let them go on.
+
+use super::*;
+
+impl Control {
+    /// Threads that wait for each other in a cycle (each blocked entering a monitor the next
+    /// holds, joining the next, or parked on a lock the next owns, none with a timeout), with
+    /// the operations they wait at: blocked for ever, whatever the others do. Empty when there
+    /// is no such cycle.
+    fn wait_cycle(&self, st: &State) -> Vec<(ThreadId, Op)> {
+        let Some(ex) = st.exec.as_ref() else {
+            return Vec::new();
+        };
+        let n = st.model.thread_count() as usize;
+        let waits_for: Vec<Option<ThreadId>> = (0..n)
+            .map(|i| {
+                let t = ThreadId(i as u32);
+                // A timed join or park ends by itself: no wait for ever.
+                if matches!(
+                    st.model.pending(t),
+                    Some(Op::Join { timed: true, .. } | Op::Park { timed: true, .. })
+                ) {
+                    return None;
+                }
+                match st.model.status(t)? {
+                    ThreadStatus::BlockedOnMonitor { owner, .. } => owner,
+                    ThreadStatus::Joining { target } => Some(target),
+                    ThreadStatus::Parked => self.park_holder(ex, t),
+                    _ => None,
+                }
+            })
+            .collect();
+        for start in 0..n {
+            // Each thread waits for at most one other: follow the chain until it ends or
+            // comes back on itself.
+            let mut path = vec![start];
+            let mut at = start;
+            while let Some(next) = waits_for[at].map(|t| t.index()).filter(|&i| i < n) {
+                if let Some(k) = path.iter().position(|&p| p == next) {
+                    return path[k..]
+                        .iter()
+                        .filter_map(|&i| {
+                            let t = ThreadId(i as u32);
+                            st.model.pending(t).map(|op| (t, op))
+                        })
+                        .collect();
+                }
+                if path.len() > n {
+                    break;
+                }
+                path.push(next);
+                at = next;
+            }
+        }
+        Vec::new()
+    }
+
+    /// The end of an execution that ended without failing (`how`: `System.exit(0)`, every
+    /// thread finished) while some of its threads wait for each other in a cycle: those are
+    /// deadlocked, which the program's end hides (a program that checks for a deadlock by
+    /// sleeping, then exits, or daemon threads); `None` without such a cycle.
+    pub(super) fn deadlock_behind_end(&self, st: &State, how: &str) -> Option<End> {
+        let cycle = self.wait_cycle(st);
+        if cycle.is_empty() {
+            return None;
+        }
+        Some(End {
+            kind: "deadlock",
+            bug: true,
+            message: format!(
+                "deadlock: {} (the program ended, {how}, with these threads waiting for each \
+                 other for ever)",
+                self.blocked_words(st, &cycle)
+            ),
+            bound: None,
+            exit_status: None,
+            trace: None,
+        })
+    }
+}

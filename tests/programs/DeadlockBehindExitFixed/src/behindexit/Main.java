@@ -1,0 +1,42 @@
+package behindexit;
+
+/** Transfers between two accounts; main checks after a while that they finished. */
+public class Main {
+    static final class Account {
+        final int id;
+        long balance;
+
+        Account(int id, long balance) {
+            this.id = id;
+            this.balance = balance;
+        }
+    }
+
+    static void transfer(Account from, Account to, long amount) {
+        // One order for every transfer: the lower id first.
+        Account first = from.id < to.id ? from : to;
+        Account second = first == from ? to : from;
+        synchronized (first) {
+            synchronized (second) {
+                from.balance -= amount;
+                to.balance += amount;
+            }
+        }
+    }
+
+    public static void main(String[] args) throws InterruptedException {
+        Account savings = new Account(1, 500);
+        Account checking = new Account(2, 300);
+        Thread pay = new Thread(() -> transfer(savings, checking, 100));
+        Thread refund = new Thread(() -> transfer(checking, savings, 40));
+        pay.start();
+        refund.start();
+        Thread.sleep(2000);
+        if (pay.isAlive() || refund.isAlive()) {
+            System.out.println("transfers still running after 2 s");
+        } else {
+            System.out.println("balances " + savings.balance + " " + checking.balance);
+        }
+        System.exit(0);
+    }
+}
