@@ -788,7 +788,13 @@ pub fn minimize<T>(
             let moved = earlier(&mut search, start, better);
             let elsewhere =
                 !moved && one_batch(&mut search, start, better, |g, b| relocations(g, places, b));
-            if round == 7 || !(first || fewer || moved || elsewhere) {
+            // One preemption between two threads is as small as a schedule that depends on
+            // them gets (none at all was tried first): only the length could still shrink,
+            // which is not worth the user's wait for more rounds.
+            let one_left = start
+                .as_ref()
+                .is_some_and(|(g, _, _)| g.preemptions().count() <= 1);
+            if round == 7 || one_left || !(first || fewer || moved || elsewhere) {
                 break;
             }
         }

@@ -291,8 +291,15 @@ pub fn minimize_report(
     };
     let (preemptions, threads, summary) = words(&told);
     // A shrinking its limits stopped found a smaller schedule, not necessarily the smallest.
+    // No preemption at all was among the first candidates, so one is the fewest there are.
     let summary = if result.complete || preemptions == 0 {
         summary
+    } else if preemptions == 1 {
+        format!(
+            "{summary} (shrinking stopped at its limit after {} candidate(s): a shorter \
+             schedule may exist)",
+            result.tried
+        )
     } else {
         format!(
             "{summary} (shrinking stopped at its limit after {} candidate(s): a schedule with \
