@@ -450,13 +450,20 @@ fn program_frames(stacks: &Value) -> HashMap<u32, String> {
         .collect()
 }
 
-/// `Account.java:12 in Account.deposit, …`: where each step is, and in which method.
+/// `Account.java:12 in Account.deposit, …`: where each step is, and in which method (a class
+/// compiled without line numbers, `-g:none`, has only the method: said once).
 fn in_methods(steps: &[&Named]) -> String {
     steps
         .iter()
-        .map(|s| match &s.inside {
-            Some((jdk_method, _)) => format!("{} in {} ({jdk_method})", s.place(), s.method),
-            None => format!("{} in {}", s.place(), s.method),
+        .map(|s| {
+            let place = match s.line {
+                Some(_) => format!("{} in {}", s.place(), s.method),
+                None => s.place(),
+            };
+            match &s.inside {
+                Some((jdk_method, _)) => format!("{place} ({jdk_method})"),
+                None => place,
+            }
         })
         .collect::<Vec<_>>()
         .join(", ")
@@ -1635,6 +1642,12 @@ mod tests {
             in_methods(&[s]),
             "Main.java:12 in Main.book (AtomicInteger.get)"
         );
+        // Compiled without line numbers (`-g:none`): the method once.
+        let bare = Named {
+            line: None,
+            ..s.clone()
+        };
+        assert_eq!(in_methods(&[&bare]), "Main.book (AtomicInteger.get)");
         assert_eq!(
             told.blocked_at(&told.blocked[0]),
             "Main.java:12 (in AtomicInteger.java:90)"
