@@ -22,6 +22,7 @@ use crate::ffi::call;
 use crate::jvmti::Jvmti;
 use jni::sys::{jclass, jobject, jthrowable, jvalue, JNIEnv};
 use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 
 static WARNED: AtomicBool = AtomicBool::new(false);
 
@@ -51,18 +52,27 @@ fn class(env: *mut JNIEnv, name: &std::ffi::CStr) -> Option<jclass> {
     Some(c)
 }
 
+/// `CompletableFuture.Delayer`, looked up once per JVM without initializing it (JNI's
+/// `FindClass` would: every JVM then had a delay scheduler to renew before every execution).
+static DELAYER_CLASS: OnceLock<usize> = OnceLock::new();
+
 fn try_renew(env: *mut JNIEnv, jvmti: Jvmti, abort: jthrowable) -> Result<(), String> {
-    let Some(delayer) = class(env, c"java/util/concurrent/CompletableFuture$Delayer") else {
-        return Ok(());
-    };
-    // Not made yet: nothing to renew, and asking for its field would initialize it here.
-    let initialized = jvmti
-        .class_status(delayer)
-        .is_ok_and(|s| s & crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED != 0);
-    if !initialized {
-        call!(env, DeleteLocalRef, delayer);
+    let delayer_class = crate::ffi::cached_class_without_init(
+        env,
+        &DELAYER_CLASS,
+        c"java.util.concurrent.CompletableFuture$Delayer",
+    );
+    if delayer_class.is_null() {
         return Ok(());
     }
+    // Not made yet: nothing to renew, and asking for its field would initialize it here.
+    let initialized = jvmti
+        .class_status(delayer_class)
+        .is_ok_and(|s| s & crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED != 0);
+    if !initialized {
+        return Ok(());
+    }
+    let delayer: jclass = call!(env, NewLocalRef, delayer_class);
     let stpe = class(env, c"java/util/concurrent/ScheduledThreadPoolExecutor")
         .ok_or("no ScheduledThreadPoolExecutor")?;
     let tpe =

@@ -68,6 +68,67 @@ pub fn find_class(env: *mut JNIEnv, name: &str) -> Option<jclass> {
     Some(global)
 }
 
+/// The class `binary_name` (`java.util.logging.LogManager`) of the boot loader, loaded but not
+/// initialized (`Class.forName(name, false, null)`; JNI's `FindClass` initializes what it
+/// finds); a local reference, `None` when there is no such class (the exception cleared).
+pub fn class_without_init(env: *mut JNIEnv, binary_name: &std::ffi::CStr) -> Option<jclass> {
+    let class_class = call!(env, FindClass, c"java/lang/Class".as_ptr());
+    if class_class.is_null() {
+        call!(env, ExceptionClear);
+        return None;
+    }
+    let for_name = call!(
+        env,
+        GetStaticMethodID,
+        class_class,
+        c"forName".as_ptr(),
+        c"(Ljava/lang/String;ZLjava/lang/ClassLoader;)Ljava/lang/Class;".as_ptr()
+    );
+    let name = call!(env, NewStringUTF, binary_name.as_ptr());
+    let found = if for_name.is_null() || name.is_null() {
+        std::ptr::null_mut()
+    } else {
+        let args = [
+            jni::sys::jvalue { l: name },
+            jni::sys::jvalue { z: 0 },
+            jni::sys::jvalue {
+                l: std::ptr::null_mut(),
+            },
+        ];
+        call!(
+            env,
+            CallStaticObjectMethodA,
+            class_class,
+            for_name,
+            args.as_ptr()
+        )
+    };
+    if call!(env, ExceptionCheck) != 0 {
+        call!(env, ExceptionClear);
+    }
+    delete_local(env, name);
+    delete_local(env, class_class);
+    (!found.is_null()).then_some(found as jclass)
+}
+
+/// [`class_without_init`] once per JVM, kept in `cell` as a global reference (null when there
+/// is no such class): `FindClass` and `Class.forName` both run the class loaders' Java code,
+/// too slow for every execution.
+pub fn cached_class_without_init(
+    env: *mut JNIEnv,
+    cell: &std::sync::OnceLock<usize>,
+    binary_name: &std::ffi::CStr,
+) -> jclass {
+    *cell.get_or_init(|| {
+        let Some(local) = class_without_init(env, binary_name) else {
+            return 0;
+        };
+        let global = new_global(env, local);
+        delete_local(env, local);
+        global as usize
+    }) as jclass
+}
+
 pub fn throw_new(env: *mut JNIEnv, class: jclass, message: &str) {
     let m = CString::new(message).unwrap_or_default();
     call!(env, ThrowNew, class, m.as_ptr());

@@ -15,13 +15,14 @@
 //! own `System.err`); then every logger gets back what `readConfiguration` leaves alone: its
 //! filter (none) and its use of the parent's handlers (on). Loggers themselves stay registered
 //! (a fresh one and a reset one are alike to the program). A program that never logs pays one
-//! class-status query per execution. This module decides nothing about scheduling.
+//! class-status query per execution (the class is looked up once per JVM). This module decides nothing about scheduling.
 
 use crate::common_pool;
 use crate::ffi::call;
 use crate::jvmti::Jvmti;
 use jni::sys::{jvalue, JNIEnv};
 use std::sync::atomic::AtomicBool;
+use std::sync::OnceLock;
 
 static WARNED: AtomicBool = AtomicBool::new(false);
 
@@ -36,24 +37,26 @@ pub fn renew(env: *mut JNIEnv, jvmti: Jvmti) {
     });
 }
 
+/// `LogManager`'s class, looked up once per JVM without initializing it (JNI's `FindClass`
+/// would: making the manager and reading the configuration in every JVM).
+static MANAGER_CLASS: OnceLock<usize> = OnceLock::new();
+
 fn try_renew(env: *mut JNIEnv, jvmti: Jvmti) -> Result<(), String> {
-    let manager_class = call!(env, FindClass, c"java/util/logging/LogManager".as_ptr());
+    let manager_class =
+        crate::ffi::cached_class_without_init(env, &MANAGER_CLASS, c"java.util.logging.LogManager");
     if manager_class.is_null() {
         // A JDK without java.logging: nothing to renew.
-        call!(env, ExceptionClear);
         return Ok(());
     }
     // Not made yet: nothing to renew, and asking for the manager would make it here.
     let initialized = jvmti
         .class_status(manager_class)
         .is_ok_and(|s| s & crate::jvmti_sys::JVMTI_CLASS_STATUS_INITIALIZED != 0);
-    let done = if initialized {
+    if initialized {
         read_configuration(env, manager_class)
     } else {
         Ok(())
-    };
-    call!(env, DeleteLocalRef, manager_class);
-    done
+    }
 }
 
 /// `LogManager.getLogManager().readConfiguration()`.
