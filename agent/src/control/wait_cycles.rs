@@ -36,7 +36,7 @@ impl Control {
             .collect();
         for start in 0..n {
             // Each thread waits for at most one other: follow the chain until it ends or
-            // comes back on itself.
+            // comes back on itself (at most n steps, each to a thread not on the path yet).
             let mut path = vec![start];
             let mut at = start;
             while let Some(next) = waits_for[at].map(|t| t.index()).filter(|&i| i < n) {
@@ -48,9 +48,6 @@ impl Control {
                             st.model.pending(t).map(|op| (t, op))
                         })
                         .collect();
-                }
-                if path.len() > n {
-                    break;
                 }
                 path.push(next);
                 at = next;

@@ -438,9 +438,13 @@ pub fn on_method_entry(ctx: &mut MethodCtx) -> Result<(), RewriteError> {
     Ok(())
 }
 
-/// Whether an atomic's method `name` of `descriptor` is a boolean compare-and-set.
-fn is_compare_and_set(name: &str, descriptor: &str) -> bool {
-    (name.starts_with("compareAndSet") || name.starts_with("weakCompareAndSet"))
+/// Whether method `name` of `descriptor` (an atomic's, an updater's, a VarHandle's or
+/// `Unsafe`'s) is a compare-and-set that answers whether it wrote (`compareAndExchange`
+/// answers with the value it found: no report, its write stays one).
+pub(super) fn is_compare_and_set(name: &str, descriptor: &str) -> bool {
+    (name.starts_with("compareAndSet")
+        || name.starts_with("weakCompareAndSet")
+        || name.starts_with("compareAndSwap"))
         && descriptor.ends_with(")Z")
 }
 

@@ -61,15 +61,6 @@ pub fn var_handle_mode(name: &str) -> Option<bool> {
     writes.then_some(true)
 }
 
-/// Whether a VarHandle or Unsafe method is a compare-and-set that answers whether it wrote
-/// (`compareAndExchange` answers with the value it found: no report, its write stays one).
-fn boolean_compare_and_set(name: &str, descriptor: &str) -> bool {
-    (name.starts_with("compareAndSet")
-        || name.starts_with("weakCompareAndSet")
-        || name.starts_with("compareAndSwap"))
-        && descriptor.ends_with(")Z")
-}
-
 /// Whether the Unsafe method `name(descriptor)` accesses an (object, offset) and writes
 /// (`Some(true)`) or reads (`Some(false)`); `None` for everything else (raw addresses,
 /// `copyMemory`, offsets, fences, …).
@@ -240,7 +231,7 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     v.extend(spill.load());
     ctx.edits.before[i].extend(v);
     ctx.edits.need_stack(6);
-    if boolean_compare_and_set(&name, &descriptor) {
+    if super::atomics::is_compare_and_set(&name, &descriptor) {
         let report = super::atomics::cas_report(ctx, &site)?;
         ctx.edits.after[i].extend(report);
     }
