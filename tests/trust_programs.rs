@@ -739,3 +739,21 @@ fn a_deadlock_behind_a_normal_exit_is_found() {
         &["deadlock: ", "held by", "System.exit(0)"],
     );
 }
+
+/// A JDK call that takes its argument's monitor inside its receiver's is a nested acquisition:
+/// `a.append(b)` ‖ `b.append(a)` of two `StringBuffer`s deadlocks (before: never explored, the
+/// argument's monitor was the JVM's alone; clean after 2,000 executions); the fixed variant,
+/// which copies the argument with `toString()` first, gets no report.
+#[test]
+fn buffers_appended_to_each_other_deadlock() {
+    found_with_then_fixed_clean(
+        "TranscriptCrossAppend",
+        &["deadlock: ", "StringBuffer", "held by"],
+    );
+}
+
+/// The same for `Hashtable.equals` through `Map`, from two pool tasks (before: clean).
+#[test]
+fn tables_compared_from_both_sides_deadlock() {
+    found_with_then_fixed_clean("TableCrossEquals", &["deadlock: ", "Hashtable", "held by"]);
+}

@@ -361,7 +361,8 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
     }
     // Method references to replaced JDK methods (`Thread::start`) are calls too.
     let handles = calls::redirect_method_handles(&mut class.cp, config)?;
-    let mut added = real_monitors::bridge_methods(&bridges, &mut class.cp, class.major)?;
+    let mut added =
+        real_monitors::bridge_methods(&bridges, &mut class.cp, class.major, &class_name)?;
     if identity::wants_override(&class, config)? {
         added.push(identity::override_method(&mut class.cp)?);
     }

@@ -34,26 +34,128 @@
 //! locked: … as above, with invokeinterface
 //! ```
 //!
+//! A call that, holding the receiver's monitor, takes an argument's monitor inside the JDK
+//! ([`ARGUMENT_LOCKS`]: `a.append(b)` of two `StringBuffer`s, `t.equals(u)` of two
+//! `Hashtable`s) gets two bridges: the receiver's block calls a second bridge that takes the
+//! argument's monitor too when the argument is exactly of a class whose methods the call
+//! locks (`getClass() == StringBuffer.class`), then makes the call. The model then sees the
+//! nested acquisition, and `a.append(b)` ‖ `b.append(a)` deadlocks as it can on any JVM.
+//!
 //! Left alone: calls through a superclass the JDK class does not declare the method in, calls
 //! through an interface on a subclass of the real classes (the exact-class guard lets them run
 //! unlocked), `invokespecial` (`super.put`, which a static bridge cannot make), method
 //! references, and call sites in interfaces (a bridge there would need an interface method
 //! reference).
 
-use super::handles::{local_op, params, words};
+mod bridge_code;
+
+use super::handles::params;
 use super::MethodCtx;
-use crate::bytes::{decode_mutf8, put_u2, put_u4};
+use crate::bytes::{decode_mutf8, put_u2};
 use crate::code::op;
 use crate::constant_pool::ConstantPool;
-use crate::stackmap::{Frame, FrameKind};
 use crate::RewriteError;
-use java_harness::hooks::{Hook, SiteKind, LOCK_BRIDGE_PREFIX, RC_CLASS};
+use java_harness::hooks::{SiteKind, LOCK_BRIDGE_PREFIX};
+
+/// A synchronized method of a real-monitor class that, holding its receiver's monitor, calls
+/// a synchronized method of one of its arguments when that argument is exactly of one of
+/// `classes` (JDK 17's code: `append(StringBuffer)` reads the argument's `length()` under its
+/// lock; `append(Object)` calls its `toString()`, synchronized in both classes;
+/// `Hashtable.equals` calls the other table's `size()` and `get`). A program's subclass of
+/// those classes is left out: it may override the methods unlocked.
+pub struct ArgumentLock {
+    pub class: &'static str,
+    pub name: &'static str,
+    pub descriptor: &'static str,
+    /// The parameter (from 0, the receiver not counted) whose monitor the call takes.
+    pub param: usize,
+    pub classes: &'static [&'static str],
+}
+
+const BUFFER: &[&str] = &["java/lang/StringBuffer"];
+const BUFFER_OR_TABLE: &[&str] = &["java/lang/StringBuffer", "java/util/Hashtable"];
+const TABLE: &[&str] = &["java/util/Hashtable"];
+
+/// Every JDK method whose call takes an argument's monitor inside its receiver's. Not here:
+/// `insert(int, CharSequence)`, which is not synchronized (it reads the argument's length
+/// before it takes the receiver's monitor); `Hashtable.putAll`, which iterates the argument's
+/// entry set without its lock; `StringBuffer.compareTo`, which reads the argument's fields
+/// without its lock.
+pub const ARGUMENT_LOCKS: &[ArgumentLock] = &[
+    ArgumentLock {
+        class: "java/lang/StringBuffer",
+        name: "append",
+        descriptor: "(Ljava/lang/StringBuffer;)Ljava/lang/StringBuffer;",
+        param: 0,
+        classes: BUFFER,
+    },
+    ArgumentLock {
+        class: "java/lang/StringBuffer",
+        name: "append",
+        descriptor: "(Ljava/lang/CharSequence;)Ljava/lang/StringBuffer;",
+        param: 0,
+        classes: BUFFER,
+    },
+    ArgumentLock {
+        class: "java/lang/StringBuffer",
+        name: "append",
+        descriptor: "(Ljava/lang/CharSequence;II)Ljava/lang/StringBuffer;",
+        param: 0,
+        classes: BUFFER,
+    },
+    ArgumentLock {
+        class: "java/lang/StringBuffer",
+        name: "append",
+        descriptor: "(Ljava/lang/Object;)Ljava/lang/StringBuffer;",
+        param: 0,
+        classes: BUFFER_OR_TABLE,
+    },
+    ArgumentLock {
+        class: "java/lang/StringBuffer",
+        name: "insert",
+        descriptor: "(ILjava/lang/CharSequence;II)Ljava/lang/StringBuffer;",
+        param: 1,
+        classes: BUFFER,
+    },
+    ArgumentLock {
+        class: "java/lang/StringBuffer",
+        name: "insert",
+        descriptor: "(ILjava/lang/Object;)Ljava/lang/StringBuffer;",
+        param: 1,
+        classes: BUFFER_OR_TABLE,
+    },
+    ArgumentLock {
+        class: "java/util/Hashtable",
+        name: "equals",
+        descriptor: "(Ljava/lang/Object;)Z",
+        param: 0,
+        classes: TABLE,
+    },
+];
+
+/// The argument lock of `class.name descriptor`, the method a call resolved to.
+fn argument_lock(class: &str, name: &str, descriptor: &str) -> Option<&'static ArgumentLock> {
+    ARGUMENT_LOCKS
+        .iter()
+        .find(|l| l.class == class && l.name == name && l.descriptor == descriptor)
+}
 
 /// The bridges one class gets, in the order they were first needed.
 pub struct Bridges {
     /// False where no bridge may be added (an interface, or wrapping off).
     pub allowed: bool,
     calls: Vec<BridgedCall>,
+}
+
+/// Whose monitor a bridge takes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Locked {
+    Receiver,
+    /// Parameter `param`'s, when it is exactly of one of `classes`.
+    Argument {
+        param: usize,
+        classes: &'static [&'static str],
+    },
 }
 
 /// The call a bridge makes; classes get one bridge per distinct call.
@@ -66,6 +168,9 @@ struct BridgedCall {
     /// For a call through an interface (`invokeinterface`): the real-monitor class the
     /// receiver must be exactly for the call to be locked; `None` for `invokevirtual`.
     exact_class: Option<String>,
+    locked: Locked,
+    /// The argument's bridge this receiver's bridge calls inside its block.
+    inner: Option<usize>,
 }
 
 impl Bridges {
@@ -75,21 +180,32 @@ impl Bridges {
             calls: Vec::new(),
         }
     }
-}
 
-const ACC_PRIVATE: u16 = 0x0002;
-const ACC_STATIC: u16 = 0x0008;
-const ACC_SYNTHETIC: u16 = 0x1000;
+    /// The index of the bridge for `call`, added if new.
+    fn index(&mut self, call: BridgedCall) -> usize {
+        match self.calls.iter().position(|c| *c == call) {
+            Some(n) => n,
+            None => {
+                self.calls.push(call);
+                self.calls.len() - 1
+            }
+        }
+    }
+}
 
 /// The name of the `n`-th bridge.
 fn bridge_name(n: usize) -> String {
     format!("{LOCK_BRIDGE_PREFIX}{n}")
 }
 
-/// The bridge's descriptor: the receiver, the call's parameters, the two sites.
-fn bridge_descriptor(owner: &str, descriptor: &str) -> Option<String> {
+/// The bridge's descriptor: the receiver, the call's parameters, `site_pairs` pairs of sites
+/// (enter and exit of each monitor it takes, its own and its inner bridge's).
+fn bridge_descriptor(owner: &str, descriptor: &str, site_pairs: usize) -> Option<String> {
     let (params, ret) = descriptor.strip_prefix('(')?.split_once(')')?;
-    Some(format!("(L{owner};{params}JJ){ret}"))
+    Some(format!(
+        "(L{owner};{params}{}){ret}",
+        "JJ".repeat(site_pairs)
+    ))
 }
 
 /// Handles instruction `i` if it calls a synchronized method of a real-monitor JDK class;
@@ -122,37 +238,54 @@ pub fn on_insn(ctx: &mut MethodCtx, i: usize) -> Result<bool, RewriteError> {
     let Some(declaring) = hierarchy.real_monitor_method(resolved_in, &name, &descriptor) else {
         return Ok(false);
     };
-    let (Some(bridge_desc), Some(_)) =
-        (bridge_descriptor(&owner, &descriptor), params(&descriptor))
-    else {
+    if bridge_descriptor(&owner, &descriptor, 2).is_none() || params(&descriptor).is_none() {
         return Ok(false);
-    };
+    }
+    // `ldc` of the argument's class, which its guard needs, came with 49 too.
+    let argument = argument_lock(&declaring, &name, &descriptor).filter(|_| ctx.major >= 49);
     let detail = format!("{declaring}.{name}");
-    let key = BridgedCall {
+    let receiver = BridgedCall {
         owner,
         name,
         descriptor,
         exact_class,
+        locked: Locked::Receiver,
+        inner: None,
     };
-    let n = match ctx.bridges.calls.iter().position(|c| *c == key) {
-        Some(n) => n,
-        None => {
-            ctx.bridges.calls.push(key);
-            ctx.bridges.calls.len() - 1
-        }
-    };
+    let inner = argument.map(|lock| {
+        ctx.bridges.index(BridgedCall {
+            locked: Locked::Argument {
+                param: lock.param,
+                classes: lock.classes,
+            },
+            ..receiver.clone()
+        })
+    });
+    let descriptor = bridge_descriptor(
+        &receiver.owner,
+        &receiver.descriptor,
+        1 + usize::from(inner.is_some()),
+    );
+    let n = ctx.bridges.index(BridgedCall { inner, ..receiver });
     let bci = ctx.code.insns[i].offset;
     let mut before = ctx.site(SiteKind::MonitorEnter, bci, detail.clone())?;
-    before.extend(ctx.site(SiteKind::MonitorExit, bci, detail)?);
+    before.extend(ctx.site(SiteKind::MonitorExit, bci, detail.clone())?);
+    if inner.is_some() {
+        let detail = format!("{detail} (its argument)");
+        before.extend(ctx.site(SiteKind::MonitorEnter, bci, detail.clone())?);
+        before.extend(ctx.site(SiteKind::MonitorExit, bci, detail)?);
+    }
     let this_class = ctx.cp.class_name_string(ctx.this_class)?;
-    let bridge = ctx
-        .cp
-        .add_methodref(&this_class, &bridge_name(n), &bridge_desc)?;
+    let bridge = ctx.cp.add_methodref(
+        &this_class,
+        &bridge_name(n),
+        &descriptor.unwrap_or_default(),
+    )?;
     let mut call = vec![op::INVOKESTATIC];
     put_u2(&mut call, bridge);
     ctx.edits.before[i].extend(before);
     ctx.edits.replace[i] = Some(call);
-    ctx.edits.need_stack(4);
+    ctx.edits.need_stack(if inner.is_some() { 8 } else { 4 });
     Ok(true)
 }
 
@@ -161,183 +294,17 @@ pub fn bridge_methods(
     bridges: &Bridges,
     cp: &mut ConstantPool,
     major: u16,
+    this_class: &str,
 ) -> Result<Vec<Vec<u8>>, RewriteError> {
     bridges
         .calls
         .iter()
         .enumerate()
-        .map(|(n, bridged)| bridge_method(cp, major, n, bridged))
+        .map(|(n, bridged)| {
+            let inner = bridged.inner.map(|m| (m, &bridges.calls[m]));
+            bridge_code::bridge_method(cp, major, this_class, n, bridged, inner)
+        })
         .collect()
-}
-
-fn bridge_method(
-    cp: &mut ConstantPool,
-    major: u16,
-    n: usize,
-    bridged: &BridgedCall,
-) -> Result<Vec<u8>, RewriteError> {
-    let (owner, name, descriptor) = (&bridged.owner, &bridged.name, &bridged.descriptor);
-    let bad = || RewriteError::Malformed(format!("method descriptor {descriptor}"));
-    let bridge_desc = bridge_descriptor(owner, descriptor).ok_or_else(bad)?;
-    let types = params(descriptor).ok_or_else(bad)?;
-    let ret = descriptor.rsplit(')').next().and_then(|r| r.bytes().next());
-    let ret_op = match ret {
-        Some(b'V') => op::RETURN,
-        Some(b'J') => op::IRETURN + 1,
-        Some(b'F') => op::IRETURN + 2,
-        Some(b'D') => op::IRETURN + 3,
-        Some(b'L' | b'[') => op::IRETURN + 4,
-        Some(_) => op::IRETURN,
-        None => return Err(bad()),
-    };
-    let ret_words = match ret {
-        Some(b'V') => 0,
-        Some(t) => words(t),
-        None => 0,
-    };
-    let arg_words: u16 = types.iter().map(|&t| words(t)).sum();
-    let enter_slot = 1 + arg_words;
-    let exit_slot = enter_slot + 2;
-    let (invoke_op, called) = match bridged.exact_class {
-        Some(_) => (
-            op::INVOKEINTERFACE,
-            cp.add_interface_methodref(owner, name, descriptor)?,
-        ),
-        None => (
-            op::INVOKEVIRTUAL,
-            cp.add_methodref(owner, name, descriptor)?,
-        ),
-    };
-    let enter_hook = cp.add_methodref(
-        RC_CLASS,
-        Hook::MonitorEnter.name(),
-        Hook::MonitorEnter.descriptor(),
-    )?;
-    let exit_hook = cp.add_methodref(
-        RC_CLASS,
-        Hook::MonitorExit.name(),
-        Hook::MonitorExit.descriptor(),
-    )?;
-    let invoke = |code: &mut Vec<u8>, m: u16| {
-        code.push(op::INVOKESTATIC);
-        put_u2(code, m);
-    };
-    // The original call: `aload_0; <load arguments>; invoke… owner.name descriptor`.
-    let call = |code: &mut Vec<u8>| {
-        code.push(op::ALOAD_0);
-        let mut slot = 1;
-        for &t in &types {
-            code.extend(local_op(t, slot, false));
-            slot += words(t);
-        }
-        code.push(invoke_op);
-        put_u2(code, called);
-        if invoke_op == op::INVOKEINTERFACE {
-            code.extend([(1 + arg_words) as u8, 0]);
-        }
-    };
-    // The exit: `aload_0; lload <exit>; invokestatic RC.monitorExit`.
-    let announce_exit = |code: &mut Vec<u8>| {
-        code.push(op::ALOAD_0);
-        code.extend(local_op(b'J', exit_slot, false));
-        invoke(code, exit_hook);
-    };
-    // A null receiver: the call alone, which throws the JVM's own NullPointerException (no
-    // monitor of null is announced, none is taken). Through an interface, also a receiver of
-    // any class but exactly the real-monitor one: a subclass may override the method unlocked.
-    let mut code = vec![op::ALOAD_0];
-    let mut frames_at = Vec::new();
-    let to_locked = match &bridged.exact_class {
-        None => {
-            code.extend([op::IFNONNULL, 0, 0]);
-            1
-        }
-        Some(class) => {
-            let get_class =
-                cp.add_methodref("java/lang/Object", "getClass", "()Ljava/lang/Class;")?;
-            let class = cp.add_class(class)?;
-            code.extend([op::IFNULL, 0, 0, op::ALOAD_0, op::INVOKEVIRTUAL]);
-            put_u2(&mut code, get_class);
-            code.push(op::LDC_W);
-            put_u2(&mut code, class);
-            code.extend([op::IF_ACMPEQ, 0, 0]);
-            let plain = code.len();
-            code[2..4].copy_from_slice(&((plain - 1) as u16).to_be_bytes());
-            frames_at.push(plain);
-            plain - 3
-        }
-    };
-    call(&mut code);
-    code.push(ret_op);
-    let locked = code.len();
-    frames_at.push(locked);
-    code[to_locked + 1..to_locked + 3]
-        .copy_from_slice(&((locked - to_locked) as u16).to_be_bytes());
-    code.extend([op::ALOAD_0, op::DUP]);
-    code.extend(local_op(b'J', enter_slot, false));
-    invoke(&mut code, enter_hook);
-    code.push(op::MONITORENTER);
-    let start = code.len();
-    call(&mut code);
-    code.extend([op::ALOAD_0, op::MONITOREXIT]);
-    let end = code.len();
-    announce_exit(&mut code);
-    code.push(ret_op);
-    let handler = code.len();
-    code.extend([op::ALOAD_0, op::MONITOREXIT]);
-    let handler_end = code.len();
-    announce_exit(&mut code);
-    code.push(op::ATHROW);
-
-    let mut attrs = Vec::new();
-    if major >= 50 {
-        let mut frames: Vec<Frame> = frames_at
-            .iter()
-            .map(|&offset| Frame {
-                offset: offset as u32,
-                kind: FrameKind::Same,
-            })
-            .collect();
-        frames.push(crate::frames::static_handler_frame(
-            cp,
-            &bridge_desc,
-            handler as u32,
-            "java/lang/Throwable",
-        )?);
-        let table = crate::stackmap::encode(&frames);
-        put_u2(&mut attrs, cp.add_utf8("StackMapTable")?);
-        put_u4(&mut attrs, table.len() as u32);
-        attrs.extend(table);
-    }
-    // Stack: receiver, copy, long site at the enter; receiver and arguments at the call; the
-    // result, the receiver and a long site at the exit; the same with a throwable at the throw;
-    // the receiver's class and the real-monitor class at the guard.
-    let max_stack = (1 + arg_words).max(ret_words + 3).max(4).max(2);
-    let max_locals = exit_slot + 2;
-    let mut attr = Vec::with_capacity(code.len() + 64);
-    put_u2(&mut attr, max_stack);
-    put_u2(&mut attr, max_locals);
-    put_u4(&mut attr, code.len() as u32);
-    attr.extend_from_slice(&code);
-    put_u2(&mut attr, 2);
-    for (from, to) in [(start, end), (handler, handler_end)] {
-        put_u2(&mut attr, from as u16);
-        put_u2(&mut attr, to as u16);
-        put_u2(&mut attr, handler as u16);
-        put_u2(&mut attr, 0);
-    }
-    put_u2(&mut attr, u16::from(!attrs.is_empty()));
-    attr.extend(attrs);
-
-    let mut method = Vec::with_capacity(attr.len() + 16);
-    put_u2(&mut method, ACC_PRIVATE | ACC_STATIC | ACC_SYNTHETIC);
-    put_u2(&mut method, cp.add_utf8(&bridge_name(n))?);
-    put_u2(&mut method, cp.add_utf8(&bridge_desc)?);
-    put_u2(&mut method, 1);
-    put_u2(&mut method, cp.add_utf8("Code")?);
-    put_u4(&mut method, attr.len() as u32);
-    method.extend(attr);
-    Ok(method)
 }
 
 #[cfg(test)]
@@ -384,12 +351,13 @@ mod tests {
     fn calls_into_real_monitors_are_bridged_once_per_method_called() {
         let (enters, bridges) = wrapped(MONITORS, &config());
         let count = |d: &str| enters.iter().filter(|e| *e == d).count();
-        // Eight appends (seven widths and a char array) and one on a null receiver.
-        assert_eq!(count("java/lang/StringBuffer.append"), 9);
+        // Eight appends (seven widths and a char array), one on a null receiver, seven with a
+        // buffer, a table, a string or null as the argument.
+        assert_eq!(count("java/lang/StringBuffer.append"), 16);
         assert_eq!(count("java/lang/StringBuffer.reverse"), 2);
         assert_eq!(count("java/lang/StringBuffer.setLength"), 1);
-        // Two on the buffer, one through `CharSequence`.
-        assert_eq!(count("java/lang/StringBuffer.length"), 3);
+        // Three on the buffer, one through `CharSequence`.
+        assert_eq!(count("java/lang/StringBuffer.length"), 4);
         assert_eq!(count("java/lang/StringBuffer.charAt"), 3);
         // Three on the table and four through `Map` (on the table twice, on the subclass, on
         // Properties: bridged, with the class checked when they run); `registry.put` calls the
@@ -397,6 +365,7 @@ mod tests {
         assert_eq!(count("java/util/Hashtable.put"), 7);
         // On the table, on the program's subclass, which inherits them, and through `Map`.
         assert_eq!(count("java/util/Hashtable.containsKey"), 3);
+        assert_eq!(count("java/util/Hashtable.equals"), 2);
         assert_eq!(count("java/util/Hashtable.get"), 6);
         assert_eq!(count("java/util/Hashtable.size"), 5);
         // Properties: setProperty and its own put are synchronized; its get (which overrides
@@ -446,8 +415,9 @@ mod tests {
                 .count()
         };
         let descriptors = bridge_descriptors(MONITORS, &config());
-        // Map: put, containsKey, get, size; CharSequence: length, charAt.
-        assert_eq!(through(&descriptors, "java/util/Map"), 4, "{descriptors:?}");
+        // Map: put, containsKey, get, size, equals and its argument's; CharSequence: length,
+        // charAt.
+        assert_eq!(through(&descriptors, "java/util/Map"), 6, "{descriptors:?}");
         assert_eq!(through(&descriptors, "java/lang/CharSequence"), 2);
         // Before 49 no `ldc` of a class: the guard cannot be written, interface calls stay.
         let mut old = MONITORS.to_vec();
@@ -455,6 +425,37 @@ mod tests {
         let descriptors = bridge_descriptors(&old, &config());
         assert_eq!(through(&descriptors, "java/util/Map"), 0, "{descriptors:?}");
         assert!(through(&descriptors, "java/util/Hashtable") > 0);
+    }
+
+    #[test]
+    fn calls_that_lock_an_argument_get_its_bridge_inside_the_receivers() {
+        let (enters, _) = wrapped(MONITORS, &config());
+        let argument = |d: &str| {
+            let d = format!("{d} (its argument)");
+            enters.iter().filter(|e| **e == d).count()
+        };
+        // Seven appends of a buffer, a char sequence, a table, a string or null (the guard
+        // decides when they run), two inserts, two comparisons of tables (one through `Map`).
+        assert_eq!(argument("java/lang/StringBuffer.append"), 7, "{enters:?}");
+        assert_eq!(argument("java/lang/StringBuffer.insert"), 2);
+        assert_eq!(argument("java/util/Hashtable.equals"), 2);
+        // A receiver's bridge that calls an argument's passes it the argument's two sites.
+        let descriptors = bridge_descriptors(MONITORS, &config());
+        let outer =
+            |d: &String| d.ends_with("JJJJ)Z") || d.ends_with("JJJJ)Ljava/lang/StringBuffer;");
+        assert_eq!(
+            descriptors.iter().filter(|d| outer(d)).count(),
+            8,
+            "{descriptors:?}"
+        );
+        // Before 49 the argument's guard cannot be written: the receiver alone is locked.
+        let mut old = MONITORS.to_vec();
+        old[6..8].copy_from_slice(&48u16.to_be_bytes());
+        let (enters, _) = wrapped(&old, &config());
+        assert!(
+            enters.iter().all(|e| !e.ends_with("(its argument)")),
+            "{enters:?}"
+        );
     }
 
     #[test]

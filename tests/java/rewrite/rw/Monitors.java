@@ -8,7 +8,8 @@ import java.util.Properties;
  * Calls of synchronized methods of StringBuffer, Hashtable and Properties, which keep the JVM's
  * real monitors: arguments and results of every width, a call that throws inside, a null
  * receiver, an override in a program subclass, calls through an interface (on the table, on the
- * subclass, on Properties and on null: only the first is locked, the others run as written).
+ * subclass, on Properties and on null: only the first is locked, the others run as written),
+ * and calls that lock an argument too.
  */
 public class Monitors {
     /** A program subclass: its put overrides Hashtable's, its get is Hashtable's. */
@@ -80,5 +81,25 @@ public class Monitors {
         Map<Object, Object> propsMap = props;
         propsMap.put("p", "q");
         System.out.println(propsMap.get("p"));
+        crossCalls(sb, table);
+    }
+
+    /**
+     * Calls that take an argument's monitor inside the receiver's: buffers and a table as
+     * arguments (locked), the buffer as its own argument, a null argument and a string (not).
+     */
+    static void crossCalls(StringBuffer sb, Hashtable<String, Integer> table) {
+        StringBuffer other = new StringBuffer("other");
+        sb.append(other).append((CharSequence) other).append((CharSequence) other, 0, 2);
+        sb.append((Object) table).insert(0, (Object) other).insert(1, (CharSequence) other, 0, 1);
+        sb.append(sb);
+        Object nothing = args(0) > 99 ? sb : null;
+        sb.append(nothing).append((Object) "plain");
+        Map<String, Integer> copy = new Hashtable<>(table);
+        System.out.println(table.equals(copy) + " " + copy.equals(table) + " " + sb.length());
+    }
+
+    static int args(int n) {
+        return n;
     }
 }
