@@ -757,3 +757,13 @@ fn buffers_appended_to_each_other_deadlock() {
 fn tables_compared_from_both_sides_deadlock() {
     found_with_then_fixed_clean("TableCrossEquals", &["deadlock: ", "Hashtable", "held by"]);
 }
+
+/// The JDK's pipes wait in synchronized methods (`wait(1000)` in a loop): desugared into the
+/// model's monitors and waits, the reader no longer waits where rankcheck cannot see it (before:
+/// every execution of both variants exit 3, "waiting in Object.wait"). Two threads writing
+/// into one pipe break it when the last writer dies ("Write end dead", as on any JVM); the
+/// fixed variant, with one writer thread, gets no report.
+#[test]
+fn a_pipe_with_two_writers_breaks() {
+    found_with_then_fixed_clean("PipeTwoWriters", &["IOException", "Write end dead"]);
+}

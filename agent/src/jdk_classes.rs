@@ -112,10 +112,24 @@ pub fn is_timer_target(name: &str) -> bool {
 /// the rewriter: `rewriter::hierarchy::REAL_MONITOR_CLASSES`).
 pub const SYNCHRONIZED_METHOD_CLASSES: &[&str] = &["java/util/Vector", "java/util/Stack"];
 
-/// Whether `name` is one of [`SYNCHRONIZED_METHOD_CLASSES`] or nested in one.
+/// Whether `name` is one of [`SYNCHRONIZED_METHOD_CLASSES`] or [`PIPE_CLASSES`], or nested in
+/// one: classes whose synchronized methods are desugared when they are first defined.
 pub fn is_synchronized_method_target(name: &str) -> bool {
-    is_in(SYNCHRONIZED_METHOD_CLASSES, name)
+    is_in(SYNCHRONIZED_METHOD_CLASSES, name) || is_in(PIPE_CLASSES, name)
 }
+
+/// The JDK's pipes: a reader waits in a synchronized method (`wait(1000)` in a loop) until a
+/// writer's synchronized `receive` has put something in the buffer and called `notifyAll`.
+/// With real monitors and waits a thread waiting there was out of the model's sight (exit 3,
+/// "waiting in Object.wait where rankcheck cannot see it"); desugared like
+/// [`SYNCHRONIZED_METHOD_CLASSES`], their waits and notifications are the model's, and their
+/// `isAlive` checks of the other side (`Write end dead`) the model's threads. Not collections.
+pub const PIPE_CLASSES: &[&str] = &[
+    "java/io/PipedInputStream",
+    "java/io/PipedOutputStream",
+    "java/io/PipedReader",
+    "java/io/PipedWriter",
+];
 
 /// Whether `name` is one of the wrappers of `Collections.synchronizedList` and its kin, which
 /// lock their mutex in synchronized blocks (rewritable at any time).
@@ -129,7 +143,7 @@ pub fn is_synchronized_wrapper_target(name: &str) -> bool {
 pub fn is_collection_class(name: &str) -> bool {
     is_in(COLLECTION_CLASSES, name)
         || is_synchronized_wrapper_target(name)
-        || is_synchronized_method_target(name)
+        || is_in(SYNCHRONIZED_METHOD_CLASSES, name)
 }
 
 /// Whether `name` (a class's whole internal name) works on a collection or format the program
@@ -157,7 +171,7 @@ pub fn is_modelled_jdk_class(name: &str) -> bool {
 
 /// Whether JDK class `name` is rewritten so that its synchronization (thread starts,
 /// monitors, waits, `java.util.concurrent`) is the model's: `java.util.concurrent`, the Timer,
-/// `Vector`/`Stack` and the `Collections.synchronized*` wrappers.
+/// `Vector`/`Stack`, the pipes and the `Collections.synchronized*` wrappers.
 pub fn is_synchronization_target(name: &str) -> bool {
     is_juc_target(name)
         || is_timer_target(name)
@@ -214,6 +228,8 @@ mod tests {
     fn synchronized_targets() {
         assert!(is_synchronized_method_target("java/util/Vector"));
         assert!(is_synchronized_method_target("java/util/Vector$Itr"));
+        assert!(is_synchronized_method_target("java/io/PipedReader"));
+        assert!(!is_collection_class("java/io/PipedReader"));
         assert!(is_synchronized_method_target("java/util/Stack"));
         assert!(!is_synchronized_method_target("java/util/Hashtable"));
         assert!(is_synchronized_wrapper_target(

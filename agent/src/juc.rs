@@ -30,6 +30,10 @@ enum Frame {
     Through,
     /// The application: the point counts.
     App,
+    /// JDK code that only programs use (the pipes, `jdk_classes::PIPE_CLASSES`): the point
+    /// counts, whatever JDK stream decorates the pipe (`DataInputStream`, `BufferedReader`),
+    /// but the frame is not where the program called (`program_caller` looks further).
+    ProgramsOnly,
     /// Other JDK code, or a JDK static initializer: the point does not count.
     Internal,
 }
@@ -282,7 +286,7 @@ fn decide(jvmti: Jvmti, methods: &[jmethodID]) -> Option<(bool, usize)> {
         .enumerate()
         .find_map(|(i, &m)| match frame(jvmti, m) {
             Frame::Through => None,
-            Frame::App => Some((false, i)),
+            Frame::App | Frame::ProgramsOnly => Some((false, i)),
             Frame::Internal => Some((true, i)),
         })
 }
@@ -308,6 +312,9 @@ fn frame(jvmti: Jvmti, method: jmethodID) -> Frame {
 /// The kind of a frame of method `name` of class `class` (internal name; a hidden class's name
 /// has a `.` suffix).
 fn classify(class: &str, name: &str) -> Frame {
+    if crate::jdk_classes::is_in(crate::jdk_classes::PIPE_CLASSES, class) && name != "<clinit>" {
+        return Frame::ProgramsOnly;
+    }
     if crate::jdk_classes::is_modelled_jdk_class(class.split('.').next().unwrap_or(class)) {
         return if name == "<clinit>" {
             Frame::Internal
@@ -444,6 +451,10 @@ mod tests {
             Frame::Internal
         );
         assert_eq!(classify("executorrace/Main", "main"), Frame::App);
+        assert_eq!(
+            classify("java/io/PipedInputStream", "read"),
+            Frame::ProgramsOnly
+        );
         assert_eq!(
             classify("java/util/stream/ForEachOps$ForEachTask", "compute"),
             Frame::Through
