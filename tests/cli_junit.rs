@@ -105,21 +105,37 @@ fn junit_finds_the_racy_test_replays_it_and_passes_the_correct_one() {
     );
 }
 
-/// `rankcheck junit --select CLASS` (200 executions per test, seed 1): exit 0 with `clean`
-/// tests, all of them.
-fn class_is_clean(scratch_name: &str, class: &str, clean: u64) {
+/// `rankcheck junit --select CLASS --json` (200 executions per test, seed 1, no minimization).
+fn junit_class(scratch_name: &str, class: &str) -> (Ran, Value) {
     let dir = scratch(scratch_name);
     let cp = jupiter_classpath(&dir);
     let ran = rankcheck(
         &dir,
         &[
-            "junit", "--cp", &cp, "--select", class, "--budget", "200", "--seed", "1", "-j", "1",
+            "junit",
+            "--cp",
+            &cp,
+            "--select",
+            class,
+            "--budget",
+            "200",
+            "--seed",
+            "1",
+            "-j",
+            "1",
+            "--no-minimize",
             "--json",
         ],
         LIMIT,
     );
-    assert_eq!(ran.code, 0, "{}", ran.both());
     let json = json_of(&ran);
+    (ran, json)
+}
+
+/// [`junit_class`]: exit 0 with `clean` tests, all of them.
+fn class_is_clean(scratch_name: &str, class: &str, clean: u64) {
+    let (ran, json) = junit_class(scratch_name, class);
+    assert_eq!(ran.code, 0, "{}", ran.both());
     assert_eq!(json["clean"], clean, "{json}");
 }
 
@@ -128,6 +144,22 @@ fn class_is_clean(scratch_name: &str, class: &str, clean: u64) {
 #[test]
 fn tests_with_jupiter_timeouts_are_clean() {
     class_is_clean("junit-timeouts", "shop.DeliveryTimeoutTest", 2);
+}
+
+/// Test bodies JUnit runs on a thread of its own (`assertTimeoutPreemptively`, `@Timeout` with
+/// `SEPARATE_THREAD`) run under control: the two racy ones are found, the correct one is clean
+/// (before: the `assertTimeoutPreemptively` tests were inconclusive, their thread uncontrolled).
+#[test]
+fn tests_run_on_junits_timeout_thread_are_controlled() {
+    let (ran, json) = junit_class("junit-timeout-thread", "shop.CourierTimeoutTest");
+    assert_eq!(ran.code, 1, "{}", ran.both());
+    assert_eq!(json["found"], 2, "{json}");
+    assert_eq!(json["clean"], 1, "{json}");
+    let correct = row(
+        &json,
+        "shop.CourierTimeoutTest#atomicStopsAddedWithinTheDeadlineAreCounted",
+    );
+    assert_eq!(correct["verdict"], "clean", "{json}");
 }
 
 /// A test launcher does not wait for a pool's idle workers: tests that never shut their pool

@@ -312,7 +312,10 @@ fn frame(jvmti: Jvmti, method: jmethodID) -> Frame {
 /// The kind of a frame of method `name` of class `class` (internal name; a hidden class's name
 /// has a `.` suffix).
 fn classify(class: &str, name: &str) -> Frame {
-    if crate::jdk_classes::is_in(crate::jdk_classes::PIPE_CLASSES, class) && name != "<clinit>" {
+    if (crate::jdk_classes::is_in(crate::jdk_classes::PIPE_CLASSES, class)
+        || crate::jdk_classes::is_in(TEST_BODY_RUNNERS, class))
+        && name != "<clinit>"
+    {
         return Frame::ProgramsOnly;
     }
     if crate::jdk_classes::is_modelled_jdk_class(class.split('.').next().unwrap_or(class)) {
@@ -397,6 +400,16 @@ fn is_forwarding_print(class: &str, name: &str) -> bool {
     crate::jdk_classes::is_in(&["java/io/PrintStream", "java/io/PrintWriter"], class)
         && matches!(name, "print" | "println")
 }
+
+/// Test-framework classes that run a test's own code on a thread of their own:
+/// `assertTimeoutPreemptively` and `@Timeout(threadMode = SEPARATE_THREAD)` submit it to a
+/// single-thread executor they make for the call. That executor, its thread and the wait for
+/// its result are the program's (the test's code runs there), not the framework's bookkeeping:
+/// before, the thread ran uncontrolled and the test was inconclusive.
+const TEST_BODY_RUNNERS: &[&str] = &[
+    "org/junit/jupiter/api/AssertTimeoutPreemptively",
+    "org/junit/jupiter/engine/extension/SeparateThreadTimeoutInvocation",
+];
 
 /// Whether `class` belongs to a test framework that runs the program's tests (JUnit 5's platform
 /// and engines, JUnit 4, their assertion libraries). Like the JDK's own code, what such a
