@@ -207,6 +207,12 @@ fn junit4_tests_run_through_the_vintage_engine() {
     assert_eq!(locked["executions"], 200, "{json}");
     let replayed = rankcheck(&dir, &["replay", racy["report"].as_str().unwrap()], LIMIT);
     assert_eq!(replayed.code, 1, "{}", replayed.both());
+    // Bodies JUnit 4 runs on a thread of its own (`@Test(timeout = …)`, the `Timeout` rule) run
+    // under control (before: inconclusive, the "Time-limited test" thread uncontrolled).
+    let timed = row(&json, "bank.TellerTimeoutTest#shiftDepositsAddUp");
+    assert_eq!(timed["verdict"], "found", "{json}");
+    let timed_locked = row(&json, "bank.TellerTimeoutTest#lockedShiftDepositsAddUp");
+    assert_eq!(timed_locked["verdict"], "clean", "{json}");
 }
 
 /// Runs the JUnit console launcher on the shop tests; `agent` is the agent's option string, or

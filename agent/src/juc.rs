@@ -313,7 +313,7 @@ fn frame(jvmti: Jvmti, method: jmethodID) -> Frame {
 /// has a `.` suffix).
 fn classify(class: &str, name: &str) -> Frame {
     if (crate::jdk_classes::is_in(crate::jdk_classes::PIPE_CLASSES, class)
-        || crate::jdk_classes::is_in(TEST_BODY_RUNNERS, class))
+        || is_test_body_runner(class))
         && name != "<clinit>"
     {
         return Frame::ProgramsOnly;
@@ -403,13 +403,20 @@ fn is_forwarding_print(class: &str, name: &str) -> bool {
 
 /// Test-framework classes that run a test's own code on a thread of their own:
 /// `assertTimeoutPreemptively` and `@Timeout(threadMode = SEPARATE_THREAD)` submit it to a
-/// single-thread executor they make for the call. That executor, its thread and the wait for
-/// its result are the program's (the test's code runs there), not the framework's bookkeeping:
-/// before, the thread ran uncontrolled and the test was inconclusive.
+/// single-thread executor they make for the call; JUnit 4's `@Test(timeout = …)` and `Timeout`
+/// rule start a thread for it (`FailOnTimeout`, rewritten at load time for that start). That
+/// thread and the wait for its result are the program's (the test's code runs there), not the
+/// framework's bookkeeping: before, the thread ran uncontrolled and the test was inconclusive.
 const TEST_BODY_RUNNERS: &[&str] = &[
     "org/junit/jupiter/api/AssertTimeoutPreemptively",
     "org/junit/jupiter/engine/extension/SeparateThreadTimeoutInvocation",
+    "org/junit/internal/runners/statements/FailOnTimeout",
 ];
+
+/// Whether `class` is one of [`TEST_BODY_RUNNERS`] or nested in one.
+pub fn is_test_body_runner(class: &str) -> bool {
+    crate::jdk_classes::is_in(TEST_BODY_RUNNERS, class)
+}
 
 /// Whether `class` belongs to a test framework that runs the program's tests (JUnit 5's platform
 /// and engines, JUnit 4, their assertion libraries). Like the JDK's own code, what such a

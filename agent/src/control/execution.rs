@@ -411,8 +411,11 @@ impl Control {
         notes.extend(super::task_failures::notes(&ex));
         if !ex.uncontrolled.is_empty() {
             let what = uncontrolled_threads(&ex.uncontrolled);
-            if end.bug {
-                // The failure happened; its replay decides whether it is a finding.
+            // A thrown failure happened in the JVM; its replay decides whether it is a finding.
+            // A deadlock or livelock is the model's state, which a thread it does not see may
+            // have changed in the JVM (a latch counted down there): no verdict.
+            let seen_by_the_model_only = matches!(end.kind, "deadlock" | "livelock");
+            if end.bug && !seen_by_the_model_only {
                 notes.push(format!("{what}; the failure may depend on how they ran"));
             } else {
                 kind = "uncontrolled".into();
@@ -543,11 +546,9 @@ fn uncontrolled_threads(names: &[String]) -> String {
     format!(
         "{} thread(s) of the program ran uncontrolled ({}): they were started without \
          passing through rankcheck (by reflection, JNI, JDK code it does not rewrite, such as \
-         java.util.Timer, or from a thread it does not control, such as the one JUnit's \
-         assertTimeoutPreemptively runs a test's body in), so rankcheck neither scheduled them \
-         nor saw their accesses; start them with Thread.start() or an ExecutorService in the \
-         program's own code, from its own threads (assertTimeout instead of \
-         assertTimeoutPreemptively)",
+         or from a thread it does not control), so rankcheck neither scheduled them nor saw \
+         their accesses; start them with Thread.start() or an ExecutorService in the program's \
+         own code, from its own threads",
         names.len(),
         shown.join(", ")
     )

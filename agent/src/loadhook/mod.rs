@@ -406,6 +406,12 @@ impl LoadHook {
             }
             return out;
         }
+        // A test framework's class that starts the thread a test's body runs on gets the JDK's
+        // rewriting (its thread start, monitors and waits become the model's) and no more,
+        // whether or not application classes are rewritten here.
+        if crate::juc::is_test_body_runner(name) && self.jdk_ready.load(Ordering::Relaxed) {
+            return self.instrument(name, bytes, &self.jdk);
+        }
         let config = self.app.as_ref()?;
         // A test framework's classes load once per JVM and run its bookkeeping, not the program:
         // hooks there would make an execution depend on what the JVM did before (juc.rs).
