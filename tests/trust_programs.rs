@@ -767,3 +767,12 @@ fn tables_compared_from_both_sides_deadlock() {
 fn a_pipe_with_two_writers_breaks() {
     found_with_then_fixed_clean("PipeTwoWriters", &["IOException", "Write end dead"]);
 }
+
+/// A thread whose timed waits time out one after another (a probe polling with `parkNanos`, a
+/// fixed-rate scheduler's worker) moves virtual time on; it no longer counts as spinning for
+/// the timeouts, so main's five-second `await` does not run out before the third poll (before:
+/// "BUG in execution 0", AssertionError on a correct program).
+#[test]
+fn a_thread_that_keeps_timing_out_does_not_let_a_longer_timeout_fire_first() {
+    fixed_gets_no_report("HeartbeatTicksBeforeDeadline");
+}

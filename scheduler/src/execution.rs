@@ -851,7 +851,7 @@ impl<S: Strategy> Execution<S> {
             let others_go_on = self
                 .candidates
                 .iter()
-                .any(|c| c.via != Via::Timeout && !fairness.spinning(c.thread));
+                .any(|c| c.via != Via::Timeout && !fairness.spinning_on_reads(c.thread));
             if let Some(first) = expired {
                 self.candidates.retain(|c| {
                     c.via == Via::Timeout && threads[c.thread.index()].deadline == first

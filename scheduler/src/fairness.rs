@@ -19,7 +19,9 @@
 //! Time is virtual, so a timed wait may time out whenever the strategy likes; a thread that keeps
 //! timing out ([`TIMEOUT_LIMIT`] times with no other thread running in between: a
 //! `while (!pool.awaitTermination(…))` loop) spins too, even though the lock it takes around each
-//! wait writes, and gives way in the same way until another thread has run.
+//! wait writes, and gives way in the same way until another thread has run. It does not count
+//! as spinning where only timeouts are weighed (`Timeouts::Idle`: [`Fairness::spinning_on_reads`]):
+//! its timeouts move virtual time on, and its next step may need none.
 //!
 //! A thread that reads more than [`SPIN_LOCATIONS`] distinct locations between its own writes is
 //! scanning (summing an array, walking a list), not spinning. Writes are progress even when they
@@ -127,12 +129,23 @@ impl Fairness {
 
     /// Whether `t` spins (and gives way to threads that do not).
     pub fn spinning(&self, t: ThreadId) -> bool {
+        self.spinning_on_reads(t)
+            || self
+                .threads
+                .get(t.index())
+                .is_some_and(|s| s.timeouts >= TIMEOUT_LIMIT && s.timeout_epoch == self.switches)
+    }
+
+    /// Whether `t` spins by re-reading, yielding or asking for its state, not by timing out:
+    /// a thread that keeps timing out moves virtual time on, and its next operation may need
+    /// no time at all (a poller's `countDown` after its third `parkNanos`), so it does not let
+    /// another thread's later timeout fire first (`Timeouts::Idle`).
+    pub fn spinning_on_reads(&self, t: ThreadId) -> bool {
         self.threads.get(t.index()).is_some_and(|s| {
             let written = self
                 .pending
                 .is_some_and(|(w, loc, _)| w == t || s.reads.contains(&loc));
-            (s.spinning() && !written)
-                || (s.timeouts >= TIMEOUT_LIMIT && s.timeout_epoch == self.switches)
+            s.spinning() && !written
         })
     }
 

@@ -775,6 +775,27 @@ fn of_two_timed_waiters_the_shorter_timeout_fires_first_unless_any_is_asked() {
     assert!(any.iter().any(|o| o.is_bug()), "any timeouts: {any:?}");
 }
 
+/// As [`short_delay_long_patience`], but the worker polls: five timed parks of 10 ms before it
+/// sets the flag. Its parks time out one after another with nobody else running, which made it
+/// count as spinning, and then main's 2 s timeout fired before the worker's write (a
+/// `CountDownLatch.await(5, SECONDS)` failed behind three `parkNanos(10 ms)` polls).
+fn polling_delay_long_patience() -> Program {
+    let mut program = short_delay_long_patience();
+    program.name = "polling-delay-long-patience";
+    let poll = program.bodies[1][0];
+    program.bodies[1].splice(0..0, [poll; 4]);
+    program
+}
+
+#[test]
+fn a_thread_that_polls_with_timed_parks_does_not_let_a_longer_timeout_fire_first() {
+    let idle = every_outcome(&polling_delay_long_patience(), Config::default());
+    assert!(
+        idle.iter().all(|o| *o == Outcome::Pass),
+        "idle timeouts: {idle:?}"
+    );
+}
+
 /// Main waits for a minute with a timeout nobody ends early (`lock.wait(timeout)`), then stops
 /// a ticker that loops `while (!stop) { ticks++; sleep(); }`: the ticker writes, so it never
 /// spins, and only its sleeps move time on to main's deadline. Before sleeps moved virtual
@@ -983,6 +1004,7 @@ fn offers_fingerprint() -> u64 {
     programs.push((checked_timed_await(), Config::default()));
     programs.push((short_delay_long_patience(), Config::default()));
     programs.push((sleeper_outlasts_timed_waiter(), Config::default()));
+    programs.push((polling_delay_long_patience(), Config::default()));
     let mut offers = Offers {
         dfs: Dfs::new(),
         hash: fnv::FnvHasher::default(),
@@ -997,7 +1019,7 @@ fn offers_fingerprint() -> u64 {
 }
 
 /// `(schedule::VERSION, offers_fingerprint())` as they were last changed together.
-const OFFERS: (u32, u64) = (11, 0x07d6_69d3_e544_781c);
+const OFFERS: (u32, u64) = (12, 0x48d0_8479_36d3_c40d);
 
 #[test]
 fn the_schedule_version_changes_with_what_the_model_offers() {
