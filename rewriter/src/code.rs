@@ -69,6 +69,7 @@ pub mod op {
     pub const INVOKESPECIAL: u8 = 0xb7;
     pub const INVOKESTATIC: u8 = 0xb8;
     pub const INVOKEINTERFACE: u8 = 0xb9;
+    pub const INVOKEDYNAMIC: u8 = 0xba;
     pub const NEW: u8 = 0xbb;
     pub const NEWARRAY: u8 = 0xbc;
     pub const ANEWARRAY: u8 = 0xbd;

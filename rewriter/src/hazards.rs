@@ -11,10 +11,45 @@
 
 use crate::bytes::decode_mutf8;
 use crate::classfile::ACC_VOLATILE;
-use crate::code::{op, CodeAttr};
+use crate::code::{op, CodeAttr, Kind};
 use crate::constant_pool::ConstantPool;
 use crate::RewriteError;
 use std::collections::HashMap;
+
+/// Every warning of this module for one method: the patterns below, in their order.
+pub fn method_warnings(
+    class_name: &str,
+    method_name: &str,
+    fields: &[(u16, &[u8])],
+    code: &CodeAttr,
+    cp: &ConstantPool,
+    line_at: impl Fn(u32) -> Option<u32>,
+) -> Result<Vec<String>, RewriteError> {
+    let mut warnings = double_checked_locking(class_name, method_name, fields, code, cp, &line_at)?;
+    warnings.extend(spin_on_plain_flag(
+        class_name,
+        method_name,
+        fields,
+        code,
+        cp,
+        &line_at,
+    )?);
+    warnings.extend(unsynchronized_buffer_copy(
+        class_name,
+        method_name,
+        code,
+        cp,
+        &line_at,
+    )?);
+    Ok(warnings)
+}
+
+/// The class declares field `name` and not `volatile`.
+fn declared_plain(fields: &[(u16, &[u8])], name: &[u8]) -> bool {
+    fields
+        .iter()
+        .any(|&(access, n)| n == name && access & ACC_VOLATILE == 0)
+}
 
 /// How far a field has got through "read, lock, read again, write".
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -28,7 +63,7 @@ enum Stage {
 /// `volatile`: a read tested at once (against null, or as a flag), then a lock (`monitorenter`
 /// or a `lock()` call), a tested read again, then a write. Only reference and `boolean` fields of the class itself count (a flag or a lazily made
 /// object; the class's own fields are the ones whose declaration is at hand).
-pub fn double_checked_locking(
+fn double_checked_locking(
     class_name: &str,
     method_name: &str,
     fields: &[(u16, &[u8])],
@@ -36,11 +71,7 @@ pub fn double_checked_locking(
     cp: &ConstantPool,
     line_at: impl Fn(u32) -> Option<u32>,
 ) -> Result<Vec<String>, RewriteError> {
-    let plain = |name: &[u8]| {
-        fields
-            .iter()
-            .any(|&(access, n)| n == name && access & ACC_VOLATILE == 0)
-    };
+    let plain = |name: &[u8]| declared_plain(fields, name);
     let mut stages: HashMap<Vec<u8>, Stage> = HashMap::new();
     let mut warnings = Vec::new();
     // Locks held, in code order; the exception paths' extra releases are clamped at zero.
@@ -122,7 +153,7 @@ fn tested(code: &CodeAttr, i: usize) -> bool {
 /// the argument's length under the argument's lock, then copies its characters without it, so
 /// a thread that shortens the argument in between tears the copy. rankcheck runs each call of
 /// a `StringBuffer` method as one step (its monitors are the JVM's), so it cannot show that.
-pub fn unsynchronized_buffer_copy(
+fn unsynchronized_buffer_copy(
     class_name: &str,
     method_name: &str,
     code: &CodeAttr,
@@ -145,6 +176,88 @@ pub fn unsynchronized_buffer_copy(
                  copies its characters without its lock: a thread that changes the argument in \
                  between tears the copy, and rankcheck, which runs the call as one step, cannot \
                  show that; append(other.toString()) copies under the argument's lock"
+            ));
+        }
+    }
+    Ok(warnings)
+}
+
+/// One warning per `boolean` field of this class, not `volatile`, that a loop of the method spins
+/// on: the loop (a backward branch and the code back to its target) reads the field and tests
+/// it at once, and calls nothing, takes no lock and does not write the field. The JIT may then
+/// read the field once and never see another thread's write (the Java memory model allows it),
+/// so the loop can spin for ever where every interleaving rankcheck runs ends it. A call in the
+/// loop (`Thread.onSpinWait()`, `sleep`) keeps the JIT from hoisting the read.
+fn spin_on_plain_flag(
+    class_name: &str,
+    method_name: &str,
+    fields: &[(u16, &[u8])],
+    code: &CodeAttr,
+    cp: &ConstantPool,
+    line_at: impl Fn(u32) -> Option<u32>,
+) -> Result<Vec<String>, RewriteError> {
+    let plain_flag = |name: &[u8], descriptor: &[u8], owner: &[u8]| {
+        descriptor == b"Z" && decode_mutf8(owner) == class_name && declared_plain(fields, name)
+    };
+    let mut warned: Vec<Vec<u8>> = Vec::new();
+    let mut warnings = Vec::new();
+    for (end, insn) in code.insns.iter().enumerate() {
+        let (Kind::Branch(target) | Kind::BranchWide(target)) = insn.kind else {
+            continue;
+        };
+        if target > insn.offset {
+            continue;
+        }
+        let start = code.index(target)?;
+        let body = &code.insns[start..=end];
+        let opaque = body.iter().any(|b| {
+            matches!(
+                b.op,
+                op::INVOKEVIRTUAL
+                    | op::INVOKESPECIAL
+                    | op::INVOKESTATIC
+                    | op::INVOKEINTERFACE
+                    | op::INVOKEDYNAMIC
+                    | op::MONITORENTER
+                    | op::MONITOREXIT
+            )
+        });
+        if opaque {
+            continue;
+        }
+        for i in start..=end {
+            let read = code.insns[i].op;
+            if !matches!(read, op::GETSTATIC | op::GETFIELD)
+                || !code
+                    .insns
+                    .get(i + 1)
+                    .is_some_and(|n| matches!(n.op, op::IFEQ | op::IFNE))
+            {
+                continue;
+            }
+            let m = cp.member(code.cp_operand(i))?;
+            if !plain_flag(m.name, m.descriptor, m.owner) || warned.iter().any(|w| w == m.name) {
+                continue;
+            }
+            let written = (start..=end).any(|k| {
+                matches!(code.insns[k].op, op::PUTSTATIC | op::PUTFIELD)
+                    && cp
+                        .member(code.cp_operand(k))
+                        .is_ok_and(|w| w.name == m.name && w.owner == m.owner)
+            });
+            if written {
+                continue;
+            }
+            warned.push(m.name.to_vec());
+            let simple = simple_name(class_name);
+            let field = decode_mutf8(m.name);
+            let place = place(class_name, method_name, line_at(code.insns[i].offset));
+            warnings.push(format!(
+                "{place}: a loop that calls nothing spins on {simple}.{field}, which is not \
+                 volatile: the JIT may read it once and never see another thread's write (the \
+                 Java memory model allows it), so the loop may spin for ever. rankcheck runs \
+                 sequentially consistent interleavings and cannot show that; declare the field \
+                 volatile"
             ));
         }
     }
@@ -193,7 +306,8 @@ mod tests {
             [
                 "Lazy.shared (line 22)",
                 "Lazy.load (line 50)",
-                "Lazy.copies (line 85)"
+                "Lazy.copies (line 85)",
+                "Lazy.spinUntilStopped (line 97)"
             ],
             "{:#?}",
             out.warnings
@@ -201,5 +315,6 @@ mod tests {
         assert!(out.warnings[0].contains("on Lazy.shared, which is not volatile"));
         assert!(out.warnings[1].contains("on Lazy.loaded, which is not volatile"));
         assert!(out.warnings[2].contains("StringBuffer.append(StringBuffer) reads the argument"));
+        assert!(out.warnings[3].contains("spins on Lazy.stopped, which is not volatile"));
     }
 }

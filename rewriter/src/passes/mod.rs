@@ -307,17 +307,10 @@ pub fn instrument_class(bytes: &[u8], config: &Config) -> Result<Instrumented, R
         } else {
             None
         };
-        warnings.extend(crate::hazards::double_checked_locking(
+        warnings.extend(crate::hazards::method_warnings(
             &class_name,
             &method_name,
             &class.fields,
-            &code,
-            &class.cp,
-            |bci| line_at(&lines, bci),
-        )?);
-        warnings.extend(crate::hazards::unsynchronized_buffer_copy(
-            &class_name,
-            &method_name,
             &code,
             &class.cp,
             |bci| line_at(&lines, bci),

@@ -87,6 +87,34 @@ public class Lazy {
         return torn + "" + whole;
     }
 
+    private static boolean stopped;
+    private static volatile boolean stoppedVolatile;
+    private int size;
+
+    // Unsafe: a loop that calls nothing re-reads a plain flag; the JIT may read it once.
+    static long spinUntilStopped() {
+        long spins = 0;
+        while (!stopped) {
+            spins++;
+        }
+        return spins;
+    }
+
+    // Safe: the same on a volatile flag, a plain flag with a call in the loop, a plain int.
+    long spinsThatSeeTheWrite() {
+        long spins = 0;
+        while (!stoppedVolatile) {
+            spins++;
+        }
+        while (!stopped) {
+            Thread.onSpinWait();
+        }
+        for (int i = 0; i < size; i++) {
+            spins += i;
+        }
+        return spins;
+    }
+
     // Safe: read outside, but not tested before the lock.
     Settings swap() {
         Settings before = own;
