@@ -280,7 +280,7 @@ mod tests {
             trace: None,
             stdout: "out".into(),
             stderr: String::new(),
-            schedule: Some("rankcheck-schedule 12\nt0\n".into()),
+            schedule: Some("rankcheck-schedule 13\nt0\n".into()),
             notes: vec![],
             coverage: "12 executions".into(),
             exhausted: false,

@@ -747,6 +747,50 @@ impl<S: Strategy> Execution<S> {
             .and_then(|&i| self.monitors[i as usize].owner)
     }
 
+    /// The threads that wait for each other's monitors in a cycle closed by `t`, which has
+    /// just announced a `MonitorEnter` it cannot perform, with their pending operations; `None`
+    /// without such a cycle. Entering a monitor (or re-entering it after a notify) cannot be
+    /// interrupted and cannot time out, so such threads are deadlocked whatever the others do:
+    /// waiting for every other thread to block too would let a watchdog or a poller that never
+    /// stops hide the deadlock (the JVM's own `findDeadlockedThreads` reports it at once too).
+    /// Only `t` can close a new cycle: every other edge was there before its announcement.
+    fn monitor_cycle(&self, t: ThreadId) -> Option<Vec<(ThreadId, Op)>> {
+        let s = self.threads.get(t.index())?;
+        if !matches!(s.pending, Some(Op::MonitorEnter { .. })) {
+            return None;
+        }
+        // The thread whose release `u` waits for, through a monitor, if `u` can move only then.
+        let waits_for = |u: ThreadId| -> Option<ThreadId> {
+            let us = &self.threads[u.index()];
+            let obj = match (us.pending, us.waiting) {
+                (Some(Op::MonitorEnter { obj, .. }), _) => obj,
+                (_, Some(w)) if w.notified => w.obj,
+                _ => return None,
+            };
+            self.monitor_owner(obj).filter(|&o| o != u)
+        };
+        // Each thread waits for at most one other, so the chain either returns to t within
+        // as many hops as there are threads, or it never does; walk it once without
+        // allocating (this runs at every contended entry), and again to collect a cycle.
+        let mut at = t;
+        for _ in 0..=self.threads.len() {
+            at = waits_for(at)?;
+            if at == t {
+                let mut blocked = Vec::new();
+                loop {
+                    if let Some(op) = self.threads[at.index()].pending {
+                        blocked.push((at, op));
+                    }
+                    at = waits_for(at)?;
+                    if at == t {
+                        return Some(blocked);
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// Whether `t` (with pending `op`) is enabled, and why.
     fn enabled_via(&self, t: ThreadId, s: &ThreadState, op: &Op) -> Option<Via> {
         let spurious =
@@ -955,6 +999,9 @@ impl<S: Strategy> Execution<S> {
                 .filter(|(_, s)| !s.finished)
                 .filter_map(|(i, s)| s.pending.map(|op| (ThreadId(i as u32), op)))
                 .collect();
+            return self.end(Ending::Deadlock, Decision::Deadlock { blocked });
+        }
+        if let Some(blocked) = running.and_then(|r| self.monitor_cycle(r)) {
             return self.end(Ending::Deadlock, Decision::Deadlock { blocked });
         }
         if self.steps >= self.config.max_steps {

@@ -775,6 +775,88 @@ fn of_two_timed_waiters_the_shorter_timeout_fires_first_unless_any_is_asked() {
     assert!(any.iter().any(|o| o.is_bug()), "any timeouts: {any:?}");
 }
 
+/// Two threads take two locks in opposite orders while a watchdog polls (`sleep`, then a read
+/// of a `done` flag main sets after joining them) — forever, or `polls` times (none at all is
+/// the plain lock-order deadlock with main still runnable). When the two
+/// deadlock, the watchdog goes on polling: before monitor cycles were a deadlock at once, the
+/// execution ran until the watchdog looked like a livelock (or to the step bound), and a
+/// JaConTeBe-style monitor thread that never stops hid the deadlock.
+fn deadlock_beside_a_watchdog(polls: Option<u32>) -> Program {
+    const DONE: u32 = 0;
+    let watchdog = match polls {
+        None => vec![
+            Ins::Sleep,
+            Read { var: DONE, reg: 0 },
+            Ins::JumpIf {
+                reg: 0,
+                cmp: Cmp::Eq,
+                val: Val::Const(0),
+                to: 0,
+            },
+        ],
+        Some(n) => (0..n)
+            .flat_map(|_| [Ins::Sleep, Read { var: DONE, reg: 0 }])
+            .collect(),
+    };
+    Program {
+        name: if polls.is_none() {
+            "deadlock-beside-a-watchdog"
+        } else {
+            "deadlock-beside-a-short-watchdog"
+        },
+        vars: vec![0],
+        bodies: vec![
+            vec![
+                Ins::Start(1),
+                Ins::Start(2),
+                Ins::Start(3),
+                Ins::Join(1),
+                Ins::Join(2),
+                Write {
+                    var: DONE,
+                    val: Val::Const(1),
+                },
+            ],
+            vec![Ins::Lock(0), Ins::Lock(1), Ins::Unlock(1), Ins::Unlock(0)],
+            vec![Ins::Lock(1), Ins::Lock(0), Ins::Unlock(0), Ins::Unlock(1)],
+            watchdog,
+        ],
+    }
+}
+
+#[test]
+fn threads_entering_each_others_monitors_are_a_deadlock_while_others_still_run() {
+    let config = Config {
+        livelock_window: 2_000,
+        max_steps: 20_000,
+        ..Config::default()
+    };
+    let mut exec = Execution::new(config, RandomWalk::new(5));
+    let program = deadlock_beside_a_watchdog(None);
+    let mut deadlocks = 0;
+    for _ in 0..300 {
+        let outcome = run_execution(&mut exec, &program).unwrap();
+        match &outcome {
+            Outcome::Pass => {}
+            Outcome::Deadlock { blocked } => {
+                let threads: Vec<u32> = blocked.iter().map(|(t, _)| t.0).collect();
+                assert!(
+                    threads == [1, 2] || threads == [2, 1],
+                    "the cycle is the two lockers: {blocked:?}"
+                );
+                assert!(blocked
+                    .iter()
+                    .all(|(_, op)| matches!(op, Op::MonitorEnter { .. })));
+                deadlocks += 1;
+            }
+            other => panic!("neither a pass nor the deadlock: {other:?}"),
+        }
+        exec.finish(outcome.is_bug()).unwrap();
+        exec.restart().unwrap();
+    }
+    assert!(deadlocks > 0, "the lock-order deadlock never happened");
+}
+
 /// As [`short_delay_long_patience`], but the worker polls: five timed parks of 10 ms before it
 /// sets the flag. Its parks time out one after another with nobody else running, which made it
 /// count as spinning, and then main's 2 s timeout fired before the worker's write (a
@@ -1005,6 +1087,7 @@ fn offers_fingerprint() -> u64 {
     programs.push((short_delay_long_patience(), Config::default()));
     programs.push((sleeper_outlasts_timed_waiter(), Config::default()));
     programs.push((polling_delay_long_patience(), Config::default()));
+    programs.push((deadlock_beside_a_watchdog(Some(0)), Config::default()));
     let mut offers = Offers {
         dfs: Dfs::new(),
         hash: fnv::FnvHasher::default(),
@@ -1019,7 +1102,7 @@ fn offers_fingerprint() -> u64 {
 }
 
 /// `(schedule::VERSION, offers_fingerprint())` as they were last changed together.
-const OFFERS: (u32, u64) = (12, 0x48d0_8479_36d3_c40d);
+const OFFERS: (u32, u64) = (13, 0x8c06_82f1_37b0_355f);
 
 #[test]
 fn the_schedule_version_changes_with_what_the_model_offers() {
