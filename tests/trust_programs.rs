@@ -786,3 +786,11 @@ fn a_thread_that_keeps_timing_out_does_not_let_a_longer_timeout_fire_first() {
 fn a_deadlock_beside_a_never_ending_watchdog_is_found() {
     deadlock_found_and_fix_clean("WatchdogBesideDeadlock", "Main$Registry");
 }
+
+/// A program in a package named like the JDK's (`jdk.inventory`) is instrumented and its
+/// accesses are the program's: the race is found and replayed (before: its class
+/// was taken for the JDK's and left as it was, its threads ran uncontrolled, exit 3).
+#[test]
+fn a_program_in_a_package_named_like_the_jdks_is_controlled() {
+    found_with_then_fixed_clean("JdkNamedPackageRace", &["stock went negative"]);
+}

@@ -16,9 +16,9 @@
 //! `rewriter::passes::handles` for the locations chosen and why).
 
 use crate::jvmti::Jvmti;
+use crate::platform::is_jdk_class;
 use java_harness::hooks::{site_class_key, site_id};
 use jni::sys::jmethodID;
-use rewriter::passes::is_jdk_class;
 use rustc_hash::FxHashMap as IdMap;
 use std::cell::RefCell;
 use std::sync::{Mutex, OnceLock, RwLock};

@@ -9,7 +9,7 @@
 //! Code map, in layers (imports point down only; `tests/layers.rs` checks it, ARCHITECTURE.md
 //! has the table): the floor — [`jvmti_sys`] (generated), [`ffi`] (the one call macro, JNI
 //! helpers), [`hash`], [`jvmti`]; services — [`options`], [`report`], [`explain`], [`cpu`],
-//! [`sites`], [`naming`], [`jdk_classes`], [`juc`], [`loadhook`], [`confinement`],
+//! [`sites`], [`naming`], [`platform`], [`jdk_classes`], [`juc`], [`loadhook`], [`confinement`],
 //! [`pinned_jdk`], [`common_pool`], [`delay_scheduler`], [`logging_state`], [`strategy_choice`]; the controller — [`control`] (hand-off,
 //! quiet stretches, threads, executions, watchdog, pinned values, verdicts); the entry —
 //! [`natives`] (thin shims of `RC` and the harness), [`plain`], and this file (`Agent_OnLoad`,
@@ -40,6 +40,7 @@ pub mod natives;
 pub mod options;
 pub mod pinned_jdk;
 pub mod plain;
+pub mod platform;
 pub mod report;
 pub mod sites;
 pub mod strategy_choice;

@@ -19,6 +19,7 @@ const LAYERS: &[(&str, &[&str])] = &[
             "cpu",
             "sites",
             "naming",
+            "platform",
             "jdk_classes",
             "juc",
             "loadhook",

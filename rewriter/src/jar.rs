@@ -4,7 +4,6 @@
 //! only on the input and the options: written entries carry a fixed timestamp.
 
 use crate::classfile::class_and_super;
-use crate::passes::is_jdk_class;
 use crate::{instrument_class, Config, Hierarchy};
 use java_harness::hooks::{SiteRecord, SITE_TABLE_RESOURCE};
 use std::collections::HashSet;
@@ -78,7 +77,10 @@ fn normalize_prefix(p: &str) -> String {
 
 impl JarOptions {
     fn selects(&self, class: &str) -> bool {
-        !is_jdk_class(class)
+        // A class in a jar or directory is the program's or a library's, even in a package
+        // named like the JDK's (`jdk.sbhalt`, a `javax.inject` jar): the JDK's own classes
+        // never load from the class path. Only `java.*` cannot be defined there at all.
+        !class.starts_with("java/")
             && (self.include.is_empty()
                 || self
                     .include

@@ -545,8 +545,8 @@ fn uncontrolled_threads(names: &[String]) -> String {
     }
     format!(
         "{} thread(s) of the program ran uncontrolled ({}): they were started without \
-         passing through rankcheck (by reflection, JNI, JDK code it does not rewrite, such as \
-         or from a thread it does not control), so rankcheck neither scheduled them nor saw \
+         passing through rankcheck (by reflection, by JNI, by JDK code it does not rewrite, or \
+         from a thread it does not control), so rankcheck neither scheduled them nor saw \
          their accesses; start them with Thread.start() or an ExecutorService in the program's \
          own code, from its own threads",
         names.len(),

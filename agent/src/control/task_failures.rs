@@ -37,9 +37,12 @@ impl TaskFailure {
 /// of a bridge the rewriter added to the program's class (`p.Main.rankcheck$lock$0(Main.java)`:
 /// it has no line; the program's line is the frame below).
 fn is_library_frame(frame: &str) -> bool {
-    ["java.", "javax.", "jdk.", "sun.", "com.sun.", "rankcheck."]
-        .iter()
-        .any(|p| frame.starts_with(p))
+    // `pkg.Class.method(File.java:12)`, perhaps after a module (`java.base/`).
+    let call = frame.split('(').next().unwrap_or(frame);
+    let call = call.rsplit('/').next().unwrap_or(call);
+    let class = call.rsplit_once('.').map_or(call, |(class, _method)| class);
+    frame.starts_with("rankcheck.")
+        || crate::platform::is_jdk_class(&class.replace('.', "/"))
         || frame.contains(".rankcheck$")
 }
 

@@ -32,9 +32,10 @@ use crate::jdk_classes::{
 };
 use crate::jvmti::{check, Jvmti};
 use crate::jvmti_sys::*;
+use crate::platform::is_jdk_class;
 use java_harness::hooks::SiteRecord;
 use jni::sys::{jclass, jint, jobject, jvalue, JNIEnv};
-use rewriter::passes::{is_jdk_class, is_rankcheck_runtime};
+use rewriter::passes::is_rankcheck_runtime;
 use std::collections::HashMap;
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_char, c_uchar};
@@ -239,6 +240,12 @@ unsafe extern "C" fn on_vm_init(_jvmti: *mut jvmtiEnv, env: *mut JNIEnv, _thread
 
 fn vm_init(env: *mut JNIEnv) {
     let Some(h) = HOOK.get() else { return };
+    // Before the hook is enabled: which classes are the JDK's decides how each is rewritten.
+    if let Err(why) = crate::platform::learn(env) {
+        eprintln!(
+            "rankcheck agent: warning: the JDK's packages are unknown ({why}): application classes in packages named jdk.*, sun.*, javax.* or com.sun.* are not instrumented"
+        );
+    }
     if h.options.juc {
         match base_reads_rc(h.jvmti, env) {
             Ok(()) => h.jdk_ready.store(true, Ordering::SeqCst),

@@ -262,7 +262,9 @@ pub fn is_rankcheck_runtime(name: &str) -> bool {
         .any(|p| name.starts_with(p))
 }
 
-/// True for classes the offline rewriter never touches: the JDK's own packages.
+/// True for names in the JDK's package prefixes (`java/`, `javax/`, `jdk/`, `sun/`,
+/// `com/sun/`). Not every such class is the JDK's: the agent narrows it to the packages of the
+/// JVM's boot layer (`agent::platform`), and the class path's own classes are instrumented.
 pub fn is_jdk_class(name: &str) -> bool {
     ["java/", "javax/", "jdk/", "sun/", "com/sun/"]
         .iter()
