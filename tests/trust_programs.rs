@@ -731,7 +731,10 @@ fn a_timed_join_on_a_sleeping_loop_times_out() {
 
 /// Threads deadlocked when the program ends without failing are a deadlock: main sleeps, sees
 /// the transfers still running, prints and calls `System.exit(0)` (before: no failure, exit 0,
-/// the deadlock unseen); the fixed variant, which locks in one order, gets no report.
+/// the deadlock unseen); the fixed variant, which locks in one order, gets no report. The locks
+/// are `ReentrantLock`s: parked threads are no cycle the scheduler sees as it forms (monitors
+/// are, `a_deadlock_beside_a_never_ending_watchdog_is_found`), so this checks the end-of-program
+/// verdict.
 #[test]
 fn a_deadlock_behind_a_normal_exit_is_found() {
     found_with_then_fixed_clean(

@@ -1,10 +1,13 @@
 package behindexit;
 
+import java.util.concurrent.locks.ReentrantLock;
+
 /** Transfers between two accounts; main checks after a while that they finished. */
 public class Main {
     static final class Account {
         final int id;
         long balance;
+        final ReentrantLock lock = new ReentrantLock();
 
         Account(int id, long balance) {
             this.id = id;
@@ -13,11 +16,17 @@ public class Main {
     }
 
     static void transfer(Account from, Account to, long amount) {
-        synchronized (from) {
-            synchronized (to) {
+        from.lock.lock();
+        try {
+            to.lock.lock();
+            try {
                 from.balance -= amount;
                 to.balance += amount;
+            } finally {
+                to.lock.unlock();
             }
+        } finally {
+            from.lock.unlock();
         }
     }
 

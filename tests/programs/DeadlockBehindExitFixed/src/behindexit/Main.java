@@ -1,10 +1,13 @@
 package behindexit;
 
+import java.util.concurrent.locks.ReentrantLock;
+
 /** Transfers between two accounts; main checks after a while that they finished. */
 public class Main {
     static final class Account {
         final int id;
         long balance;
+        final ReentrantLock lock = new ReentrantLock();
 
         Account(int id, long balance) {
             this.id = id;
@@ -16,11 +19,17 @@ public class Main {
         // One order for every transfer: the lower id first.
         Account first = from.id < to.id ? from : to;
         Account second = first == from ? to : from;
-        synchronized (first) {
-            synchronized (second) {
+        first.lock.lock();
+        try {
+            second.lock.lock();
+            try {
                 from.balance -= amount;
                 to.balance += amount;
+            } finally {
+                second.lock.unlock();
             }
+        } finally {
+            first.lock.unlock();
         }
     }
 
