@@ -106,7 +106,7 @@ fn found_after_the_first_execution_and_replayed_with(
 }
 
 /// A fixed variant gets no report in 2,000 executions of the default strategy (seed 1).
-fn fixed_gets_no_report(name: &str) {
+fn fixed_gets_no_report(name: &str) -> serde_json::Value {
     let dir = scratch(&format!("trust-{name}"));
     let manifest = program_dir("tests/programs", name);
     let (ran, json) = test_manifest(
@@ -123,6 +123,7 @@ fn fixed_gets_no_report(name: &str) {
     );
     assert_eq!(json["bug"], false, "{name}: {json}");
     let _ = std::fs::remove_dir_all(&dir);
+    json
 }
 
 /// One test for a buggy determinism program and one for its fixed variant.
@@ -796,4 +797,76 @@ fn a_deadlock_beside_a_never_ending_watchdog_is_found() {
 #[test]
 fn a_program_in_a_package_named_like_the_jdks_is_controlled() {
     found_with_then_fixed_clean("JdkNamedPackageRace", &["stock went negative"]);
+}
+
+/// A daemon reporter that counts the threads `getAllStackTraces` shows blocked, prints a fresh
+/// copy of the counts and sleeps, for ever, beside the pool it reports on: it writes at every
+/// round, so it never spins, but it gives way after ten sleeps with nobody else running, and
+/// the program ends under every strategy (before: a priority strategy kept it running while the
+/// workers main waits for never did, 5 executions at the 20 s wall-clock bound, exit 3). Its
+/// 10 s `awaitTermination` is too long for the note on timeouts held back.
+#[test]
+fn a_reporter_that_writes_and_sleeps_for_ever_lets_the_program_end() {
+    let json = fixed_gets_no_report("ProgressReporterBesideWorkers");
+    assert_eq!(json["timeouts_withheld"], serde_json::Value::Null, "{json}");
+}
+
+/// A lost update between main and a `Timer` task due 10 ms later: with `--timeouts idle` the
+/// task's delay runs out only once main waits, so the search is clean, and says that it held a
+/// short timeout back while main went on and that `--timeouts any` explores it (before: "no
+/// bug found" and nothing else); with `--timeouts any` the bug is found.
+#[test]
+fn a_clean_search_that_held_back_a_short_timeout_says_so() {
+    let dir = scratch("trust-timer-delay");
+    let classes = cli_support::javac(
+        &dir,
+        &[(
+            "ticks/Main.java",
+            r#"package ticks;
+
+import java.util.Timer;
+import java.util.TimerTask;
+import java.util.concurrent.CountDownLatch;
+
+public class Main {
+    static int ticks;
+
+    public static void main(String[] args) throws InterruptedException {
+        Timer timer = new Timer();
+        CountDownLatch ran = new CountDownLatch(1);
+        timer.schedule(new TimerTask() {
+            @Override
+            public void run() {
+                ticks++;
+                ran.countDown();
+            }
+        }, 10);
+        ticks++;
+        ran.await();
+        timer.cancel();
+        if (ticks != 2) {
+            throw new AssertionError("lost a tick: " + ticks);
+        }
+    }
+}
+"#,
+        )],
+    );
+    let common = ["--budget", "300", "--seed", "1", "-j", "1", "--no-minimize"];
+    let (idle, json) = cli_support::test_classes(&dir, &classes, "ticks.Main", &common);
+    assert_eq!(idle.code, 0, "{}\n{}", troubles(&json), idle.both());
+    let note = json["timeouts_withheld"].as_str().unwrap_or_default();
+    assert!(note.contains("--timeouts any"), "{json}");
+    assert!(
+        idle.stderr.contains("rankcheck: note: in "),
+        "{}",
+        idle.both()
+    );
+    let mut any = common.to_vec();
+    any.extend(["--timeouts", "any"]);
+    let (found, json) = cli_support::test_classes(&dir, &classes, "ticks.Main", &any);
+    assert_eq!(found.code, 1, "{}\n{}", troubles(&json), found.both());
+    let message = json["bugs"][0]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("lost a tick"), "{message}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -173,6 +173,9 @@ pub struct ExecutionResult {
     /// Collections a thread used alone, with no scheduling point, while a thread that touched
     /// them later was running (confinement.rs's blind spot).
     pub alone_then_shared: u32,
+    /// Steps at which a timed wait could have timed out but other threads went on
+    /// (`timeouts=idle`).
+    pub timeouts_withheld: u64,
 }
 
 impl ExecutionResult {
@@ -208,6 +211,7 @@ impl ExecutionResult {
             "order_kept": self.shortfall.order_kept,
             "steps_trace": self.steps_trace.as_ref().map(StepsTrace::to_json),
             "alone_then_shared": self.alone_then_shared,
+            "timeouts_withheld": self.timeouts_withheld,
         })
     }
 
@@ -280,7 +284,7 @@ mod tests {
             trace: None,
             stdout: "out".into(),
             stderr: String::new(),
-            schedule: Some("rankcheck-schedule 13\nt0\n".into()),
+            schedule: Some("rankcheck-schedule 14\nt0\n".into()),
             notes: vec![],
             coverage: "12 executions".into(),
             exhausted: false,
@@ -289,6 +293,7 @@ mod tests {
             shortfall: Shortfall::default(),
             steps_trace: None,
             alone_then_shared: 0,
+            timeouts_withheld: 0,
         };
         let line = r.to_json().to_string();
         assert!(!line.contains('\n'), "one line per execution");
@@ -311,6 +316,7 @@ mod tests {
             "schedule",
             "notes",
             "alone_then_shared",
+            "timeouts_withheld",
             "left_prefix",
             "undecided",
             "order_kept",

@@ -282,6 +282,11 @@ enum Phase {
     Reported,
 }
 
+/// How soon a timeout held back while other threads go on must be due for
+/// [`Execution::timeouts_withheld`] to count it: 100 ms, a pause a loaded machine or a garbage
+/// collection can make (a 10 s `awaitTermination` running out early needs a stall no run has).
+pub const SHORT_TIMEOUT_NS: u64 = 100_000_000;
+
 /// One execution of the program under the model, driven by the agent (or the simulator).
 ///
 /// The strategy `S` lives across executions: [`finish`](Execution::finish) ends one execution,
@@ -296,6 +301,10 @@ pub struct Execution<S: Strategy> {
     running: Option<ThreadId>,
     steps: u64,
     spurious_used: u32,
+    /// Steps at which a timed waiter's timeout was not offered because other threads could go
+    /// on (`Timeouts::Idle`), and whether the candidates last collected withheld one.
+    timeouts_withheld: u64,
+    withholding: bool,
     threads: Vec<ThreadState>,
     monitors: Vec<Monitor>,
     monitor_of: IdMap<ObjId, u32>,
@@ -343,6 +352,8 @@ impl<S: Strategy> Execution<S> {
             running: None,
             steps: 0,
             spurious_used: 0,
+            timeouts_withheld: 0,
+            withholding: false,
             threads: Vec::new(),
             monitors: Vec::new(),
             monitor_of: IdMap::default(),
@@ -365,6 +376,7 @@ impl<S: Strategy> Execution<S> {
         self.running = None;
         self.steps = 0;
         self.spurious_used = 0;
+        self.timeouts_withheld = 0;
         self.now_ns = 0;
         self.threads.clear();
         self.threads.push(ThreadState {
@@ -551,6 +563,15 @@ impl<S: Strategy> Execution<S> {
     /// Steps performed so far in this execution.
     pub fn steps(&self) -> u64 {
         self.steps
+    }
+
+    /// Steps of this execution at which a timed wait due within [`SHORT_TIMEOUT_NS`] could have
+    /// timed out but was not offered, because other threads could go on (`Timeouts::Idle`: a timeout fires when nothing else
+    /// can run, as on a machine where running takes no time). A search that found nothing says
+    /// so: schedules where a delay ran out early were not explored (`Timeouts::Any` explores
+    /// them).
+    pub fn timeouts_withheld(&self) -> u64 {
+        self.timeouts_withheld
     }
 
     /// This execution's index.
@@ -859,6 +880,7 @@ impl<S: Strategy> Execution<S> {
     /// Fills `candidates` with every enabled thread; returns whether any thread is unfinished.
     fn collect_candidates(&mut self) -> bool {
         self.candidates.clear();
+        self.withholding = false;
         let mut unfinished = false;
         for (i, s) in self.threads.iter().enumerate() {
             if s.finished {
@@ -901,6 +923,13 @@ impl<S: Strategy> Execution<S> {
                     c.via == Via::Timeout && threads[c.thread.index()].deadline == first
                 });
             } else if others_go_on {
+                // Only a timeout due soon is worth a note: one a pause of the machine (a
+                // collection, a loaded core) could let fire before the others' next steps.
+                self.withholding = self.candidates.iter().any(|c| {
+                    c.via == Via::Timeout
+                        && threads[c.thread.index()].deadline.saturating_sub(now)
+                            <= SHORT_TIMEOUT_NS
+                });
                 self.candidates.retain(|c| c.via != Via::Timeout);
             } else {
                 // As on a machine where running takes no time: of the timed waiters, the one
@@ -988,6 +1017,9 @@ impl<S: Strategy> Execution<S> {
     /// Picks the next thread and performs its pending operation.
     fn decide(&mut self, running: Option<ThreadId>) -> Result<Decision, ExecError> {
         let unfinished = self.collect_candidates();
+        if self.withholding {
+            self.timeouts_withheld += 1;
+        }
         if self.candidates.is_empty() {
             if !unfinished {
                 return self.end(Ending::Finished, Decision::Finished);
@@ -1014,7 +1046,7 @@ impl<S: Strategy> Execution<S> {
             Verdict::All => {}
             Verdict::WithoutSpinners => {
                 let fairness = &self.fairness;
-                self.candidates.retain(|c| !fairness.spinning(c.thread));
+                self.candidates.retain(|c| !fairness.gives_way(c.thread));
             }
             Verdict::Livelock(spinning) => {
                 return self.end(Ending::Livelock, Decision::Livelock { spinning })

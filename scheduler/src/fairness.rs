@@ -23,6 +23,13 @@
 //! as spinning where only timeouts are weighed (`Timeouts::Idle`: [`Fairness::spinning_on_reads`]):
 //! its timeouts move virtual time on, and its next step may need none.
 //!
+//! A thread that sleeps or yields [`PAUSE_LIMIT`] times with no other thread running in between
+//! gives way too, until another thread has run, however much it writes between its pauses: a
+//! monitor thread that dumps every thread's state and sleeps, for ever, would otherwise keep a
+//! priority strategy on itself while the threads the program waits for never run (on a machine
+//! they run while it sleeps). Pausing is no evidence of a livelock: a thread that pauses alone
+//! goes on.
+//!
 //! A thread that reads more than [`SPIN_LOCATIONS`] distinct locations between its own writes is
 //! scanning (summing an array, walking a list), not spinning. Writes are progress even when they
 //! write the value already there: without values the model cannot tell, so a livelock whose
@@ -43,6 +50,10 @@ pub const SPIN_LIMIT: u32 = 100;
 /// Timeouts in a row, with no other thread running in between, after which a thread gives way.
 pub const TIMEOUT_LIMIT: u32 = 3;
 
+/// Sleeps and yields in a row, with no other thread running in between, after which a thread
+/// gives way.
+pub const PAUSE_LIMIT: u32 = 10;
+
 /// Distinct locations a spinning thread may read between its own writes.
 pub const SPIN_LOCATIONS: usize = 8;
 
@@ -61,6 +72,9 @@ struct Spin {
     /// Timeouts in a row during the run of this thread that began at switch `timeout_epoch`.
     timeouts: u32,
     timeout_epoch: u64,
+    /// Sleeps and yields during the run of this thread that began at switch `pause_epoch`.
+    pauses: u32,
+    pause_epoch: u64,
 }
 
 impl Spin {
@@ -84,12 +98,23 @@ impl Spin {
     }
 }
 
+/// Counts one more event of the run that began at switch `switches`: `count` goes on when
+/// `epoch` is that run, else starts again at 1.
+fn count_in_run(count: &mut u32, epoch: &mut u64, switches: u64) {
+    if *epoch == switches {
+        *count = count.saturating_add(1);
+    } else {
+        *count = 1;
+        *epoch = switches;
+    }
+}
+
 /// What the model should do with the enabled threads at one scheduling point.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// Offer every enabled thread.
     All,
-    /// Offer only the threads that do not spin.
+    /// Offer only the threads that neither spin nor give way after pausing.
     WithoutSpinners,
     /// Every enabled thread has spun for the whole window: each with the sites it spins at.
     Livelock(Vec<(ThreadId, Vec<SiteId>)>),
@@ -134,6 +159,18 @@ impl Fairness {
                 .threads
                 .get(t.index())
                 .is_some_and(|s| s.timeouts >= TIMEOUT_LIMIT && s.timeout_epoch == self.switches)
+    }
+
+    /// Whether `t` gives way to threads that do not: it spins, or it paused [`PAUSE_LIMIT`]
+    /// times since another thread last ran.
+    pub fn gives_way(&self, t: ThreadId) -> bool {
+        self.spinning(t) || self.paused(t)
+    }
+
+    fn paused(&self, t: ThreadId) -> bool {
+        self.threads
+            .get(t.index())
+            .is_some_and(|s| s.pauses >= PAUSE_LIMIT && s.pause_epoch == self.switches)
     }
 
     /// Whether `t` spins by re-reading, yielding or asking for its state, not by timing out:
@@ -193,15 +230,14 @@ impl Fairness {
             self.last = Some(t);
             self.switches += 1;
         }
+        let switches = self.switches;
         if timed_out {
-            let switches = self.switches;
             let me = self.slot(t);
-            if me.timeout_epoch == switches {
-                me.timeouts = me.timeouts.saturating_add(1);
-            } else {
-                me.timeouts = 1;
-                me.timeout_epoch = switches;
-            }
+            count_in_run(&mut me.timeouts, &mut me.timeout_epoch, switches);
+        }
+        if op.is_yield_like() {
+            let me = self.slot(t);
+            count_in_run(&mut me.pauses, &mut me.pause_epoch, switches);
         }
         match *op {
             Op::Access {
@@ -241,14 +277,19 @@ impl Fairness {
     /// livelock window.
     pub fn verdict(&mut self, enabled: &[Candidate], step: u64, window: u64) -> Verdict {
         self.flush();
-        let spinners = enabled.iter().filter(|c| self.spinning(c.thread)).count();
-        if spinners == 0 {
+        let giving_way = enabled.iter().filter(|c| self.gives_way(c.thread)).count();
+        if giving_way == 0 {
             self.all_spinning_since = None;
             return Verdict::All;
         }
-        if spinners < enabled.len() {
+        if giving_way < enabled.len() {
             self.all_spinning_since = None;
             return Verdict::WithoutSpinners;
+        }
+        if enabled.iter().any(|c| !self.spinning(c.thread)) {
+            // Every enabled thread gives way, some only after pausing: no livelock evidence.
+            self.all_spinning_since = None;
+            return Verdict::All;
         }
         let since = *self.all_spinning_since.get_or_insert(step);
         if step.saturating_sub(since) < window {

@@ -91,6 +91,12 @@ fn merge_search(args: &Args, files: &[ShardFile]) -> anyhow::Result<Outcome> {
     {
         eprintln!("rankcheck: warning: {w}");
     }
+    if let Some(n) = merged["timeouts_withheld"]
+        .as_str()
+        .filter(|_| bugs.is_empty())
+    {
+        eprintln!("rankcheck: note: {n}");
+    }
     if args.json {
         crate::error::set_json_report(merged.clone());
     }

@@ -436,6 +436,13 @@ fn print(
     {
         eprintln!("rankcheck: warning: {w}");
     }
+    let timeouts_withheld = crate::driver::session::timeouts_withheld_note(&f.counted);
+    if let Some(n) = timeouts_withheld
+        .as_ref()
+        .filter(|_| result.bugs.is_empty())
+    {
+        eprintln!("rankcheck: note: {n}");
+    }
     if args.search.json {
         let report = result.bugs.first().map(|b| b.dir.display().to_string());
         let value = json!({
@@ -462,6 +469,7 @@ fn print(
             "time_limited": f.time_limited,
             "nondeterminism": result.nondeterminism,
             "alone_then_shared": alone_then_shared,
+            "timeouts_withheld": timeouts_withheld,
             "escalated_from": escalation.map(|e| json!({
                 "jdk_collections": "on",
                 "executions": e.executions,

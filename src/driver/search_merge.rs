@@ -138,6 +138,7 @@ pub fn merge_bodies(bodies: &[&Value]) -> anyhow::Result<Value> {
         "time_limited": time_limited,
         "nondeterminism": all("nondeterminism"),
         "alone_then_shared": super::session::alone_then_shared_warning(&counted),
+        "timeouts_withheld": super::session::timeouts_withheld_note(&counted),
         "escalation_due": escalation_due,
     }))
 }

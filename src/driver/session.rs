@@ -75,6 +75,10 @@ pub struct Counted {
     /// Collections used alone while a later user ran (the agent's `alone_then_shared`).
     #[serde(default)]
     pub alone_then_shared: u32,
+    /// Steps at which a timed wait could have timed out while other threads went on (the
+    /// agent's `timeouts_withheld`).
+    #[serde(default)]
+    pub timeouts_withheld: u64,
     /// A shard of a partitioned enumeration (icb, mcr, rankchecker-exhaustive): the
     /// execution's place in the unsharded search's order, by which the merge numbers
     /// executions (`index` is the shard's own).
@@ -104,6 +108,7 @@ impl Counted {
             hb: result["hb"].as_u64(),
             exhausted: result["exhausted"] == true,
             alone_then_shared: result["alone_then_shared"].as_u64().unwrap_or(0) as u32,
+            timeouts_withheld: result["timeouts_withheld"].as_u64().unwrap_or(0),
             order: serde_json::from_value(result["order"].clone()).unwrap_or(None),
             diverged: result["kind"] == "diverged" || result["left_prefix"] == true,
             pruned: result["kind"] == "pruned",
@@ -145,6 +150,24 @@ pub fn alone_then_shared_warning(counted: &[Counted]) -> Option<String> {
              that touched it later was running: those uses had no scheduling point inside \
              (collection accesses become points once a second thread touches the object), so \
              no switch inside them was explored; --jdk-collections all explores them (slower)",
+            counted.len()
+        )
+    })
+}
+
+/// How many of `counted` had a timed wait that could have timed out while other threads went
+/// on (`--timeouts idle` fires a timeout only when nothing else can run): schedules where a
+/// delay or a timed wait ran out early went unexplored. The note for people, when there were
+/// any.
+pub fn timeouts_withheld_note(counted: &[Counted]) -> Option<String> {
+    let hit = counted.iter().filter(|c| c.timeouts_withheld > 0).count();
+    (hit > 0).then(|| {
+        format!(
+            "in {hit} of {} execution(s) a timed wait (a delayed task, a timed get, join, await, \
+             wait or park) could have timed out while other threads went on; with --timeouts \
+             idle (the default) a timeout fires only when nothing else can run, as on a machine \
+             where running takes no time, so schedules where it ran out early were not \
+             explored; --timeouts any explores them",
             counted.len()
         )
     })

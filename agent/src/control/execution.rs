@@ -494,6 +494,7 @@ impl Control {
             shortfall,
             steps_trace,
             alone_then_shared: ex.confinement.blind(),
+            timeouts_withheld: st.model.timeouts_withheld(),
         };
         // Plain main without `out=` says it in one paragraph (plain.rs) instead.
         if !(self.is_plain() && self.options.out.is_none()) {

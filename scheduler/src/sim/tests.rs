@@ -2,6 +2,7 @@
 
 use super::programs::{self, BugCase};
 use super::*;
+use crate::fairness::PAUSE_LIMIT;
 use crate::strategy::{Dfs, Pct, PctConfig, RandomWalk};
 use crate::Timeouts;
 
@@ -708,6 +709,38 @@ fn every_outcome(program: &Program, config: Config) -> Vec<Outcome> {
     }
 }
 
+/// Whether each schedule of `program` (depth-first) withheld a timeout from the strategy.
+fn withheld_timeouts(program: &Program, config: Config) -> Vec<bool> {
+    let mut exec = Execution::new(config, Dfs::new());
+    let mut withheld = Vec::new();
+    loop {
+        let outcome = run_execution(&mut exec, program).unwrap();
+        withheld.push(exec.timeouts_withheld() > 0);
+        if !exec.finish(outcome.is_bug()).unwrap() {
+            return withheld;
+        }
+        exec.restart().unwrap();
+    }
+}
+
+#[test]
+fn timeouts_withheld_while_others_run_are_counted_so_a_clean_search_can_say_so() {
+    let idle = withheld_timeouts(&checked_timed_await(), Config::default());
+    assert!(idle.iter().any(|&w| w), "idle: none withheld");
+    assert!(
+        idle.iter().any(|&w| !w),
+        "idle: the waiter's own run withholds nothing"
+    );
+    let any = withheld_timeouts(
+        &checked_timed_await(),
+        Config {
+            timeouts: Timeouts::Any,
+            ..Config::default()
+        },
+    );
+    assert!(any.iter().all(|&w| !w), "any timeouts: {any:?}");
+}
+
 #[test]
 fn a_timeout_fires_only_when_nothing_else_can_run_unless_any_is_asked() {
     let idle = every_outcome(&checked_timed_await(), Config::default());
@@ -857,6 +890,113 @@ fn threads_entering_each_others_monitors_are_a_deadlock_while_others_still_run()
     assert!(deadlocks > 0, "the lock-order deadlock never happened");
 }
 
+/// `while (vars[stop] == 0) { vars[written] = 1; sleep(); }`, five instructions.
+fn write_and_sleep_until(stop: u32, written: u32) -> Vec<Ins> {
+    vec![
+        Read { var: stop, reg: 0 },
+        Ins::JumpIf {
+            reg: 0,
+            cmp: Cmp::Ne,
+            val: Val::Const(0),
+            to: 5,
+        },
+        Write {
+            var: written,
+            val: Val::Const(1),
+        },
+        Ins::Sleep,
+        Ins::Goto(0),
+    ]
+}
+
+/// A monitor thread that writes what it saw (a fresh map of every thread's state, printed)
+/// and sleeps, until main, after joining a worker, tells it to stop. Its writes are progress,
+/// so it never spins; only its pauses say it waits for time to pass.
+fn monitor_that_writes_and_sleeps() -> Program {
+    const STOP: u32 = 0;
+    const SEEN: u32 = 1;
+    const WORK: u32 = 2;
+    Program {
+        name: "monitor-that-writes-and-sleeps",
+        vars: vec![0, 0, 0],
+        bodies: vec![
+            vec![
+                Ins::Start(1),
+                Ins::Start(2),
+                Ins::Join(2),
+                Write {
+                    var: STOP,
+                    val: Val::Const(1),
+                },
+                Ins::Join(1),
+            ],
+            write_and_sleep_until(STOP, SEEN),
+            vec![
+                Write {
+                    var: WORK,
+                    val: Val::Const(1),
+                },
+                Read { var: WORK, reg: 0 },
+            ],
+        ],
+    }
+}
+
+/// Finite, for the fingerprint of what the model offers: the monitor writes and sleeps `n`
+/// times beside a worker's one write.
+fn monitor_pausing_times(n: u32) -> Program {
+    let monitor = (0..n)
+        .flat_map(|_| {
+            [
+                Write {
+                    var: 0,
+                    val: Val::Const(1),
+                },
+                Ins::Sleep,
+            ]
+        })
+        .collect();
+    Program {
+        name: "monitor-pausing-times",
+        vars: vec![0, 0],
+        bodies: vec![
+            vec![Ins::Start(1), Ins::Start(2), Ins::Join(1), Ins::Join(2)],
+            monitor,
+            vec![Write {
+                var: 1,
+                val: Val::Const(1),
+            }],
+        ],
+    }
+}
+
+/// Always runs the newest enabled thread: a priority strategy whose top thread never blocks.
+struct NewestFirst;
+
+impl Strategy for NewestFirst {
+    fn begin_execution(&mut self, _index: u64) {}
+    fn pick(&mut self, view: &View<'_>) -> Pick {
+        Ok(view.enabled.iter().map(|c| c.thread).max().unwrap())
+    }
+    fn end_execution(&mut self, _summary: &crate::strategy::ExecutionSummary<'_>) -> bool {
+        true
+    }
+}
+
+#[test]
+fn a_thread_that_keeps_sleeping_gives_way_however_much_it_writes() {
+    let config = Config {
+        max_steps: 20_000,
+        ..Config::default()
+    };
+    // The monitor is started before the worker, so it runs first until the worker exists.
+    let mut exec = Execution::new(config, NewestFirst);
+    let program = monitor_that_writes_and_sleeps();
+    let outcome = run_execution(&mut exec, &program).unwrap();
+    assert_eq!(outcome, Outcome::Pass, "the worker never ran");
+    assert!(exec.steps() < 200, "{} steps", exec.steps());
+}
+
 /// As [`short_delay_long_patience`], but the worker polls: five timed parks of 10 ms before it
 /// sets the flag. Its parks time out one after another with nobody else running, which made it
 /// count as spinning, and then main's 2 s timeout fired before the worker's write (a
@@ -900,22 +1040,11 @@ fn ticker_and_timed_waiter() -> Program {
                 },
                 Ins::Join(1),
             ],
-            vec![
-                Read { var: STOP, reg: 0 },
-                Ins::JumpIf {
-                    reg: 0,
-                    cmp: Cmp::Ne,
-                    val: Val::Const(0),
-                    to: 5,
-                },
-                Write {
-                    var: TICKS,
-                    val: Val::Const(1),
-                },
-                Ins::Sleep,
-                Ins::Goto(0),
-                Read { var: TICKS, reg: 1 },
-            ],
+            {
+                let mut ticker = write_and_sleep_until(STOP, TICKS);
+                ticker.push(Read { var: TICKS, reg: 1 });
+                ticker
+            },
         ],
     }
 }
@@ -1088,6 +1217,7 @@ fn offers_fingerprint() -> u64 {
     programs.push((sleeper_outlasts_timed_waiter(), Config::default()));
     programs.push((polling_delay_long_patience(), Config::default()));
     programs.push((deadlock_beside_a_watchdog(Some(0)), Config::default()));
+    programs.push((monitor_pausing_times(PAUSE_LIMIT + 2), Config::default()));
     let mut offers = Offers {
         dfs: Dfs::new(),
         hash: fnv::FnvHasher::default(),
@@ -1102,7 +1232,7 @@ fn offers_fingerprint() -> u64 {
 }
 
 /// `(schedule::VERSION, offers_fingerprint())` as they were last changed together.
-const OFFERS: (u32, u64) = (13, 0x8c06_82f1_37b0_355f);
+const OFFERS: (u32, u64) = (14, 0x9206_9457_268c_3d3e);
 
 #[test]
 fn the_schedule_version_changes_with_what_the_model_offers() {
