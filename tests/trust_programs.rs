@@ -733,9 +733,11 @@ fn a_timed_join_on_a_sleeping_loop_times_out() {
 /// Threads deadlocked when the program ends without failing are a deadlock: main sleeps, sees
 /// the transfers still running, prints and calls `System.exit(0)` (before: no failure, exit 0,
 /// the deadlock unseen); the fixed variant, which locks in one order, gets no report. The locks
-/// are `ReentrantLock`s: parked threads are no cycle the scheduler sees as it forms (monitors
-/// are, `a_deadlock_beside_a_never_ending_watchdog_is_found`), so this checks the end-of-program
-/// verdict.
+/// are taken with `lockInterruptibly`: while main could still interrupt them, the parked
+/// threads are no deadlock yet (monitors and `lock()` are, as the cycle forms:
+/// `a_deadlock_beside_a_never_ending_watchdog_is_found`,
+/// `a_lock_deadlock_beside_a_never_ending_heartbeat_is_found`), so this checks the
+/// end-of-program verdict.
 #[test]
 fn a_deadlock_behind_a_normal_exit_is_found() {
     found_with_then_fixed_clean(
@@ -869,4 +871,30 @@ public class Main {
     let message = json["bugs"][0]["message"].as_str().unwrap_or_default();
     assert!(message.contains("lost a tick"), "{message}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Threads parked on `ReentrantLock`s each other holds are a deadlock as soon as the cycle
+/// forms, while a `ScheduledExecutorService` heartbeat that main would stop after joining them
+/// still runs (before: the heartbeat's timed waits looked like the only thread spinning, and
+/// the execution was reported as a livelock of the heartbeat's pool thread); the fixed variant,
+/// which locks in one order beside the same heartbeat, gets no report.
+#[test]
+fn a_lock_deadlock_beside_a_never_ending_heartbeat_is_found() {
+    found_with_then_fixed_clean(
+        "HeartbeatBesideLockDeadlock",
+        &[
+            "deadlock: ",
+            "ReentrantLock held by",
+            "while other threads still run",
+        ],
+    );
+}
+
+/// A lock cycle of `lockInterruptibly` calls that main breaks with an interrupt, after which
+/// each thread takes the locks in one order, is no deadlock (a cycle is one at once only when
+/// no thread in it can be interrupted or time out; without that condition this correct program
+/// was reported at execution 5).
+#[test]
+fn an_interrupt_that_breaks_a_lock_cycle_is_no_deadlock() {
+    fixed_gets_no_report("InterruptibleLockRecovery");
 }

@@ -116,6 +116,13 @@ impl Control {
             }
             return Turn::Pass;
         }
+        if matches!(op, Op::Park { timed: false, .. }) {
+            if let Some(end) = self.deadlock_at_park(&st, me, op) {
+                drop(st);
+                self.end_execution(epoch, end);
+                return Turn::Abort;
+            }
+        }
         self.note_caller(&mut st, me, &op, true);
         let decision = st.model.announce(me, op);
         self.settle(st, epoch, me, decision, Mode::Condvar)

@@ -3,7 +3,7 @@
 //! (thread lifecycle), `execution` (execution lifecycle, results), `real_monitors` (monitors
 //! taken inside synchronized JDK methods), `watchdog`, `pinned` (pinned
 //! nondeterminism), `objects` (ids, [`ExecView`]), `verdict` (how an execution ended, traces,
-//! stack trimming), `wait_cycles` (deadlocks a program's end hides), `task_failures` (tasks whose throwable their future kept), `java` (the
+//! stack trimming), `wait_cycles` (deadlocks a program's end hides, lock cycles as they form), `task_failures` (tasks whose throwable their future kept), `java` (the
 //! runtime classes, [`Control::connect`]).
 //!
 //! The hand-off: exactly one application thread runs at a time, the one the scheduler picked.

@@ -3,6 +3,10 @@
 //! for each other in a cycle, those threads are deadlocked all the same. Programs that check
 //! for a deadlock by sleeping and then exit, and daemon workers, hide them from the JVM; the
 //! cycle is the proof that no schedule could have let them go on.
+//!
+//! A cycle through `java.util.concurrent` locks is found as it forms, too, when the last of its
+//! threads parks ([`Control::deadlock_at_park`]): the scheduler sees cycles of monitors alone,
+//! since only the agent can read a lock's owner.
 
 use super::*;
 
@@ -17,22 +21,7 @@ impl Control {
         };
         let n = st.model.thread_count() as usize;
         let waits_for: Vec<Option<ThreadId>> = (0..n)
-            .map(|i| {
-                let t = ThreadId(i as u32);
-                // A timed join or park ends by itself: no wait for ever.
-                if matches!(
-                    st.model.pending(t),
-                    Some(Op::Join { timed: true, .. } | Op::Park { timed: true, .. })
-                ) {
-                    return None;
-                }
-                match st.model.status(t)? {
-                    ThreadStatus::BlockedOnMonitor { owner, .. } => owner,
-                    ThreadStatus::Joining { target } => Some(target),
-                    ThreadStatus::Parked => self.park_holder(ex, t),
-                    _ => None,
-                }
-            })
+            .map(|i| self.release_awaited(st, ex, ThreadId(i as u32)))
             .collect();
         for start in 0..n {
             // Each thread waits for at most one other: follow the chain until it ends or
@@ -54,6 +43,73 @@ impl Control {
             }
         }
         Vec::new()
+    }
+
+    /// The thread whose release `t` waits for without a timeout: the owner of the monitor it
+    /// is blocked entering, the thread it joins, the owner of the lock it parked for.
+    fn release_awaited(&self, st: &State, ex: &Exec, t: ThreadId) -> Option<ThreadId> {
+        // A timed join or park ends by itself: no wait for ever.
+        if matches!(
+            st.model.pending(t),
+            Some(Op::Join { timed: true, .. } | Op::Park { timed: true, .. })
+        ) {
+            return None;
+        }
+        match st.model.status(t)? {
+            ThreadStatus::BlockedOnMonitor { owner, .. } => owner,
+            ThreadStatus::Joining { target } => Some(target),
+            ThreadStatus::Parked => self.park_holder(ex, t),
+            _ => None,
+        }
+    }
+
+    /// `me` is about to park, untimed, for `park` (its blocker remembered): when the lock it
+    /// parks for is held by a thread that waits, through others, for `me`, none of them in an
+    /// acquisition an interrupt or a timeout can end, they are deadlocked now, while other
+    /// threads may still run (a health monitor that never stops would otherwise keep the
+    /// execution going to its time limit). A cycle of monitors alone the scheduler sees by
+    /// itself; this one goes through `java.util.concurrent` locks, whose owners only the
+    /// agent can read.
+    pub(super) fn deadlock_at_park(&self, st: &State, me: ThreadId, park: Op) -> Option<End> {
+        let ex = st.exec.as_ref()?;
+        let n = st.model.thread_count() as usize;
+        let mut cycle = vec![(me, park)];
+        let mut at = self.park_holder(ex, me)?;
+        while at != me {
+            if cycle.len() > n || cycle.iter().any(|&(t, _)| t == at) {
+                return None;
+            }
+            cycle.push((at, st.model.pending(at)?));
+            at = self.release_awaited(st, ex, at)?;
+        }
+        let escapable = |t: ThreadId| {
+            let Some(rec) = ex.threads.get(t.index()) else {
+                return true;
+            };
+            let stack = self.jvmti.stack(rec.thread, 32).unwrap_or_default();
+            stack.is_empty()
+                || stack.iter().any(|f| {
+                    f.contains("Interruptibly(") || f.contains("Nanos(") || f.contains(".tryLock(")
+                })
+        };
+        if cycle
+            .iter()
+            .any(|&(t, op)| matches!(op, Op::Park { .. }) && escapable(t))
+        {
+            return None;
+        }
+        Some(End {
+            kind: "deadlock",
+            bug: true,
+            message: format!(
+                "deadlock: {} (waiting for each other's locks for ever, while other threads \
+                 still run)",
+                self.blocked_words(st, &cycle)
+            ),
+            bound: None,
+            exit_status: None,
+            trace: None,
+        })
     }
 
     /// The end of an execution that ended without failing (`how`: `System.exit(0)`, every

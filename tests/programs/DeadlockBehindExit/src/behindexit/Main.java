@@ -15,10 +15,10 @@ public class Main {
         }
     }
 
-    static void transfer(Account from, Account to, long amount) {
-        from.lock.lock();
+    static void transfer(Account from, Account to, long amount) throws InterruptedException {
+        from.lock.lockInterruptibly();
         try {
-            to.lock.lock();
+            to.lock.lockInterruptibly();
             try {
                 from.balance -= amount;
                 to.balance += amount;
@@ -30,11 +30,19 @@ public class Main {
         }
     }
 
+    static void transferOrGiveUp(Account from, Account to, long amount) {
+        try {
+            transfer(from, to, amount);
+        } catch (InterruptedException e) {
+            System.out.println("transfer cancelled");
+        }
+    }
+
     public static void main(String[] args) throws InterruptedException {
         Account savings = new Account(1, 500);
         Account checking = new Account(2, 300);
-        Thread pay = new Thread(() -> transfer(savings, checking, 100));
-        Thread refund = new Thread(() -> transfer(checking, savings, 40));
+        Thread pay = new Thread(() -> transferOrGiveUp(savings, checking, 100));
+        Thread refund = new Thread(() -> transferOrGiveUp(checking, savings, 40));
         pay.start();
         refund.start();
         Thread.sleep(2000);

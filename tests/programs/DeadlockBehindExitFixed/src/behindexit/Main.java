@@ -15,13 +15,13 @@ public class Main {
         }
     }
 
-    static void transfer(Account from, Account to, long amount) {
+    static void transfer(Account from, Account to, long amount) throws InterruptedException {
         // One order for every transfer: the lower id first.
         Account first = from.id < to.id ? from : to;
         Account second = first == from ? to : from;
-        first.lock.lock();
+        first.lock.lockInterruptibly();
         try {
-            second.lock.lock();
+            second.lock.lockInterruptibly();
             try {
                 from.balance -= amount;
                 to.balance += amount;
@@ -33,11 +33,19 @@ public class Main {
         }
     }
 
+    static void transferOrGiveUp(Account from, Account to, long amount) {
+        try {
+            transfer(from, to, amount);
+        } catch (InterruptedException e) {
+            System.out.println("transfer cancelled");
+        }
+    }
+
     public static void main(String[] args) throws InterruptedException {
         Account savings = new Account(1, 500);
         Account checking = new Account(2, 300);
-        Thread pay = new Thread(() -> transfer(savings, checking, 100));
-        Thread refund = new Thread(() -> transfer(checking, savings, 40));
+        Thread pay = new Thread(() -> transferOrGiveUp(savings, checking, 100));
+        Thread refund = new Thread(() -> transferOrGiveUp(checking, savings, 40));
         pay.start();
         refund.start();
         Thread.sleep(2000);
