@@ -94,7 +94,15 @@ impl Control {
                     )
             })
             .map(|(i, r)| {
-                let status = st.model.status(ThreadId(i as u32));
+                let t = ThreadId(i as u32);
+                let status = match st.model.status(t) {
+                    Some(ThreadStatus::Running)
+                        if ex.parking_at_end.is_some_and(|(p, _)| p == t) =>
+                    {
+                        Some(ThreadStatus::Parked)
+                    }
+                    status => status,
+                };
                 let blocked = status.as_ref().is_some_and(ThreadStatus::is_blocked);
                 let modelled = status
                     .filter(|s| !matches!(s, ThreadStatus::Running))
@@ -208,6 +216,7 @@ impl Control {
             names: Default::default(),
             live: 1,
             end: None,
+            parking_at_end: None,
             stacks_ready: false,
             stacks: Vec::new(),
             progress: 0,

@@ -118,6 +118,9 @@ impl Control {
         }
         if matches!(op, Op::Park { timed: false, .. }) {
             if let Some(end) = self.deadlock_at_park(&st, me, op) {
+                if let Some(ex) = st.exec.as_mut() {
+                    ex.parking_at_end = Some((me, op));
+                }
                 drop(st);
                 self.end_execution(epoch, end);
                 return Turn::Abort;

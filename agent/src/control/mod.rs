@@ -206,6 +206,10 @@ struct Exec {
     /// Threads really started and not yet past ThreadEnd (the root included).
     live: i64,
     end: Option<End>,
+    /// The thread that ended the execution as it was about to park, in a lock cycle
+    /// (wait_cycles.rs), and its park: parked, for its stack's words and the trace's blocked
+    /// steps, though the model never saw it park.
+    parking_at_end: Option<(ThreadId, Op)>,
     stacks_ready: bool,
     stacks: Vec<ThreadStack>,
     /// Bumped at every step: the watchdog's heartbeat.

@@ -329,7 +329,8 @@ impl Control {
             for t in 0..st.model.thread_count() {
                 let t = ThreadId(t);
                 let stuck = st.model.status(t).is_some_and(|s| s.is_blocked());
-                let Some(op) = st.model.pending(t).filter(|_| stuck) else {
+                let parking = ex.parking_at_end.filter(|&(p, _)| p == t).map(|(_, op)| op);
+                let Some(op) = st.model.pending(t).filter(|_| stuck).or(parking) else {
                     continue;
                 };
                 // A wait for a class initialization: the initializer, when it is known.
