@@ -898,3 +898,20 @@ fn a_lock_deadlock_beside_a_never_ending_heartbeat_is_found() {
 fn an_interrupt_that_breaks_a_lock_cycle_is_no_deadlock() {
     fixed_gets_no_report("InterruptibleLockRecovery");
 }
+
+/// A cycle through a monitor and a `ReentrantLock` (a poster enters the ledger's monitor, then
+/// takes the journal's lock; an auditor the other way round) is a deadlock as soon as it forms,
+/// whichever thread closes it, beside a monitor thread that never stops (before: each
+/// deadlocked execution ran to the wall-clock bound, exit 3); the fixed variant, which takes
+/// them in one order, gets no report.
+#[test]
+fn a_cycle_through_a_monitor_and_a_lock_beside_a_watchdog_is_found() {
+    found_with_then_fixed_clean(
+        "LedgerJournalDeadlock",
+        &[
+            "deadlock: ",
+            "blocked at monitorenter",
+            "ReentrantLock held by",
+        ],
+    );
+}

@@ -95,13 +95,19 @@ impl Control {
             })
             .map(|(i, r)| {
                 let t = ThreadId(i as u32);
-                let status = match st.model.status(t) {
-                    Some(ThreadStatus::Running)
-                        if ex.parking_at_end.is_some_and(|(p, _)| p == t) =>
+                let status = match (st.model.status(t), ex.parking_at_end) {
+                    (Some(ThreadStatus::Running), Some((p, Op::MonitorEnter { obj, .. })))
+                        if p == t =>
                     {
+                        Some(ThreadStatus::BlockedOnMonitor {
+                            obj,
+                            owner: st.model.monitor(obj).map(|(o, _)| o),
+                        })
+                    }
+                    (Some(ThreadStatus::Running), Some((p, _))) if p == t => {
                         Some(ThreadStatus::Parked)
                     }
-                    status => status,
+                    (status, _) => status,
                 };
                 let blocked = status.as_ref().is_some_and(ThreadStatus::is_blocked);
                 let modelled = status

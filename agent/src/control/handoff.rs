@@ -116,8 +116,8 @@ impl Control {
             }
             return Turn::Pass;
         }
-        if matches!(op, Op::Park { timed: false, .. }) {
-            if let Some(end) = self.deadlock_at_park(&st, me, op) {
+        if matches!(op, Op::Park { timed: false, .. } | Op::MonitorEnter { .. }) {
+            if let Some(end) = self.deadlock_at_wait(&st, me, op) {
                 if let Some(ex) = st.exec.as_mut() {
                     ex.parking_at_end = Some((me, op));
                 }

@@ -206,9 +206,9 @@ struct Exec {
     /// Threads really started and not yet past ThreadEnd (the root included).
     live: i64,
     end: Option<End>,
-    /// The thread that ended the execution as it was about to park, in a lock cycle
-    /// (wait_cycles.rs), and its park: parked, for its stack's words and the trace's blocked
-    /// steps, though the model never saw it park.
+    /// The thread that ended the execution as it was about to wait, in a lock cycle
+    /// (wait_cycles.rs), and its park or monitor entry: waiting, for its stack's words and the
+    /// trace's blocked steps, though the model never saw it wait.
     parking_at_end: Option<(ThreadId, Op)>,
     stacks_ready: bool,
     stacks: Vec<ThreadStack>,

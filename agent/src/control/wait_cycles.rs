@@ -5,8 +5,8 @@
 //! cycle is the proof that no schedule could have let them go on.
 //!
 //! A cycle through `java.util.concurrent` locks is found as it forms, too, when the last of its
-//! threads parks ([`Control::deadlock_at_park`]): the scheduler sees cycles of monitors alone,
-//! since only the agent can read a lock's owner.
+//! threads parks or blocks on a monitor ([`Control::deadlock_at_wait`]): the scheduler sees
+//! cycles of monitors alone, since only the agent can read a lock's owner.
 
 use super::*;
 
@@ -63,18 +63,22 @@ impl Control {
         }
     }
 
-    /// `me` is about to park, untimed, for `park` (its blocker remembered): when the lock it
-    /// parks for is held by a thread that waits, through others, for `me`, none of them in an
-    /// acquisition an interrupt or a timeout can end, they are deadlocked now, while other
-    /// threads may still run (a health monitor that never stops would otherwise keep the
-    /// execution going to its time limit). A cycle of monitors alone the scheduler sees by
-    /// itself; this one goes through `java.util.concurrent` locks, whose owners only the
-    /// agent can read.
-    pub(super) fn deadlock_at_park(&self, st: &State, me: ThreadId, park: Op) -> Option<End> {
+    /// `me` is about to wait with `op`: park, untimed, for a lock (its blocker remembered), or
+    /// enter a monitor another thread owns. When that lock's holder waits, through others, for
+    /// `me`, none of them in an acquisition an interrupt or a timeout can end, they are
+    /// deadlocked now, while other threads may still run (a health monitor that never stops
+    /// would otherwise keep the execution going to its time limit). A cycle of monitors alone
+    /// the scheduler sees by itself; this one goes through `java.util.concurrent` locks, whose
+    /// owners only the agent can read.
+    pub(super) fn deadlock_at_wait(&self, st: &State, me: ThreadId, op: Op) -> Option<End> {
         let ex = st.exec.as_ref()?;
         let n = st.model.thread_count() as usize;
-        let mut cycle = vec![(me, park)];
-        let mut at = self.park_holder(ex, me)?;
+        let mut cycle = vec![(me, op)];
+        let mut at = match op {
+            Op::Park { timed: false, .. } => self.park_holder(ex, me)?,
+            Op::MonitorEnter { obj, .. } => st.model.monitor(obj).map(|(o, _)| o)?,
+            _ => return None,
+        };
         while at != me {
             if cycle.len() > n || cycle.iter().any(|&(t, _)| t == at) {
                 return None;
@@ -92,9 +96,9 @@ impl Control {
                     f.contains("Interruptibly(") || f.contains("Nanos(") || f.contains(".tryLock(")
                 })
         };
-        if cycle
-            .iter()
-            .any(|&(t, op)| matches!(op, Op::Park { .. }) && escapable(t))
+        let parks = |op: &Op| matches!(op, Op::Park { .. });
+        if !cycle.iter().any(|(_, op)| parks(op))
+            || cycle.iter().any(|(t, op)| parks(op) && escapable(*t))
         {
             return None;
         }
