@@ -211,6 +211,13 @@ impl Control {
         let loader = pinned::ProgramLoader::of_root(env, root);
         let mut st = self.lock();
         std::mem::replace(&mut st.program_loader, loader).release(env);
+        if !st.known_taken {
+            st.known_taken = true;
+            for thread in self.jvmti.all_threads().unwrap_or_default() {
+                super::threads::remember_thread(env, &mut st.known_threads, thread);
+                crate::ffi::delete_local(env, thread);
+            }
+        }
         st.epoch += 1;
         let index = st.model.index();
         let mut ex = Exec {
@@ -424,6 +431,9 @@ impl Control {
         }
         let mut notes = std::mem::take(&mut ex.notes);
         notes.extend(super::task_failures::notes(&ex));
+        if matches!(end.kind, "deadlock" | "livelock") {
+            self.note_unseen_threads(&st.known_threads, &mut ex.uncontrolled);
+        }
         if !ex.uncontrolled.is_empty() {
             let what = uncontrolled_threads(&ex.uncontrolled);
             // A thrown failure happened in the JVM; its replay decides whether it is a finding.

@@ -157,6 +157,14 @@ struct ThreadRec {
 // SAFETY: `thread` is a JNI global reference, valid in every thread.
 unsafe impl Send for ThreadRec {}
 
+/// A JNI weak global reference to a thread: valid on any thread, compared with
+/// `IsSameObject`.
+#[derive(Clone, Copy)]
+pub(super) struct KnownThread(pub jobject);
+
+// SAFETY: a weak global reference may be used from any thread attached to the JVM.
+unsafe impl Send for KnownThread {}
+
 impl ThreadRec {
     fn new(place: Place) -> ThreadRec {
         ThreadRec {
@@ -342,6 +350,11 @@ struct State {
     results: crate::report::Sink,
     /// The class loader of the current execution's program (pinned.rs).
     program_loader: pinned::ProgramLoader,
+    /// Weak references to the threads alive when the first execution began and to every
+    /// thread seen starting untagged since (threads.rs: `note_unseen_threads`).
+    known_threads: Vec<KnownThread>,
+    /// Whether `known_threads` holds the threads of the first execution's start yet.
+    known_taken: bool,
 }
 
 /// The agent's one global object.
@@ -410,6 +423,8 @@ impl Control {
                 clinit_methods: IdMap::default(),
                 results,
                 program_loader: pinned::ProgramLoader::NONE,
+                known_threads: Vec::new(),
+                known_taken: false,
             }),
             harness_cv: Condvar::new(),
             java: std::sync::OnceLock::new(),

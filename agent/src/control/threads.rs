@@ -15,13 +15,16 @@ impl Control {
         if current().is_some_and(|(e, _)| e == epoch) {
             return;
         }
-        let Some(ex) = st.exec.as_mut() else {
-            return;
-        };
         // Only threads this execution tagged (its root, the children it started): any other
         // (JVM-internal, attached) must not take an object number, which would shift the
         // numbers of the program's objects depending on timing.
         let tag = self.jvmti.get_tag(thread).unwrap_or(0);
+        if tag == 0 {
+            remember_thread(env, &mut st.known_threads, thread);
+        }
+        let Some(ex) = st.exec.as_mut() else {
+            return;
+        };
         if tag == 0 {
             if let Some(name) = self.program_thread_name(thread) {
                 ex.uncontrolled.push(name);
@@ -302,6 +305,55 @@ pub fn hold_main() {
 /// is the program's: it passes through `main` directly under the root group.
 ///
 /// [`Jvmti::thread_name_and_groups`]: crate::jvmti::Jvmti::thread_name_and_groups
+/// At most this many threads are remembered as seen (`State::known_threads`); past it, a
+/// thread started without rankcheck that is still alive at a later deadlock counts again.
+const KNOWN_THREADS: usize = 4096;
+
+/// Remembers `thread` (a weak reference) as one whose start rankcheck saw or that was there
+/// before the first execution.
+pub(super) fn remember_thread(env: *mut JNIEnv, known: &mut Vec<KnownThread>, thread: jobject) {
+    if known.len() < KNOWN_THREADS && !env.is_null() && !thread.is_null() {
+        let weak = crate::ffi::call!(env, NewWeakGlobalRef, thread);
+        if !weak.is_null() {
+            known.push(KnownThread(weak));
+        }
+    }
+}
+
+impl Control {
+    /// Adds to `uncontrolled` the program's threads that are alive but were neither there
+    /// before the first execution nor seen starting: a thread started without rankcheck
+    /// (by reflection, by JNI) whose start event has not run yet, on a loaded machine, when
+    /// the model found every thread it knows blocked. Such a thread may still end the wait
+    /// (count a latch down), so the deadlock or livelock is the model's alone.
+    pub(super) fn note_unseen_threads(
+        &self,
+        known: &[KnownThread],
+        uncontrolled: &mut Vec<String>,
+    ) {
+        let env = crate::ffi::current_env();
+        let Ok(threads) = self.jvmti.all_threads() else {
+            return;
+        };
+        for thread in threads {
+            let untagged = self.jvmti.get_tag(thread).is_ok_and(|t| t == 0);
+            let seen = || {
+                known.iter().any(|k| {
+                    crate::ffi::call!(env, IsSameObject, k.0, thread) == jni::sys::JNI_TRUE
+                })
+            };
+            if untagged && !env.is_null() && !seen() {
+                if let Some(name) = self.program_thread_name(thread) {
+                    if !uncontrolled.contains(&name) {
+                        uncontrolled.push(name);
+                    }
+                }
+            }
+            crate::ffi::delete_local(env, thread);
+        }
+    }
+}
+
 fn is_program_group(names: &[String]) -> bool {
     names.len() >= 2 && names[names.len() - 2] == "main"
 }
