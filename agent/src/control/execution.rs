@@ -95,7 +95,7 @@ impl Control {
             })
             .map(|(i, r)| {
                 let t = ThreadId(i as u32);
-                let status = match (st.model.status(t), ex.parking_at_end) {
+                let status = match (st.model.status(t), ex.waiting_at_end) {
                     (Some(ThreadStatus::Running), Some((p, Op::MonitorEnter { obj, .. })))
                         if p == t =>
                     {
@@ -229,7 +229,7 @@ impl Control {
             names: Default::default(),
             live: 1,
             end: None,
-            parking_at_end: None,
+            waiting_at_end: None,
             stacks_ready: false,
             stacks: Vec::new(),
             progress: 0,

@@ -119,7 +119,7 @@ impl Control {
         if matches!(op, Op::Park { timed: false, .. } | Op::MonitorEnter { .. }) {
             if let Some(end) = self.deadlock_at_wait(&st, me, op) {
                 if let Some(ex) = st.exec.as_mut() {
-                    ex.parking_at_end = Some((me, op));
+                    ex.waiting_at_end = Some((me, op));
                 }
                 drop(st);
                 self.end_execution(epoch, end);

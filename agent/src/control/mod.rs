@@ -217,7 +217,7 @@ struct Exec {
     /// The thread that ended the execution as it was about to wait, in a lock cycle
     /// (wait_cycles.rs), and its park or monitor entry: waiting, for its stack's words and the
     /// trace's blocked steps, though the model never saw it wait.
-    parking_at_end: Option<(ThreadId, Op)>,
+    waiting_at_end: Option<(ThreadId, Op)>,
     stacks_ready: bool,
     stacks: Vec<ThreadStack>,
     /// Bumped at every step: the watchdog's heartbeat.

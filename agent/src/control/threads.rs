@@ -301,10 +301,6 @@ pub fn hold_main() {
     std::thread::sleep(Duration::from_secs(120));
 }
 
-/// Whether a thread group chain (innermost first, as [`Jvmti::thread_name_and_groups`] gives it)
-/// is the program's: it passes through `main` directly under the root group.
-///
-/// [`Jvmti::thread_name_and_groups`]: crate::jvmti::Jvmti::thread_name_and_groups
 /// At most this many threads are remembered as seen (`State::known_threads`); past it, a
 /// thread started without rankcheck that is still alive at a later deadlock counts again.
 const KNOWN_THREADS: usize = 4096;
@@ -332,6 +328,9 @@ impl Control {
         uncontrolled: &mut Vec<String>,
     ) {
         let env = crate::ffi::current_env();
+        if env.is_null() {
+            return;
+        }
         let Ok(threads) = self.jvmti.all_threads() else {
             return;
         };
@@ -342,7 +341,7 @@ impl Control {
                     crate::ffi::call!(env, IsSameObject, k.0, thread) == jni::sys::JNI_TRUE
                 })
             };
-            if untagged && !env.is_null() && !seen() {
+            if untagged && !seen() {
                 if let Some(name) = self.program_thread_name(thread) {
                     if !uncontrolled.contains(&name) {
                         uncontrolled.push(name);
@@ -354,6 +353,10 @@ impl Control {
     }
 }
 
+/// Whether a thread group chain (innermost first, as [`Jvmti::thread_name_and_groups`] gives it)
+/// is the program's: it passes through `main` directly under the root group.
+///
+/// [`Jvmti::thread_name_and_groups`]: crate::jvmti::Jvmti::thread_name_and_groups
 fn is_program_group(names: &[String]) -> bool {
     names.len() >= 2 && names[names.len() - 2] == "main"
 }

@@ -329,7 +329,7 @@ impl Control {
             for t in 0..st.model.thread_count() {
                 let t = ThreadId(t);
                 let stuck = st.model.status(t).is_some_and(|s| s.is_blocked());
-                let parking = ex.parking_at_end.filter(|&(p, _)| p == t).map(|(_, op)| op);
+                let parking = ex.waiting_at_end.filter(|&(p, _)| p == t).map(|(_, op)| op);
                 let Some(op) = st.model.pending(t).filter(|_| stuck).or(parking) else {
                     continue;
                 };

@@ -72,13 +72,18 @@ impl Control {
     /// owners only the agent can read.
     pub(super) fn deadlock_at_wait(&self, st: &State, me: ThreadId, op: Op) -> Option<End> {
         let ex = st.exec.as_ref()?;
-        let n = st.model.thread_count() as usize;
-        let mut cycle = vec![(me, op)];
         let mut at = match op {
             Op::Park { timed: false, .. } => self.park_holder(ex, me)?,
             Op::MonitorEnter { obj, .. } => st.model.monitor(obj).map(|(o, _)| o)?,
             _ => return None,
         };
+        // Every monitor entry and park comes here: nothing is allocated for a free or
+        // re-entered monitor, or a lock nobody holds.
+        if at == me {
+            return None;
+        }
+        let n = st.model.thread_count() as usize;
+        let mut cycle = vec![(me, op)];
         while at != me {
             if cycle.len() > n || cycle.iter().any(|&(t, _)| t == at) {
                 return None;
