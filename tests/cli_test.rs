@@ -87,7 +87,7 @@ fn finds_the_lost_update_reports_it_and_the_report_replays() {
     }
     std::fs::write(
         other.join("schedule.txt"),
-        "rankcheck-schedule 14\nt0*3\nt2*4\nt1*4\nt0*5\n",
+        "rankcheck-schedule 15\nt0*3\nt2*4\nt1*4\nt0*5\n",
     )
     .unwrap();
     let diverged = rankcheck(&dir, &["replay", other.to_str().unwrap()], LIMIT);

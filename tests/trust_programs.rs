@@ -813,6 +813,15 @@ fn a_reporter_that_writes_and_sleeps_for_ever_lets_the_program_end() {
     assert_eq!(json["timeouts_withheld"], serde_json::Value::Null, "{json}");
 }
 
+/// A pump polling a queue with a timeout beside a main that sleeps until the pump's atomic
+/// count reaches 3: main's checks were no scheduling points while it alone used the count, so
+/// it looked like a thread spinning on its sleeps, and the pump's writes did not tell it
+/// anything new. Before: "BUG … livelock" at execution 12 of seed 1 (schedule 14).
+#[test]
+fn a_sleeping_poller_sees_the_count_a_pump_wrote() {
+    fixed_gets_no_report("QueuePumpBesideSleepingMain");
+}
+
 /// A lost update between main and a `Timer` task due 10 ms later: with `--timeouts idle` the
 /// task's delay runs out only once main waits, so the search is clean, and says that it held a
 /// short timeout back while main went on and that `--timeouts any` explores it (before: "no

@@ -284,7 +284,7 @@ mod tests {
             trace: None,
             stdout: "out".into(),
             stderr: String::new(),
-            schedule: Some("rankcheck-schedule 14\nt0\n".into()),
+            schedule: Some("rankcheck-schedule 15\nt0\n".into()),
             notes: vec![],
             coverage: "12 executions".into(),
             exhausted: false,

@@ -2,7 +2,7 @@
 
 use crate::events::{Event, EventLog};
 use crate::fairness::{Fairness, Verdict};
-use crate::ids::{ObjId, SiteId, ThreadId};
+use crate::ids::{Loc, ObjId, SiteId, ThreadId};
 use crate::op::{Decision, JavaThreadState, Op, OpOutcome};
 use crate::schedule::{Choice, Schedule};
 use crate::strategy::{Candidate, Ending, ExecutionSummary, Stop, Strategy, Via, View};
@@ -601,6 +601,13 @@ impl<S: Strategy> Execution<S> {
         self.fairness.cas_failed(t, site);
     }
 
+    /// Thread `t` read `loc` earlier with no event of its own (the agent makes no point of an
+    /// object one thread alone has used): the fairness bookkeeping counts it among what `t`
+    /// reads, so that a write of `loc` tells a spinning `t` something new. Not a step.
+    pub fn read_unseen(&mut self, t: ThreadId, loc: Loc) {
+        self.fairness.read_unseen(t, loc);
+    }
+
     /// Whether thread `t` spins ([`fairness`](crate::fairness)): it re-reads what it read, yields
     /// or polls, and nobody changed what it reads.
     pub fn spinning(&self, t: ThreadId) -> bool {
@@ -917,7 +924,7 @@ impl<S: Strategy> Execution<S> {
             let others_go_on = self
                 .candidates
                 .iter()
-                .any(|c| c.via != Via::Timeout && !fairness.spinning_on_reads(c.thread));
+                .any(|c| c.via != Via::Timeout && !fairness.spins_on_reads_at(c));
             if let Some(first) = expired {
                 self.candidates.retain(|c| {
                     c.via == Via::Timeout && threads[c.thread.index()].deadline == first
@@ -1046,7 +1053,7 @@ impl<S: Strategy> Execution<S> {
             Verdict::All => {}
             Verdict::WithoutSpinners => {
                 let fairness = &self.fairness;
-                self.candidates.retain(|c| !fairness.gives_way(c.thread));
+                self.candidates.retain(|c| !fairness.gives_way(c));
             }
             Verdict::Livelock(spinning) => {
                 return self.end(Ending::Livelock, Decision::Livelock { spinning })

@@ -8,7 +8,10 @@
 //! **spins** — re-reads the few locations it already read, yields, sleeps or asks for its
 //! interrupt flag, [`SPIN_LIMIT`] times, while nobody writes what it reads — is taken out of the
 //! strategy's choice whenever a thread that does not spin is enabled. It comes back as soon as
-//! anything it reads is written (or any thread does anything else that may change what it sees).
+//! anything it reads is written (or any thread does anything else that may change what it sees),
+//! and as soon as its next step reads a location written since its spin began: a thread whose
+//! checks the model did not see (reads of an object only it had used, which are no scheduling
+//! points) spins on its sleeps alone, and the write it waits for lands where it had not read yet.
 //!
 //! The same bookkeeping is the evidence of a livelock: when every enabled thread spins, and goes
 //! on spinning for a whole window of steps ([`Config::livelock_window`](crate::Config)) with no
@@ -42,6 +45,7 @@
 use crate::ids::{Loc, SiteId, ThreadId};
 use crate::op::Op;
 use crate::strategy::Candidate;
+use rustc_hash::FxHashMap;
 
 /// Spin steps after which a thread gives way to threads that do not spin (RankChecker's yield
 /// rule uses the same number).
@@ -67,6 +71,9 @@ struct Spin {
     reads: Vec<Loc>,
     /// Spin steps since the last effect.
     count: u32,
+    /// [`Fairness::writes`] at the last effect: a read of a location written later sees
+    /// something new.
+    since: u64,
     /// Sites of the spin steps (at most [`SPIN_SITES`], first seen first).
     sites: Vec<SiteId>,
     /// Timeouts in a row during the run of this thread that began at switch `timeout_epoch`.
@@ -78,10 +85,11 @@ struct Spin {
 }
 
 impl Spin {
-    fn reset(&mut self) {
+    fn reset(&mut self, writes: u64) {
         self.reads.clear();
         self.count = 0;
         self.sites.clear();
+        self.since = writes;
     }
 
     fn spun(&mut self, site: Option<SiteId>) {
@@ -133,6 +141,10 @@ pub struct Fairness {
     /// The last write, not yet applied: a compare-and-set announces a write at its entry and
     /// may turn out to have written nothing ([`Fairness::cas_failed`]), which is a read.
     pending: Option<(ThreadId, Loc, SiteId)>,
+    /// Writes applied so far in this execution, and when each location was last written (its
+    /// count then).
+    writes: u64,
+    last_write: FxHashMap<Loc, u64>,
 }
 
 impl Fairness {
@@ -143,6 +155,8 @@ impl Fairness {
         self.last = None;
         self.switches = 0;
         self.pending = None;
+        self.writes = 0;
+        self.last_write.clear();
     }
 
     fn slot(&mut self, t: ThreadId) -> &mut Spin {
@@ -161,10 +175,43 @@ impl Fairness {
                 .is_some_and(|s| s.timeouts >= TIMEOUT_LIMIT && s.timeout_epoch == self.switches)
     }
 
-    /// Whether `t` gives way to threads that do not: it spins, or it paused [`PAUSE_LIMIT`]
-    /// times since another thread last ran.
-    pub fn gives_way(&self, t: ThreadId) -> bool {
-        self.spinning(t) || self.paused(t)
+    /// Whether the enabled thread `c` gives way to threads that do not: it spins and its next
+    /// step reads nothing new, or it paused [`PAUSE_LIMIT`] times since another thread last
+    /// ran.
+    pub fn gives_way(&self, c: &Candidate) -> bool {
+        self.spins_at(c) || self.paused(c.thread)
+    }
+
+    /// Whether the enabled thread `c` spins and its next step goes on spinning: it does not read
+    /// a location written since its spin began.
+    fn spins_at(&self, c: &Candidate) -> bool {
+        self.spinning(c.thread) && !self.reads_something_new(c)
+    }
+
+    /// As [`Fairness::spinning_on_reads`], for an enabled thread at its next step.
+    pub fn spins_on_reads_at(&self, c: &Candidate) -> bool {
+        self.spinning_on_reads(c.thread) && !self.reads_something_new(c)
+    }
+
+    /// Whether `c`'s next step reads a location written since `c`'s spin began.
+    fn reads_something_new(&self, c: &Candidate) -> bool {
+        match c.op {
+            Op::Access {
+                loc, write: false, ..
+            } => {
+                self.written_since_spin(c.thread, loc)
+                    || self
+                        .pending
+                        .is_some_and(|(w, l, _)| l == loc && w != c.thread)
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether `loc` was written after `t`'s spin began.
+    fn written_since_spin(&self, t: ThreadId, loc: Loc) -> bool {
+        let since = self.threads.get(t.index()).map_or(0, |s| s.since);
+        self.last_write.get(&loc).is_some_and(|&w| w > since)
     }
 
     fn paused(&self, t: ThreadId) -> bool {
@@ -199,27 +246,45 @@ impl Fairness {
         }
     }
 
+    /// `t` read `loc` with no step of its own ([`Execution::read_unseen`](crate::Execution)):
+    /// one more location it reads, not a spin step.
+    pub fn read_unseen(&mut self, t: ThreadId, loc: Loc) {
+        let me = self.slot(t);
+        if !me.reads.contains(&loc) && me.reads.len() < SPIN_LOCATIONS {
+            me.reads.push(loc);
+        }
+    }
+
     /// Applies the pending write: progress for its thread and for every thread that read it.
     fn flush(&mut self) {
         if let Some((t, loc, _)) = self.pending.take() {
-            self.slot(t).reset();
+            self.writes += 1;
+            let writes = self.writes;
+            self.last_write.insert(loc, writes);
+            self.slot(t).reset(writes);
             for s in &mut self.threads {
                 if s.reads.contains(&loc) {
-                    s.reset();
+                    s.reset(writes);
                 }
             }
         }
     }
 
     fn read(&mut self, t: ThreadId, loc: Loc, site: SiteId) {
+        let fresh = self.written_since_spin(t, loc);
+        let writes = self.writes;
         let me = self.slot(t);
-        if me.reads.contains(&loc) {
+        if fresh {
+            // A value written since the spin began: what it sees may be new.
+            me.reset(writes);
+            me.reads.push(loc);
+        } else if me.reads.contains(&loc) {
             me.spun(Some(site));
         } else if me.reads.len() < SPIN_LOCATIONS {
             me.reads.push(loc);
         } else {
             // Scanning many locations is progress.
-            me.reset();
+            me.reset(writes);
         }
     }
 
@@ -266,8 +331,9 @@ impl Fairness {
             Op::MonitorEnter { .. } | Op::MonitorExit { .. } | Op::Begin => {}
             // Anything else may change what every thread sees.
             _ => {
+                let writes = self.writes;
                 for s in &mut self.threads {
-                    s.reset();
+                    s.reset(writes);
                 }
             }
         }
@@ -277,7 +343,7 @@ impl Fairness {
     /// livelock window.
     pub fn verdict(&mut self, enabled: &[Candidate], step: u64, window: u64) -> Verdict {
         self.flush();
-        let giving_way = enabled.iter().filter(|c| self.gives_way(c.thread)).count();
+        let giving_way = enabled.iter().filter(|c| self.gives_way(c)).count();
         if giving_way == 0 {
             self.all_spinning_since = None;
             return Verdict::All;
@@ -286,7 +352,7 @@ impl Fairness {
             self.all_spinning_since = None;
             return Verdict::WithoutSpinners;
         }
-        if enabled.iter().any(|c| !self.spinning(c.thread)) {
+        if enabled.iter().any(|c| !self.spins_at(c)) {
             // Every enabled thread gives way, some only after pausing: no livelock evidence.
             self.all_spinning_since = None;
             return Verdict::All;

@@ -110,7 +110,7 @@
 //! # Schedules
 //!
 //! Every thread pick (forced ones too) and every waiter pick is recorded, as runs of equal
-//! choices. The text form starts with the version line `rankcheck-schedule 14`, then one choice
+//! choices. The text form starts with the version line `rankcheck-schedule 15`, then one choice
 //! or run per line: `t3` (thread 3 performed its pending op), `t0*12` (twelve times),
 //! `w2` (a `notify` woke waiter 2); see [`schedule`] for the whole layout.
 //! [`Schedule::parse`] returns a [`ParseError`] with the line number.

@@ -1,9 +1,9 @@
 //! Schedules: the record of every choice an execution made, and their text format.
 //!
-//! # Text format, version 14
+//! # Text format, version 15
 //!
 //! ```text
-//! rankcheck-schedule 14
+//! rankcheck-schedule 15
 //! # anything after '#' on a line is a comment; blank lines are ignored
 //! t0*3
 //! t1
@@ -11,7 +11,7 @@
 //! t0*12
 //! ```
 //!
-//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 14`; another
+//! - Line 1 (the first non-blank, non-comment line) is the header `rankcheck-schedule 15`; another
 //!   version number is rejected with a clear error, so the format can evolve.
 //! - The version changes whenever the *meaning* of a schedule changes, not only its syntax: a
 //!   choice is an index into what the model offers, so a new rule about what it offers makes
@@ -55,10 +55,10 @@ use crate::ids::ThreadId;
 use std::fmt;
 
 /// The format version this crate writes and reads.
-pub const VERSION: u32 = 14;
+pub const VERSION: u32 = 15;
 
 /// The header line of [`VERSION`].
-pub const HEADER: &str = "rankcheck-schedule 14";
+pub const HEADER: &str = "rankcheck-schedule 15";
 
 /// One choice of an execution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -298,7 +298,7 @@ mod tests {
             s.push(c);
         }
         s.push(Choice::Waiter(ThreadId(2)));
-        assert_eq!(s.to_text(), "rankcheck-schedule 14\nt0*3\nt1\nw2\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 15\nt0*3\nt1\nw2\n");
         assert_eq!(s.len(), 5);
     }
 
@@ -330,9 +330,9 @@ mod tests {
 
     #[test]
     fn parse_accepts_comments_and_several_tokens_per_line() {
-        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 14\nt0 t0 t1*2 # run\nw1\n")
+        let s = Schedule::parse("# made by hand\n\nrankcheck-schedule 15\nt0 t0 t1*2 # run\nw1\n")
             .unwrap();
-        assert_eq!(s.to_text(), "rankcheck-schedule 14\nt0*2\nt1*2\nw1\n");
+        assert_eq!(s.to_text(), "rankcheck-schedule 15\nt0*2\nt1*2\nw1\n");
     }
 
     #[test]
@@ -359,10 +359,10 @@ mod tests {
             ("rankcheck-schedule 12\n", 1, "run the search again"),
             ("rankcheck-schedule 13\n", 1, "run the search again"),
             ("rankcheck-schedule 15\n", 1, "version 15 is not supported"),
-            ("rankcheck-schedule 14\nt0\nx3\n", 3, "bad choice `x3`"),
-            ("rankcheck-schedule 14\nt0*0\n", 2, "repeat count 0"),
-            ("rankcheck-schedule 14\n\ntq\n", 3, "bad thread number"),
-            ("rankcheck-schedule 14\nt1*z\n", 2, "bad repeat count"),
+            ("rankcheck-schedule 15\nt0\nx3\n", 3, "bad choice `x3`"),
+            ("rankcheck-schedule 15\nt0*0\n", 2, "repeat count 0"),
+            ("rankcheck-schedule 15\n\ntq\n", 3, "bad thread number"),
+            ("rankcheck-schedule 15\nt1*z\n", 2, "bad repeat count"),
         ];
         for (text, line, needle) in cases {
             let e = Schedule::parse(text).unwrap_err();
@@ -373,8 +373,8 @@ mod tests {
 
     #[test]
     fn prefix_cuts_inside_runs() {
-        let s = Schedule::parse("rankcheck-schedule 14\nt0*3\nt1*2\n").unwrap();
-        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 14\nt0*3\nt1\n");
+        let s = Schedule::parse("rankcheck-schedule 15\nt0*3\nt1*2\n").unwrap();
+        assert_eq!(s.prefix(4).to_text(), "rankcheck-schedule 15\nt0*3\nt1\n");
         assert_eq!(s.prefix(0).len(), 0);
     }
 }

@@ -728,7 +728,7 @@ mod tests {
     fn timeline_lists_the_runs_of_the_schedule() {
         let result = json!({
             "message": "boom",
-            "schedule": "rankcheck-schedule 14\nt0*3\nt1\nt0*2\n",
+            "schedule": "rankcheck-schedule 15\nt0*3\nt1\nt0*2\n",
             "stacks": [{"thread": 0, "name": "main", "frames": []}],
         });
         let text = timeline(&result, &HashMap::new(), &Default::default());

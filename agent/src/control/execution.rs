@@ -251,6 +251,7 @@ impl Control {
             inits_begun: 0,
             adoptions: Vec::new(),
             handovers: Vec::new(),
+            unseen_reads: Vec::new(),
             library_ops: Default::default(),
             callers: Default::default(),
             alone_callers: Default::default(),

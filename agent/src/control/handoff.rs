@@ -60,7 +60,11 @@ impl Control {
                 events,
                 me,
             };
-            make(self, &mut view)
+            let op = make(self, &mut view);
+            for (reader, loc) in ex.unseen_reads.drain(..) {
+                model.read_unseen(reader, loc);
+            }
+            op
         };
         let Some(op) = op else {
             return Turn::Pass;

@@ -257,6 +257,10 @@ struct Exec {
     /// Synchronizers one thread used alone and then another touched (confinement.rs), for
     /// traces: where the first thread's last write alone would stand.
     handovers: Vec<Handover>,
+    /// Reads a thread made of a synchronizer it alone had used, no scheduling points, found as
+    /// another thread's access shared it: the model's fairness learns them at that point
+    /// (`Model::read_unseen`), so that this access's write tells the reader something new.
+    unseen_reads: Vec<(ThreadId, Loc)>,
     /// With `trace=on`: the operations (thread, occurrence) that were a library's own
     /// bookkeeping (`juc::library_internal`), marked in the trace.
     library_ops: rustc_hash::FxHashSet<(u32, u32)>,

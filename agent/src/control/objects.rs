@@ -162,6 +162,9 @@ impl ExecView<'_> {
         let Some(h) = self.ex.confinement.handed_over() else {
             return;
         };
+        if h.read.is_some() {
+            self.ex.unseen_reads.push((h.first, loc));
+        }
         let id = control.obj_id(self.ex, obj);
         let [wrote_at, read_at] = std::mem::take(&mut self.ex.handed_callers);
         let uses = [(h.wrote, true, wrote_at), (h.read, false, read_at)];

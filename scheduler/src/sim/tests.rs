@@ -2,7 +2,7 @@
 
 use super::programs::{self, BugCase};
 use super::*;
-use crate::fairness::PAUSE_LIMIT;
+use crate::fairness::{PAUSE_LIMIT, SPIN_LIMIT};
 use crate::strategy::{Dfs, Pct, PctConfig, RandomWalk};
 use crate::Timeouts;
 
@@ -970,6 +970,68 @@ fn monitor_pausing_times(n: u32) -> Program {
     }
 }
 
+/// Main sleeps [`SPIN_LIMIT`] times first, with checks the model does not see (reads of an
+/// object only main had used, which are no scheduling points), so it counts as spinning; then
+/// it polls a flag the worker set long before. The worker polls a queue with a timed park,
+/// for ever until main stops it. Main's next read sees a value written since its spin began:
+/// it must run, though a priority strategy prefers the worker, or a correct program ends
+/// as a livelock (a `LinkedBlockingQueue.poll(10 ms)` pump beside a main that sleeps until
+/// the pump's `AtomicInteger` counts to 3).
+fn sleeper_polls_what_was_written_while_it_slept() -> Program {
+    let mut main = vec![Ins::Start(1)];
+    main.extend((0..SPIN_LIMIT).map(|_| Ins::Sleep));
+    let poll = main.len() as u32;
+    main.extend([
+        Read { var: 0, reg: 0 },
+        Ins::JumpIf {
+            reg: 0,
+            cmp: Cmp::Eq,
+            val: Val::Const(1),
+            to: poll + 4,
+        },
+        Ins::Sleep,
+        Ins::Goto(poll),
+        Write {
+            var: 1,
+            val: Val::Const(1),
+        },
+        Ins::Join(1),
+    ]);
+    let worker = vec![
+        Write {
+            var: 0,
+            val: Val::Const(1),
+        },
+        Read { var: 1, reg: 0 },
+        Ins::JumpIf {
+            reg: 0,
+            cmp: Cmp::Eq,
+            val: Val::Const(1),
+            to: 5,
+        },
+        Ins::TimedPark(10_000_000),
+        Ins::Goto(1),
+    ];
+    Program {
+        name: "sleeper-polls-what-was-written-while-it-slept",
+        vars: vec![0, 0],
+        bodies: vec![main, worker],
+    }
+}
+
+#[test]
+fn a_spinner_whose_next_read_sees_a_new_write_does_not_give_way() {
+    let config = Config {
+        livelock_window: 5_000,
+        max_steps: 50_000,
+        ..Config::default()
+    };
+    let mut exec = Execution::new(config, NewestFirst);
+    let outcome =
+        run_execution(&mut exec, &sleeper_polls_what_was_written_while_it_slept()).unwrap();
+    assert_eq!(outcome, Outcome::Pass, "main never read the flag");
+}
+
 /// Always runs the newest enabled thread: a priority strategy whose top thread never blocks.
 struct NewestFirst;
 
@@ -1218,6 +1280,14 @@ fn offers_fingerprint() -> u64 {
     programs.push((polling_delay_long_patience(), Config::default()));
     programs.push((deadlock_beside_a_watchdog(Some(0)), Config::default()));
     programs.push((monitor_pausing_times(PAUSE_LIMIT + 2), Config::default()));
+    programs.push((
+        sleeper_polls_what_was_written_while_it_slept(),
+        Config {
+            livelock_window: 5_000,
+            max_steps: 50_000,
+            ..Config::default()
+        },
+    ));
     let mut offers = Offers {
         dfs: Dfs::new(),
         hash: fnv::FnvHasher::default(),
@@ -1232,7 +1302,7 @@ fn offers_fingerprint() -> u64 {
 }
 
 /// `(schedule::VERSION, offers_fingerprint())` as they were last changed together.
-const OFFERS: (u32, u64) = (14, 0x9206_9457_268c_3d3e);
+const OFFERS: (u32, u64) = (15, 0x4ceb_71b2_5d76_4ecb);
 
 #[test]
 fn the_schedule_version_changes_with_what_the_model_offers() {
